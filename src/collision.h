@@ -1,0 +1,71 @@
+// The collision-world adapter: the only place the controller talks to Bullet.
+// Every query is counted, so the trajectory can report what a tick cost.
+#pragma once
+
+#include <btBulletCollisionCommon.h>
+
+#include <vector>
+
+namespace stepslide {
+
+struct SweepHit {
+  bool hit = false;
+  double fraction = 1.0;         ///< of the requested motion, in [0, 1]
+  btVector3 normal{0, 0, 0};     ///< on the world surface, pointing at the character
+  btVector3 point{0, 0, 0};      ///< world contact point
+  const btCollisionObject* object = nullptr;
+};
+
+struct RayHit {
+  bool hit = false;
+  double fraction = 1.0;
+  btVector3 normal{0, 0, 0};
+  btVector3 point{0, 0, 0};
+  const btCollisionObject* object = nullptr;
+};
+
+/// One point where the character's shape overlaps or nearly touches the world.
+struct Contact {
+  btVector3 normal{0, 0, 0};  ///< unit, from the world surface toward the character
+  double distance = 0.0;      ///< signed: negative is penetration depth
+  btVector3 point{0, 0, 0};   ///< on the world surface
+  const btCollisionObject* object = nullptr;
+};
+
+/// Query counts since the last reset.
+struct QueryCounts {
+  int sweeps = 0;
+  int contact_queries = 0;
+  int rays = 0;
+};
+
+class CollisionQueries {
+ public:
+  /// `self` (may be null) is ignored by every query, so the character's own
+  /// object can live in the same world.
+  CollisionQueries(btCollisionWorld* world, const btCollisionObject* self);
+
+  /// Closest hit of `shape` moving from `from` to `to` (rotation taken from
+  /// `from`). Hits whose normal does not oppose the motion are ignored:
+  /// sliding along a surface already touched is not a hit.
+  SweepHit sweep(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin);
+
+  /// Every contact of `object` (its shape at its transform) with the world
+  /// closer than `max_distance` (0: overlaps and touches only), in a
+  /// deterministic order (deepest first).
+  void contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out);
+
+  /// Closest ray hit from `from` to `to`.
+  RayHit ray(const btVector3& from, const btVector3& to);
+
+  btCollisionWorld* world() const { return world_; }
+  const QueryCounts& counts() const { return counts_; }
+  void reset_counts() { counts_ = QueryCounts{}; }
+
+ private:
+  btCollisionWorld* world_;
+  const btCollisionObject* self_;
+  QueryCounts counts_;
+};
+
+}  // namespace stepslide

@@ -1,0 +1,215 @@
+// The kinematic character controller. A tick is a composition of small public
+// stages (depenetrate, update velocity, slide with step up, step down / snap,
+// ground, camera), each a function over explicit state that can be called and
+// tested alone. No I/O.
+#pragma once
+
+#include <btBulletCollisionCommon.h>
+
+#include <memory>
+#include <vector>
+
+#include "collision.h"
+#include "settings.h"
+
+namespace stepslide {
+
+/// The character's convex shape. Its local Y axis is aligned with `up`.
+struct CharacterShapeDesc {
+  enum class Kind { Capsule, Sphere, Cylinder, Box };
+  Kind kind = Kind::Capsule;
+  double radius = 0.3;               ///< capsule, sphere, cylinder. m
+  double height = 1.8;               ///< capsule (tip to tip), cylinder. m
+  btVector3 half_extents{0.3, 0.9, 0.3};  ///< box. m
+};
+
+/// Input for one tick, already resolved from keyframes.
+struct CharacterInput {
+  double move_right = 0.0;    ///< stick, [-1, 1]; the stick vector is clamped to length 1
+  double move_forward = 0.0;  ///< stick, [-1, 1]
+  double yaw_deg = 0.0;       ///< camera yaw; 0 looks along -Z, positive turns left
+  bool use_wish_velocity = false;
+  double wish_x = 0.0, wish_z = 0.0;  ///< world-frame horizontal velocity, m/s
+  bool jump = false;                  ///< button held
+};
+
+/// The ground under the character, from a downward probe.
+struct GroundInfo {
+  bool found = false;        ///< something within the probe distance
+  bool walkable = false;     ///< ... and the surface is within max_slope_deg
+  double distance = 0.0;     ///< along -up from the feet to the surface, >= 0
+  btVector3 normal{0, 0, 0};  ///< surface normal (the real face, not an edge's)
+  const btCollisionObject* object = nullptr;
+};
+
+/// Everything that persists between ticks.
+struct CharacterState {
+  btVector3 position{0, 0, 0};  ///< feet: the lowest point of the shape
+  btVector3 velocity{0, 0, 0};
+  bool grounded = false;
+  btVector3 ground_normal{0, 0, 0};
+  const btCollisionObject* ground_object = nullptr;
+  double camera_dy = 0.0;
+  bool jump_was_held = false;
+};
+
+struct StepEvent {
+  enum class Kind { Up, Down };
+  Kind kind = Kind::Up;
+  double dy = 0.0;  ///< signed vertical distance, + up
+};
+
+/// Why a step-up attempt was accepted or refused.
+enum class StepRule {
+  Accepted,
+  NotGrounded,
+  NotMovingHorizontally,
+  RiserNotSteep,
+  BlockedByCeiling,
+  NoLanding,
+  LandingTooSteep,
+  NoRoomToStand,
+  NoHeightGained,
+};
+const char* step_rule_name(StepRule rule);
+
+/// What one tick did and cost.
+struct TickReport {
+  double step_dy = 0.0;  ///< sum of the step events' dy
+  int sweeps = 0;
+  int slide_iters = 0;
+  int depen_iters = 0;
+  bool depenetration_converged = true;  ///< false: still overlapping after the last iteration
+  std::vector<StepEvent> steps;
+};
+
+/// Everything the stages need to query the world: the adapter, the shape and
+/// its collision object, the settings and the up axis.
+struct CharacterContext {
+  CollisionQueries* queries = nullptr;
+  const btConvexShape* shape = nullptr;
+  btCollisionObject* object = nullptr;  ///< owns `shape`, used for overlap queries
+  double feet_to_center = 0.0;          ///< along up
+  btVector3 up{0, 1, 0};
+  btQuaternion orientation = btQuaternion::getIdentity();  ///< local Y onto up
+  const ControllerSettings* settings = nullptr;
+
+  btTransform transform_at(const btVector3& feet) const;
+  double cos_max_slope() const;
+  bool is_walkable(const btVector3& normal) const;
+};
+
+// ---- Stages -----------------------------------------------------------------
+
+struct DepenetrationResult {
+  btVector3 position{0, 0, 0};
+  int iterations = 0;       ///< overlap queries that found overlap
+  bool converged = true;    ///< no overlap deeper than tolerance remains
+};
+/// Pushes the shape out of every overlap at once: each iteration gathers all
+/// contacts, solves for one correction that clears each of them plus the skin
+/// (Gauss-Seidel over the contact normals), applies it, and looks again.
+DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position);
+
+/// Solves for a correction c with n_i·c >= depth_i for every contact, by
+/// projected Gauss-Seidel: each pass adds along n_i only what c does not
+/// already resolve. Exposed for unit tests.
+btVector3 solve_depenetration(const std::vector<btVector3>& normals, const std::vector<double>& depths,
+                              int max_passes = 16);
+
+/// The remainder of a motion after hitting `normal`, continuing along the
+/// crease with `previous_normal` when the two planes form an acute corner
+/// (sliding along one would push into the other). `previous_normal` may be zero.
+btVector3 slide_direction(const btVector3& remainder, const btVector3& normal, const btVector3& previous_normal);
+
+/// Where to stop before a hit: back along the motion far enough to leave
+/// `skin` between shape and surface along `normal`; at glancing angles, where
+/// backing off along the motion cannot make that gap, the rest is made up
+/// along the normal.
+btVector3 stop_short_of_hit(const btVector3& start, const btVector3& motion, double fraction,
+                            const btVector3& normal, double skin);
+
+struct SlideOptions {
+  int max_iterations = 4;
+  /// Grounded walking: non-walkable normals are flattened to horizontal so
+  /// steep inclines are not climbed by sliding, and steps are tried.
+  bool grounded = false;
+  bool allow_step_up = false;
+};
+struct SlideResult {
+  btVector3 position{0, 0, 0};
+  btVector3 velocity{0, 0, 0};  ///< the input velocity clipped against the planes hit
+  int iterations = 0;
+  double step_dy = 0.0;         ///< height gained by accepted steps
+  bool hit_ceiling = false;
+  bool blocked = false;         ///< a remainder was left unmoved
+};
+/// Collide-and-slide of `motion` from `position`.
+SlideResult slide(const CharacterContext& ctx, const btVector3& position, const btVector3& motion,
+                  const btVector3& velocity, const SlideOptions& options);
+
+struct StepUpResult {
+  StepRule rule = StepRule::Accepted;
+  btVector3 position{0, 0, 0};  ///< landing (valid when accepted)
+  double height = 0.0;          ///< gained
+};
+/// One step-up attempt after a blocking hit with `riser_normal`: sweep up by
+/// max_step_height, forward by `horizontal_motion`, down by no more than the
+/// height gained; accept only a walkable landing with room to stand.
+StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, const btVector3& horizontal_motion,
+                     const btVector3& riser_normal, const btVector3& riser_point);
+
+/// Downward probe up to `max_distance` below the feet. An edge hit whose
+/// sweep normal is steep is checked with a ray at the face beside the edge.
+GroundInfo probe_ground(const CharacterContext& ctx, const btVector3& position, double max_distance);
+
+/// Direction the stick asks for, in the plane normal to `up` (length ≤ 1).
+btVector3 wish_direction(const CharacterInput& input, const btVector3& up);
+
+/// Horizontal velocity update on the ground: accelerate the stick's direction
+/// toward walk_speed·|stick| at ground_acceleration; the rest decays by
+/// exp(-friction·dt). Exposed for unit tests.
+btVector3 ground_velocity(const btVector3& horizontal, const btVector3& wish, const ControllerSettings& s,
+                          double dt);
+/// Horizontal velocity update in the air (air_acceleration toward the wish,
+/// no friction).
+btVector3 air_velocity(const btVector3& horizontal, const btVector3& wish, const ControllerSettings& s, double dt);
+
+/// Camera offset after a tick: the old offset decays by exp(-camera_smoothing·dt)
+/// (independent of tick rate), then this tick's steps are absorbed (-step_dy).
+double update_camera(double camera_dy, double step_dy, double camera_smoothing, double dt);
+
+// ---- The controller ---------------------------------------------------------
+
+class CharacterController {
+ public:
+  CharacterController(btCollisionWorld* world, const CharacterShapeDesc& shape, const ControllerSettings& settings,
+                      const btVector3& up, const btVector3& gravity);
+  ~CharacterController();
+  CharacterController(const CharacterController&) = delete;
+  CharacterController& operator=(const CharacterController&) = delete;
+
+  /// Advances one fixed tick of `dt` seconds.
+  TickReport update(const CharacterInput& input, double dt);
+
+  CharacterState& state() { return state_; }
+  const CharacterState& state() const { return state_; }
+  ControllerSettings& settings() { return settings_; }
+  const CharacterContext& context() const { return ctx_; }
+  /// Deepest overlap of the shape with the world right now (0 when clear).
+  double penetration_depth();
+
+ private:
+  CollisionQueries queries_;
+  std::unique_ptr<btConvexShape> shape_;
+  btCollisionObject object_;
+  ControllerSettings settings_;
+  CharacterContext ctx_;
+  btVector3 gravity_;
+  CharacterState state_;
+};
+
+/// Lowest point of the shape below its centre, along local Y.
+double feet_to_center(const CharacterShapeDesc& shape);
+
+}  // namespace stepslide

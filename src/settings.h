@@ -1,0 +1,84 @@
+// Controller settings: plain data, documented where declared (meaning, unit,
+// default). The runtime controller reads them every tick, so a game may change
+// them between ticks.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace stepslide {
+
+struct ControllerSettings {
+  /// Highest riser the character steps onto without jumping. Metres. Default 0.35.
+  double max_step_height = 0.35;
+  /// Least depth of walkable surface beyond a riser's edge for a step to be
+  /// accepted: the character must have room to stand. Metres. Default 0.1.
+  double min_step_depth = 0.1;
+  /// Steepest surface the character can stand on, measured from horizontal.
+  /// Degrees. Default 45.
+  double max_slope_deg = 45.0;
+  /// How far below its feet the character looks for ground to snap onto after
+  /// moving, when it was grounded and is not moving up. Metres. Default 0.35.
+  double step_down_height = 0.35;
+  /// Gap kept between the shape and whatever a sweep hits, measured along the
+  /// hit normal; also the extra clearance added when pushing out of overlaps.
+  /// Metres. Default 0.01.
+  double skin_width = 0.01;
+  /// Collide-and-slide iterations per move (each is one sweep). Default 4.
+  int max_slide_iterations = 4;
+  /// Overlap queries per tick when pushing out of geometry. Default 8.
+  int max_depenetration_iterations = 8;
+  /// Slide iterations of the up and forward sweeps of a step-up attempt
+  /// (0: a single sweep that stops at the first hit). Default 2.
+  int step_up_slide_iterations = 2;
+  /// Top horizontal speed from full stick deflection. m/s. Default 5.
+  double walk_speed = 5.0;
+  /// Acceleration toward the wished velocity on the ground. m/s². Default 40.
+  double ground_acceleration = 40.0;
+  /// Acceleration toward the wished velocity in the air. m/s². Default 8.
+  double air_acceleration = 8.0;
+  /// Exponential decay rate of ground velocity that the stick does not ask
+  /// for: that part is multiplied by exp(-friction·dt) each tick. 1/s. Default 8.
+  double friction = 8.0;
+  /// Upward speed given by a jump. m/s. Default 5.
+  double jump_speed = 5.0;
+  /// Largest falling speed. m/s. Default 50.
+  double terminal_velocity = 50.0;
+  /// Decay rate of the camera offset that absorbs steps:
+  /// offset ← offset·exp(-camera_smoothing·dt). 1/s. Default 12.
+  double camera_smoothing = 12.0;
+  /// Below this horizontal speed with no stick input, ground velocity is
+  /// zeroed so the character comes to rest instead of creeping. m/s. Default 0.01.
+  double stop_speed = 0.01;
+  /// A vertical snap or step smaller than this is ground following (for example
+  /// over a slope crest), not a step: it is not reported in step_dy and does not
+  /// move the camera. Metres. Default 0.02.
+  double min_step_event = 0.02;
+  /// 1: on walkable slopes, horizontal speed equals flat-ground speed (the
+  /// motion is lifted onto the slope). 0: speed along the slope equals
+  /// flat-ground speed, so horizontal progress slows on slopes. Default 1.
+  int constant_horizontal_speed = 1;
+};
+
+/// One row of the settings table: the single source for `stepslide settings`,
+/// for scenario validation and for reading/writing a setting by name.
+struct SettingInfo {
+  const char* name;
+  const char* unit;
+  const char* description;
+  bool is_integer;
+  double min_value;  ///< inclusive
+  double max_value;  ///< inclusive
+  double ControllerSettings::*real_field;  ///< null for integer settings
+  int ControllerSettings::*int_field;      ///< null for real settings
+};
+
+/// Every setting, in a stable documented order.
+const std::vector<SettingInfo>& setting_table();
+/// The row for `name`, or null.
+const SettingInfo* find_setting(const std::string& name);
+double get_setting(const ControllerSettings& s, const SettingInfo& info);
+/// Stores `value` (already validated against the row's range).
+void set_setting(ControllerSettings& s, const SettingInfo& info, double value);
+
+}  // namespace stepslide

@@ -1,0 +1,33 @@
+// The fixed-step runner: scenario in, trajectory out, expectations checked.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "scenario.h"
+#include "trajectory.h"
+
+namespace stepslide {
+
+struct SimulationOptions {
+  /// Compute the per-tick overlap depth even when no expectation asks for it.
+  bool always_measure_penetration = false;
+};
+
+struct ExpectationFailure {
+  std::string check;    ///< JSON path of the check, e.g. "/expect/2"
+  std::int64_t tick = 0;
+  std::string message;  ///< "feet at (1, 0, 2) are 0.3 m from (1, 0, 2.3) > tolerance 0.001"
+};
+
+struct SimulationResult {
+  Trajectory trajectory;  ///< fixed columns of SPEC §2 (plus extensions), no metadata
+  std::vector<ExpectationFailure> expectation_failures;
+  std::int64_t total_sweeps = 0;
+};
+
+/// Runs `scenario` from row 0 to row `ticks`. Deterministic: same binary,
+/// same scenario, same bytes.
+SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options = {});
+
+}  // namespace stepslide

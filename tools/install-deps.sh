@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian packages stepslide builds with, when any is missing.
+# Runs apt-get directly as root, through sudo otherwise. Nothing is downloaded
+# from anywhere but the Debian archive. Set STEPSLIDE_EXTRA_PACKAGES to add more.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libbullet-dev libcli11-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
+  python3
+)
+# shellcheck disable=SC2206
+packages+=(${STEPSLIDE_EXTRA_PACKAGES:-})
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+if [[ $(id -u) -eq 0 ]]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  as_root=(sudo)
+else
+  echo "install-deps: need root or sudo to install: ${missing[*]}" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
