@@ -189,6 +189,10 @@ class CharacterController {
   CharacterController(const CharacterController&) = delete;
   CharacterController& operator=(const CharacterController&) = delete;
 
+  /// Places the character and classifies its ground without moving it (row 0
+  /// of a trajectory).
+  void reset(const btVector3& feet, const btVector3& velocity);
+
   /// Advances one fixed tick of `dt` seconds.
   TickReport update(const CharacterInput& input, double dt);
 
@@ -200,6 +204,12 @@ class CharacterController {
   double penetration_depth();
 
  private:
+  void classify_ground();
+  /// Ground closer than this counts as touching.
+  double ground_tolerance() const;
+  /// This tick's ground motion: horizontal velocity lifted onto the ground plane.
+  btVector3 ground_motion(const btVector3& horizontal, double dt) const;
+
   CollisionQueries queries_;
   std::unique_ptr<btConvexShape> shape_;
   btCollisionObject object_;

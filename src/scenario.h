@@ -105,8 +105,17 @@ struct ExpectCheck {
   double y_lo = 0.0, y_hi = 0.0;
 };
 
+/// The SPEC's default character: a capsule 1.8 m tall with radius 0.3 m.
+inline ShapeDef default_character_shape() {
+  ShapeDef shape;
+  shape.type = ShapeType::Capsule;
+  shape.radius = 0.3;
+  shape.height = 1.8;
+  return shape;
+}
+
 struct CharacterDef {
-  ShapeDef shape;  ///< capsule (default r 0.3, h 1.8), sphere, cylinder or box
+  ShapeDef shape = default_character_shape();  ///< capsule, sphere, cylinder or box
   Vec3 position{0, 0, 0};  ///< feet: the lowest point of the shape
   Vec3 velocity{0, 0, 0};
   ControllerSettings settings;

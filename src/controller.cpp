@@ -1,0 +1,563 @@
+#include "controller.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace stepslide {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+/// Motions shorter than this are finished: below GJK's resolution anyway.
+constexpr double kMinMove = 1e-7;
+/// Overlaps shallower than this are contact, not penetration: GJK reports
+/// touching shapes a few nanometres either side of zero.
+constexpr double kPenetrationTolerance = 1e-6;
+/// Height a step must gain to count as one.
+constexpr double kMinStepGain = 1e-4;
+/// Horizontal inset of the rays that look at the face beside an edge.
+constexpr double kEdgeRayInset = 0.01;
+/// Upward speed above which the character is leaving the ground.
+constexpr double kLeavingGroundSpeed = 1e-6;
+
+btVector3 horizontal_part(const btVector3& v, const btVector3& up) { return v - up * v.dot(up); }
+
+btVector3 safe_normalized(const btVector3& v) {
+  const double length = v.length();
+  return length > 1e-12 ? v / length : btVector3(0, 0, 0);
+}
+
+btQuaternion orientation_for_up(const btVector3& up) {
+  const btVector3 y(0, 1, 0);
+  if (up.dot(y) < -0.999999) return btQuaternion(btVector3(1, 0, 0), kPi);
+  return shortestArcQuat(y, up);
+}
+
+std::unique_ptr<btConvexShape> make_character_shape(const CharacterShapeDesc& desc) {
+  switch (desc.kind) {
+    case CharacterShapeDesc::Kind::Capsule:
+      return std::make_unique<btCapsuleShape>(desc.radius, desc.height - 2 * desc.radius);
+    case CharacterShapeDesc::Kind::Sphere:
+      return std::make_unique<btSphereShape>(desc.radius);
+    case CharacterShapeDesc::Kind::Cylinder: {
+      auto cylinder = std::make_unique<btCylinderShape>(btVector3(desc.radius, 0.5 * desc.height, desc.radius));
+      cylinder->setMargin(std::min(0.001, 0.25 * desc.radius));
+      return cylinder;
+    }
+    case CharacterShapeDesc::Kind::Box: {
+      auto box = std::make_unique<btBoxShape>(desc.half_extents);
+      box->setMargin(std::min(0.001, 0.5 * desc.half_extents.minAxis()));
+      return box;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const char* step_rule_name(StepRule rule) {
+  switch (rule) {
+    case StepRule::Accepted: return "accepted";
+    case StepRule::NotGrounded: return "not grounded";
+    case StepRule::NotMovingHorizontally: return "not moving horizontally";
+    case StepRule::RiserNotSteep: return "riser not steep enough";
+    case StepRule::BlockedByCeiling: return "blocked by ceiling";
+    case StepRule::NoLanding: return "no landing";
+    case StepRule::LandingTooSteep: return "landing too steep";
+    case StepRule::NoRoomToStand: return "no room to stand";
+    case StepRule::NoHeightGained: return "no height gained";
+  }
+  return "?";
+}
+
+double feet_to_center(const CharacterShapeDesc& shape) {
+  switch (shape.kind) {
+    case CharacterShapeDesc::Kind::Capsule: return 0.5 * shape.height;
+    case CharacterShapeDesc::Kind::Sphere: return shape.radius;
+    case CharacterShapeDesc::Kind::Cylinder: return 0.5 * shape.height;
+    case CharacterShapeDesc::Kind::Box: return shape.half_extents.y();
+  }
+  return 0.0;
+}
+
+// ---- Context ----------------------------------------------------------------
+
+btTransform CharacterContext::transform_at(const btVector3& feet) const {
+  return btTransform(orientation, feet + up * feet_to_center);
+}
+
+double CharacterContext::cos_max_slope() const { return std::cos(settings->max_slope_deg * kPi / 180.0); }
+
+bool CharacterContext::is_walkable(const btVector3& normal) const {
+  // A hair of tolerance so that a slope of exactly max_slope_deg is walkable.
+  return normal.dot(up) >= cos_max_slope() - 1e-9;
+}
+
+// ---- Depenetration ------------------------------------------------------------
+
+btVector3 solve_depenetration(const std::vector<btVector3>& normals, const std::vector<double>& depths,
+                              int max_passes) {
+  // Simultaneous projection (Cimmino): each pass moves by the average of what
+  // every still-violated contact asks for. Where the contacts can all be
+  // cleared this converges to a correction that clears them; where they
+  // oppose each other (squeezed between two walls) it settles on the balance
+  // point instead of bouncing from one side to the other as sequential
+  // projection would.
+  btVector3 correction(0, 0, 0);
+  for (int pass = 0; pass < max_passes; ++pass) {
+    btVector3 sum(0, 0, 0);
+    int violated = 0;
+    double worst = 0.0;
+    for (std::size_t i = 0; i < normals.size(); ++i) {
+      const double unresolved = depths[i] - normals[i].dot(correction);
+      if (unresolved <= 0) continue;
+      sum += normals[i] * unresolved;
+      ++violated;
+      worst = std::max(worst, unresolved);
+    }
+    if (violated == 0 || worst < 1e-9) break;
+    correction += sum / violated;
+  }
+  return correction;
+}
+
+DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position) {
+  DepenetrationResult result;
+  result.position = position;
+  std::vector<Contact> contacts;
+  std::vector<btVector3> normals;
+  std::vector<double> depths;
+  for (;;) {
+    ctx.object->setWorldTransform(ctx.transform_at(result.position));
+    ctx.queries->contacts(ctx.object, 0.0, contacts);
+    normals.clear();
+    depths.clear();
+    for (const Contact& c : contacts) {
+      if (c.distance >= -kPenetrationTolerance) continue;
+      normals.push_back(c.normal);
+      depths.push_back(-c.distance + ctx.settings->skin_width);
+    }
+    if (normals.empty()) {
+      result.converged = true;
+      return result;
+    }
+    if (result.iterations >= ctx.settings->max_depenetration_iterations) {
+      result.converged = false;
+      return result;
+    }
+    ++result.iterations;
+    result.position += solve_depenetration(normals, depths, 64);
+  }
+}
+
+// ---- Collide and slide --------------------------------------------------------
+
+btVector3 slide_direction(const btVector3& remainder, const btVector3& normal, const btVector3& previous_normal) {
+  const btVector3 along_plane = remainder - normal * remainder.dot(normal);
+  if (previous_normal.isZero() || along_plane.dot(previous_normal) >= 0) return along_plane;
+  // The planes form an acute corner: sliding along the new one would push back
+  // into the old one, so follow the line where they meet.
+  const btVector3 crease = safe_normalized(normal.cross(previous_normal));
+  return crease * remainder.dot(crease);
+}
+
+btVector3 stop_short_of_hit(const btVector3& start, const btVector3& motion, double fraction, const btVector3& normal,
+                            double skin) {
+  const double length = motion.length();
+  if (length <= 0) return start + normal * skin;
+  const btVector3 direction = motion / length;
+  const double travel = fraction * length;
+  const double approach = -direction.dot(normal);  // gap closed per metre travelled
+  if (approach * travel >= skin) return start + direction * (travel - skin / approach);
+  // Glancing hit: even stopping where we started leaves less than the skin
+  // along the normal, so make up the rest along the normal.
+  return start + normal * (skin - approach * std::max(travel, 0.0));
+}
+
+namespace {
+
+bool is_riser(const CharacterContext& ctx, const btVector3& normal) {
+  return !ctx.is_walkable(normal) && std::fabs(normal.dot(ctx.up)) < ctx.cos_max_slope();
+}
+
+}  // namespace
+
+SlideResult slide(const CharacterContext& ctx, const btVector3& position, const btVector3& motion,
+                  const btVector3& velocity, const SlideOptions& options) {
+  SlideResult r;
+  r.position = position;
+  r.velocity = velocity;
+  btVector3 remaining = motion;
+  btVector3 previous_normal(0, 0, 0);
+  bool on_crease = false;
+  const double skin = ctx.settings->skin_width;
+
+  for (int i = 0; i < options.max_iterations; ++i) {
+    if (remaining.length2() < kMinMove * kMinMove) break;
+    ++r.iterations;
+    const SweepHit hit =
+        ctx.queries->sweep(ctx.shape, ctx.transform_at(r.position), ctx.transform_at(r.position + remaining).getOrigin());
+    if (!hit.hit) {
+      r.position += remaining;
+      remaining.setZero();
+      break;
+    }
+    const btVector3 stopped = stop_short_of_hit(r.position, remaining, hit.fraction, hit.normal, skin);
+    // What is left to move from where we stopped, including what the skin took back.
+    const btVector3 to_go = r.position + remaining - stopped;
+    r.position = stopped;
+    const btVector3 left = remaining * (1.0 - hit.fraction);
+
+    if (options.allow_step_up && is_riser(ctx, hit.normal)) {
+      const btVector3 forward = horizontal_part(to_go, ctx.up);
+      if (forward.length() > kMinMove) {
+        const StepUpResult step = step_up(ctx, r.position, forward, hit.normal, hit.point);
+        if (step.rule == StepRule::Accepted) {
+          r.position = step.position;
+          r.step_dy += step.height;
+          remaining.setZero();
+          break;
+        }
+      }
+    }
+
+    btVector3 normal = hit.normal;
+    if (normal.dot(ctx.up) < -1e-6) r.hit_ceiling = true;
+    if (options.grounded && !ctx.is_walkable(normal)) {
+      // Walking into something too steep to stand on: treat it as a vertical
+      // wall, so sliding never carries the character up a steep incline.
+      const btVector3 flat = safe_normalized(horizontal_part(normal, ctx.up));
+      if (!flat.isZero()) normal = flat;
+    }
+    if (on_crease) {
+      // Already following a crease and a third plane blocks it: stop.
+      remaining.setZero();
+      r.velocity.setZero();
+      break;
+    }
+    remaining = slide_direction(left, normal, previous_normal);
+    on_crease = !previous_normal.isZero() && (left - normal * left.dot(normal)).dot(previous_normal) < 0;
+    // Walking keeps its horizontal velocity over walkable surfaces (ramps,
+    // step edges); only walls take away the part that runs into them.
+    const bool clips_velocity = !options.grounded || !ctx.is_walkable(hit.normal);
+    if (clips_velocity && r.velocity.dot(normal) < 0) {
+      r.velocity = slide_direction(r.velocity, normal, previous_normal);
+    }
+    previous_normal = normal;
+  }
+  r.blocked = remaining.length2() >= kMinMove * kMinMove;
+  return r;
+}
+
+// ---- Stepping up ------------------------------------------------------------
+
+StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, const btVector3& horizontal_motion,
+                     const btVector3& riser_normal, const btVector3& riser_point) {
+  const ControllerSettings& s = *ctx.settings;
+  StepUpResult result;
+  if (!is_riser(ctx, riser_normal)) {
+    result.rule = StepRule::RiserNotSteep;
+    return result;
+  }
+  if (horizontal_part(horizontal_motion, ctx.up).length() <= kMinMove) {
+    result.rule = StepRule::NotMovingHorizontally;
+    return result;
+  }
+  const int iterations = std::max(1, s.step_up_slide_iterations);
+
+  // Up, sliding along sloped ceilings.
+  SlideOptions up_options;
+  up_options.max_iterations = iterations;
+  const SlideResult raised = slide(ctx, position, ctx.up * s.max_step_height, btVector3(0, 0, 0), up_options);
+  const double raised_by = (raised.position - position).dot(ctx.up);
+  if (raised_by <= kMinStepGain) {
+    result.rule = StepRule::BlockedByCeiling;
+    return result;
+  }
+
+  // Forward by the rest of the horizontal motion, sliding along walls.
+  SlideOptions forward_options;
+  forward_options.max_iterations = iterations;
+  forward_options.grounded = true;
+  const SlideResult moved = slide(ctx, raised.position, horizontal_motion, btVector3(0, 0, 0), forward_options);
+
+  // Down by no more than the height gained.
+  const btVector3 top = moved.position;
+  const SweepHit down =
+      ctx.queries->sweep(ctx.shape, ctx.transform_at(top), ctx.transform_at(top - ctx.up * raised_by).getOrigin());
+  if (!down.hit) {
+    result.rule = StepRule::NoLanding;
+    return result;
+  }
+  const btVector3 landing = top - ctx.up * (raised_by * down.fraction);
+  const double gained = (landing - position).dot(ctx.up);
+  if (gained <= kMinStepGain) {
+    result.rule = StepRule::NoHeightGained;
+    return result;
+  }
+
+  // The sweep's normal at a step's edge is the edge's, not the tread's: look
+  // at the tread itself with a ray just past the edge, into the step.
+  const btVector3 into_step = safe_normalized(horizontal_part(-riser_normal, ctx.up));
+  const double probe = s.max_step_height;
+  const btVector3 tread_at = down.point + into_step * kEdgeRayInset;
+  const RayHit tread = ctx.queries->ray(tread_at + ctx.up * probe, tread_at - ctx.up * probe);
+  if (!tread.hit) {
+    result.rule = StepRule::NoRoomToStand;
+    return result;
+  }
+  if (!ctx.is_walkable(tread.normal)) {
+    result.rule = StepRule::LandingTooSteep;
+    return result;
+  }
+  // Room to stand: the tread (or a higher one) must continue min_step_depth
+  // beyond the riser.
+  const double tread_height = tread.point.dot(ctx.up);
+  const btVector3 depth_at = riser_point + into_step * s.min_step_depth;
+  const btVector3 depth_from = depth_at + ctx.up * (tread_height + probe - depth_at.dot(ctx.up));
+  const RayHit far = ctx.queries->ray(depth_from, depth_from - ctx.up * (2 * probe));
+  if (!far.hit || !ctx.is_walkable(far.normal) || far.point.dot(ctx.up) < tread_height - kMinStepGain - 1e-3) {
+    result.rule = StepRule::NoRoomToStand;
+    return result;
+  }
+
+  result.rule = StepRule::Accepted;
+  result.position = landing;
+  result.height = gained;
+  return result;
+}
+
+// ---- Ground -----------------------------------------------------------------
+
+GroundInfo probe_ground(const CharacterContext& ctx, const btVector3& position, double max_distance) {
+  GroundInfo g;
+  const SweepHit hit = ctx.queries->sweep(ctx.shape, ctx.transform_at(position),
+                                          ctx.transform_at(position - ctx.up * max_distance).getOrigin());
+  if (!hit.hit) return g;
+  g.found = true;
+  g.object = hit.object;
+  g.distance = hit.fraction * max_distance;
+
+  // The sweep stops within a millimetre of the surface; close the gap with an
+  // exact distance query, so feet rest exactly on the ground.
+  ctx.object->setWorldTransform(ctx.transform_at(position - ctx.up * g.distance));
+  std::vector<Contact> contacts;
+  ctx.queries->contacts(ctx.object, 0.01, contacts);
+  for (const Contact& c : contacts) {
+    if (c.object != hit.object) continue;
+    const double rise = c.normal.dot(ctx.up);
+    if (rise <= 0.05) continue;
+    g.distance = std::max(0.0, g.distance + c.distance / rise);
+    break;
+  }
+
+  // An edge's sweep normal leans toward the character; what it stands on is
+  // the face beside the edge. Look at the face under the character first
+  // (toward its axis), then at the far side of the edge it may be perched on.
+  g.normal = hit.normal;
+  const btVector3 axis_point = position - ctx.up * g.distance;
+  const btVector3 toward_axis = safe_normalized(horizontal_part(axis_point - hit.point, ctx.up));
+  const double reach = std::max(0.05, 2 * ctx.settings->skin_width);
+  bool face_found = false;
+  for (double side : {1.0, -1.0}) {
+    const btVector3 at = hit.point + toward_axis * (side * kEdgeRayInset);
+    const RayHit face = ctx.queries->ray(at + ctx.up * reach, at - ctx.up * reach);
+    if (!face.hit || face.normal.dot(ctx.up) <= 0) continue;
+    face_found = true;
+    if (ctx.is_walkable(face.normal)) {
+      g.normal = face.normal;
+      g.walkable = true;
+      return g;
+    }
+    if (toward_axis.isZero()) break;
+  }
+  g.walkable = !face_found && ctx.is_walkable(hit.normal);
+  return g;
+}
+
+// ---- Velocity ---------------------------------------------------------------
+
+btVector3 wish_direction(const CharacterInput& input, const btVector3& up) {
+  btVector3 forward = horizontal_part(btVector3(0, 0, -1), up);
+  if (forward.length2() < 1e-12) forward = horizontal_part(btVector3(0, 1, 0), up);
+  forward.normalize();
+  const btQuaternion yaw(up, input.yaw_deg * kPi / 180.0);
+  forward = quatRotate(yaw, forward);
+  const btVector3 right = forward.cross(up);
+  btVector3 wish = right * input.move_right + forward * input.move_forward;
+  if (wish.length2() > 1.0) wish.normalize();
+  return wish;
+}
+
+btVector3 ground_velocity(const btVector3& horizontal, const btVector3& wish, const ControllerSettings& s,
+                          double dt) {
+  const double decay = std::exp(-s.friction * dt);
+  const double stick = wish.length();
+  if (stick <= 0) {
+    const btVector3 v = horizontal * decay;
+    return v.length() < s.stop_speed ? btVector3(0, 0, 0) : v;
+  }
+  const btVector3 direction = wish / stick;
+  const double target = s.walk_speed * stick;
+  double along = horizontal.dot(direction);
+  const btVector3 across = (horizontal - direction * along) * decay;
+  if (along < target) {
+    along = std::min(target, along + s.ground_acceleration * dt);
+  } else {
+    along = target + (along - target) * decay;
+  }
+  return direction * along + across;
+}
+
+btVector3 air_velocity(const btVector3& horizontal, const btVector3& wish, const ControllerSettings& s, double dt) {
+  const double stick = wish.length();
+  if (stick <= 0) return horizontal;
+  const btVector3 direction = wish / stick;
+  const double target = s.walk_speed * stick;
+  const double along = horizontal.dot(direction);
+  if (along >= target) return horizontal;
+  return horizontal + direction * (std::min(target, along + s.air_acceleration * dt) - along);
+}
+
+double update_camera(double camera_dy, double step_dy, double camera_smoothing, double dt) {
+  return camera_dy * std::exp(-camera_smoothing * dt) - step_dy;
+}
+
+// ---- The controller ---------------------------------------------------------
+
+CharacterController::CharacterController(btCollisionWorld* world, const CharacterShapeDesc& shape,
+                                         const ControllerSettings& settings, const btVector3& up,
+                                         const btVector3& gravity)
+    : queries_(world, &object_), shape_(make_character_shape(shape)), settings_(settings), gravity_(gravity) {
+  object_.setCollisionShape(shape_.get());
+  ctx_.queries = &queries_;
+  ctx_.shape = shape_.get();
+  ctx_.object = &object_;
+  ctx_.feet_to_center = feet_to_center(shape);
+  ctx_.up = up.normalized();
+  ctx_.orientation = orientation_for_up(ctx_.up);
+  ctx_.settings = &settings_;
+}
+
+CharacterController::~CharacterController() = default;
+
+void CharacterController::reset(const btVector3& feet, const btVector3& velocity) {
+  state_ = CharacterState{};
+  state_.position = feet;
+  state_.velocity = velocity;
+  classify_ground();
+}
+
+void CharacterController::classify_ground() {
+  state_.grounded = false;
+  state_.ground_normal.setZero();
+  state_.ground_object = nullptr;
+  if (state_.velocity.dot(ctx_.up) > kLeavingGroundSpeed) return;
+  const GroundInfo g = probe_ground(ctx_, state_.position, ground_tolerance());
+  if (!g.found || !g.walkable) return;
+  state_.grounded = true;
+  state_.ground_normal = g.normal;
+  state_.ground_object = g.object;
+}
+
+double CharacterController::ground_tolerance() const { return 2 * settings_.skin_width; }
+
+btVector3 CharacterController::ground_motion(const btVector3& horizontal, double dt) const {
+  const btVector3 step = horizontal * dt;
+  const btVector3& n = state_.ground_normal;
+  const double n_up = n.dot(ctx_.up);
+  if (n_up <= 1e-6) return step;
+  // Lift the motion onto the ground plane.
+  const btVector3 on_plane = step - ctx_.up * (n.dot(step) / n_up);
+  if (settings_.constant_horizontal_speed) return on_plane;
+  return safe_normalized(on_plane) * step.length();
+}
+
+TickReport CharacterController::update(const CharacterInput& input, double dt) {
+  TickReport report;
+  queries_.reset_counts();
+  const btVector3& up = ctx_.up;
+
+  // 1. Out of any overlap (spawned inside geometry, pushed by a moving body).
+  const DepenetrationResult freed = depenetrate(ctx_, state_.position);
+  state_.position = freed.position;
+  report.depen_iters = freed.iterations;
+  report.depenetration_converged = freed.converged;
+
+  // 2. Velocity from input, gravity and jumping.
+  const bool jump_pressed = input.jump && !state_.jump_was_held;
+  state_.jump_was_held = input.jump;
+  const btVector3 wish = wish_direction(input, up);
+  btVector3 horizontal = horizontal_part(state_.velocity, up);
+  double vertical = state_.velocity.dot(up);
+  if (input.use_wish_velocity) {
+    horizontal = horizontal_part(btVector3(input.wish_x, 0, input.wish_z), up);
+  } else if (state_.grounded) {
+    horizontal = ground_velocity(horizontal, wish, settings_, dt);
+  } else {
+    horizontal = air_velocity(horizontal, wish, settings_, dt);
+  }
+  const bool was_grounded = state_.grounded;
+  const bool jumped = was_grounded && jump_pressed;
+  if (was_grounded) vertical = jumped ? settings_.jump_speed : 0.0;
+  btVector3 velocity = horizontal + up * vertical;
+  const bool airborne = !was_grounded || jumped;
+  if (airborne) {
+    velocity += gravity_ * dt;
+    const btVector3 down = safe_normalized(gravity_);
+    const double falling = velocity.dot(down);
+    if (falling > settings_.terminal_velocity) velocity -= down * (falling - settings_.terminal_velocity);
+  }
+
+  // 3. Move: on the ground along the ground plane with steps; in the air freely.
+  SlideOptions options;
+  options.max_iterations = settings_.max_slide_iterations;
+  SlideResult moved;
+  if (airborne) {
+    moved = slide(ctx_, state_.position, velocity * dt, velocity, options);
+  } else {
+    options.grounded = true;
+    options.allow_step_up = true;
+    moved = slide(ctx_, state_.position, ground_motion(horizontal, dt), horizontal, options);
+  }
+  state_.position = moved.position;
+  state_.velocity = moved.velocity;
+  report.slide_iters = moved.iterations;
+  if (moved.step_dy >= settings_.min_step_event) report.steps.push_back({StepEvent::Kind::Up, moved.step_dy});
+
+  // 4. Ground: snap down when walking (stairs, downhill); land when falling.
+  const bool leaving_ground = state_.velocity.dot(up) > kLeavingGroundSpeed;
+  state_.grounded = false;
+  state_.ground_normal.setZero();
+  state_.ground_object = nullptr;
+  if (!leaving_ground) {
+    const double reach = airborne ? ground_tolerance() : settings_.step_down_height + ground_tolerance();
+    const GroundInfo g = probe_ground(ctx_, state_.position, reach);
+    if (g.found && g.walkable) {
+      state_.position -= up * g.distance;
+      if (g.distance >= settings_.min_step_event) report.steps.push_back({StepEvent::Kind::Down, -g.distance});
+      state_.grounded = true;
+      state_.ground_normal = g.normal;
+      state_.ground_object = g.object;
+      const double into_ground = state_.velocity.dot(up);
+      if (into_ground < 0) state_.velocity -= up * into_ground;
+    }
+  }
+
+  // 5. Camera absorbs the steps.
+  for (const StepEvent& e : report.steps) report.step_dy += e.dy;
+  state_.camera_dy = update_camera(state_.camera_dy, report.step_dy, settings_.camera_smoothing, dt);
+  report.sweeps = queries_.counts().sweeps;
+  return report;
+}
+
+double CharacterController::penetration_depth() {
+  object_.setWorldTransform(ctx_.transform_at(state_.position));
+  std::vector<Contact> contacts;
+  queries_.contacts(&object_, 0.0, contacts);
+  double deepest = 0.0;
+  for (const Contact& c : contacts) deepest = std::max(deepest, -c.distance);
+  return deepest;
+}
+
+}  // namespace stepslide
