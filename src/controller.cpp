@@ -66,6 +66,7 @@ const char* step_rule_name(StepRule rule) {
     case StepRule::LandingTooSteep: return "landing too steep";
     case StepRule::NoRoomToStand: return "no room to stand";
     case StepRule::NoHeightGained: return "no height gained";
+    case StepRule::RiserTooTall: return "riser taller than max_step_height";
   }
   return "?";
 }
@@ -78,6 +79,11 @@ double feet_to_center(const CharacterShapeDesc& shape) {
     case CharacterShapeDesc::Kind::Box: return shape.half_extents.y();
   }
   return 0.0;
+}
+
+double horizontal_radius(const CharacterShapeDesc& shape) {
+  if (shape.kind == CharacterShapeDesc::Kind::Box) return std::min(shape.half_extents.x(), shape.half_extents.z());
+  return shape.radius;
 }
 
 // ---- Context ----------------------------------------------------------------
@@ -263,6 +269,16 @@ StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, con
     result.rule = StepRule::NotMovingHorizontally;
     return result;
   }
+  // Cheap early out before three sweeps: if the obstacle still stands ahead
+  // at the height the raised shape would be widest, the raised shape cannot
+  // move forward over it either.
+  const btVector3 into_step = safe_normalized(horizontal_part(-riser_normal, ctx.up));
+  const double reach = ctx.horizontal_radius + std::max(0.0, horizontal_motion.dot(into_step));
+  const btVector3 eye = position + ctx.up * (s.max_step_height + std::min(ctx.horizontal_radius, ctx.feet_to_center));
+  if (ctx.queries->ray(eye, eye + into_step * reach).hit) {
+    result.rule = StepRule::RiserTooTall;
+    return result;
+  }
   const int iterations = std::max(1, s.step_up_slide_iterations);
 
   // Up, sliding along sloped ceilings.
@@ -298,7 +314,6 @@ StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, con
 
   // The sweep's normal at a step's edge is the edge's, not the tread's: look
   // at the tread itself with a ray just past the edge, into the step.
-  const btVector3 into_step = safe_normalized(horizontal_part(-riser_normal, ctx.up));
   const double probe = s.max_step_height;
   const btVector3 tread_at = down.point + into_step * kEdgeRayInset;
   const RayHit tread = ctx.queries->ray(tread_at + ctx.up * probe, tread_at - ctx.up * probe);
@@ -434,6 +449,7 @@ CharacterController::CharacterController(btCollisionWorld* world, const Characte
   ctx_.shape = shape_.get();
   ctx_.object = &object_;
   ctx_.feet_to_center = feet_to_center(shape);
+  ctx_.horizontal_radius = horizontal_radius(shape);
   ctx_.up = up.normalized();
   ctx_.orientation = orientation_for_up(ctx_.up);
   ctx_.settings = &settings_;

@@ -70,6 +70,7 @@ enum class StepRule {
   LandingTooSteep,
   NoRoomToStand,
   NoHeightGained,
+  RiserTooTall,
 };
 const char* step_rule_name(StepRule rule);
 
@@ -90,6 +91,8 @@ struct CharacterContext {
   const btConvexShape* shape = nullptr;
   btCollisionObject* object = nullptr;  ///< owns `shape`, used for overlap queries
   double feet_to_center = 0.0;          ///< along up
+  /// Radius of the largest horizontal circle inside the shape's outline.
+  double horizontal_radius = 0.0;
   btVector3 up{0, 1, 0};
   btQuaternion orientation = btQuaternion::getIdentity();  ///< local Y onto up
   const ControllerSettings* settings = nullptr;
@@ -221,5 +224,7 @@ class CharacterController {
 
 /// Lowest point of the shape below its centre, along local Y.
 double feet_to_center(const CharacterShapeDesc& shape);
+/// Radius of the largest horizontal circle inside the shape.
+double horizontal_radius(const CharacterShapeDesc& shape);
 
 }  // namespace stepslide
