@@ -101,14 +101,89 @@ bool CharacterContext::is_walkable(const btVector3& normal) const {
 
 // ---- Depenetration ------------------------------------------------------------
 
+namespace {
+
+/// Correction with exactly the contacts in `subset` resolved (n_i·c = d_i),
+/// as c = Σ λ_i n_i. False when the normals are dependent or some λ_i < 0
+/// (that contact would be pulled, not pushed).
+bool solve_active_set(const std::vector<btVector3>& normals, const std::vector<double>& depths,
+                      const std::vector<std::size_t>& subset, btVector3* correction) {
+  const std::size_t k = subset.size();
+  double gram[3][3];
+  double rhs[3];
+  for (std::size_t i = 0; i < k; ++i) {
+    rhs[i] = depths[subset[i]];
+    for (std::size_t j = 0; j < k; ++j) gram[i][j] = normals[subset[i]].dot(normals[subset[j]]);
+  }
+  double lambda[3] = {0, 0, 0};
+  if (k == 1) {
+    lambda[0] = rhs[0] / gram[0][0];
+  } else if (k == 2) {
+    const double det = gram[0][0] * gram[1][1] - gram[0][1] * gram[1][0];
+    if (std::fabs(det) < 1e-10) return false;
+    lambda[0] = (rhs[0] * gram[1][1] - gram[0][1] * rhs[1]) / det;
+    lambda[1] = (gram[0][0] * rhs[1] - rhs[0] * gram[1][0]) / det;
+  } else {
+    const btMatrix3x3 g(gram[0][0], gram[0][1], gram[0][2], gram[1][0], gram[1][1], gram[1][2], gram[2][0],
+                        gram[2][1], gram[2][2]);
+    if (std::fabs(g.determinant()) < 1e-10) return false;
+    const btVector3 l = g.inverse() * btVector3(rhs[0], rhs[1], rhs[2]);
+    lambda[0] = l.x();
+    lambda[1] = l.y();
+    lambda[2] = l.z();
+  }
+  btVector3 c(0, 0, 0);
+  for (std::size_t i = 0; i < k; ++i) {
+    if (lambda[i] < 0) return false;
+    c += normals[subset[i]] * lambda[i];
+  }
+  *correction = c;
+  return true;
+}
+
+bool resolves_all(const std::vector<btVector3>& normals, const std::vector<double>& depths, const btVector3& c) {
+  for (std::size_t i = 0; i < normals.size(); ++i) {
+    if (normals[i].dot(c) < depths[i] - 1e-9) return false;
+  }
+  return true;
+}
+
+/// Smallest correction that clears every contact, if one exists. In 3D it is
+/// a non-negative combination of at most three contact normals, so trying
+/// every active set of one, two and three contacts finds it exactly.
+bool smallest_clearing_correction(const std::vector<btVector3>& normals, const std::vector<double>& depths,
+                                  btVector3* best) {
+  const std::size_t n = std::min<std::size_t>(normals.size(), 12);  // deepest first
+  double best_length = -1;
+  auto consider = [&](const std::vector<std::size_t>& subset) {
+    btVector3 c;
+    if (!solve_active_set(normals, depths, subset, &c) || !resolves_all(normals, depths, c)) return;
+    if (best_length < 0 || c.length2() < best_length) {
+      best_length = c.length2();
+      *best = c;
+    }
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    consider({i});
+    for (std::size_t j = i + 1; j < n; ++j) {
+      consider({i, j});
+      for (std::size_t k = j + 1; k < n; ++k) consider({i, j, k});
+    }
+  }
+  return best_length >= 0;
+}
+
+}  // namespace
+
 btVector3 solve_depenetration(const std::vector<btVector3>& normals, const std::vector<double>& depths,
                               int max_passes) {
-  // Simultaneous projection (Cimmino): each pass moves by the average of what
-  // every still-violated contact asks for. Where the contacts can all be
-  // cleared this converges to a correction that clears them; where they
-  // oppose each other (squeezed between two walls) it settles on the balance
-  // point instead of bouncing from one side to the other as sequential
-  // projection would.
+  btVector3 exact;
+  if (smallest_clearing_correction(normals, depths, &exact)) return exact;
+  // No correction clears them all: the contacts oppose each other (squeezed
+  // between two walls). Simultaneous projection (Cimmino) moves each pass by
+  // the average of what every violated contact asks for, and settles on the
+  // balance point instead of bouncing from one side to the other as
+  // sequential projection would.
   btVector3 correction(0, 0, 0);
   for (int pass = 0; pass < max_passes; ++pass) {
     btVector3 sum(0, 0, 0);
@@ -229,7 +304,7 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
 
     btVector3 normal = hit.normal;
     if (normal.dot(ctx.up) < -1e-6) r.hit_ceiling = true;
-    if (options.grounded && !ctx.is_walkable(normal)) {
+    if (options.horizontal_only || (options.grounded && !ctx.is_walkable(normal))) {
       // Walking into something too steep to stand on: treat it as a vertical
       // wall, so sliding never carries the character up a steep incline.
       const btVector3 flat = safe_normalized(horizontal_part(normal, ctx.up));
@@ -245,7 +320,7 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
     on_crease = !previous_normal.isZero() && (left - normal * left.dot(normal)).dot(previous_normal) < 0;
     // Walking keeps its horizontal velocity over walkable surfaces (ramps,
     // step edges); only walls take away the part that runs into them.
-    const bool clips_velocity = !options.grounded || !ctx.is_walkable(hit.normal);
+    const bool clips_velocity = !(options.grounded || options.horizontal_only) || !ctx.is_walkable(hit.normal);
     if (clips_velocity && r.velocity.dot(normal) < 0) {
       r.velocity = slide_direction(r.velocity, normal, previous_normal);
     }
@@ -294,7 +369,7 @@ StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, con
   // Forward by the rest of the horizontal motion, sliding along walls.
   SlideOptions forward_options;
   forward_options.max_iterations = iterations;
-  forward_options.grounded = true;
+  forward_options.horizontal_only = true;  // never ride up an edge: that would step higher than allowed
   const SlideResult moved = slide(ctx, raised.position, horizontal_motion, btVector3(0, 0, 0), forward_options);
 
   // Down by no more than the height gained.
@@ -311,6 +386,10 @@ StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, con
     result.rule = StepRule::NoHeightGained;
     return result;
   }
+  if (gained > s.max_step_height + kMinStepGain) {
+    result.rule = StepRule::RiserTooTall;
+    return result;
+  }
 
   // The sweep's normal at a step's edge is the edge's, not the tread's: look
   // at the tread itself with a ray just past the edge, into the step.
@@ -325,9 +404,15 @@ StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, con
     result.rule = StepRule::LandingTooSteep;
     return result;
   }
+  // A rounded shape can come to rest perched on the edge of a riser taller
+  // than the step height; what counts is the tread's height above the feet.
+  const double tread_height = tread.point.dot(ctx.up);
+  if (tread_height - position.dot(ctx.up) > s.max_step_height + kMinStepGain) {
+    result.rule = StepRule::RiserTooTall;
+    return result;
+  }
   // Room to stand: the tread (or a higher one) must continue min_step_depth
   // beyond the riser.
-  const double tread_height = tread.point.dot(ctx.up);
   const btVector3 depth_at = riser_point + into_step * s.min_step_depth;
   const btVector3 depth_from = depth_at + ctx.up * (tread_height + probe - depth_at.dot(ctx.up));
   const RayHit far = ctx.queries->ray(depth_from, depth_from - ctx.up * (2 * probe));

@@ -114,9 +114,11 @@ struct DepenetrationResult {
 /// (Gauss-Seidel over the contact normals), applies it, and looks again.
 DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position);
 
-/// Solves for a correction c with n_i·c >= depth_i for every contact, by
-/// projected Gauss-Seidel: each pass adds along n_i only what c does not
-/// already resolve. Exposed for unit tests.
+/// Solves for a correction c with n_i·c >= depth_i for every contact: the
+/// smallest such c when one exists (found exactly over active sets of up to
+/// three contacts); otherwise, for contacts that oppose each other, the
+/// balance point of simultaneous projection after `max_passes` passes.
+/// Exposed for unit tests.
 btVector3 solve_depenetration(const std::vector<btVector3>& normals, const std::vector<double>& depths,
                               int max_passes = 16);
 
@@ -138,6 +140,9 @@ struct SlideOptions {
   /// steep inclines are not climbed by sliding, and steps are tried.
   bool grounded = false;
   bool allow_step_up = false;
+  /// Every normal is flattened: the motion stays horizontal (the forward
+  /// sweep of a step-up).
+  bool horizontal_only = false;
 };
 struct SlideResult {
   btVector3 position{0, 0, 0};
