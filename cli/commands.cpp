@@ -1,0 +1,326 @@
+// Subcommands: argument checks, printing and exit codes. The work itself is
+// in the library (gate.h, simulate.h, trajectory.h), so this stays thin.
+#include "commands.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "file_io.h"
+#include "fingerprint.h"
+#include "gate.h"
+#include "junit.h"
+#include "settings.h"
+#include "trajectory.h"
+
+namespace stepslide::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+int usage_error(const std::string& message) {
+  std::cerr << "error: " << message << "\n";
+  return kExitInvalid;
+}
+
+/// Expands PATH arguments; prints each problem. nullopt when any path is bad
+/// or nothing was found.
+std::optional<std::vector<std::string>> scenario_files(const std::vector<std::string>& paths) {
+  const ScenarioList list = discover_scenarios(paths);
+  for (const std::string& error : list.errors) std::cerr << "error: " << error << "\n";
+  if (!list.errors.empty()) return std::nullopt;
+  if (list.files.empty()) {
+    std::string where;
+    for (const std::string& path : paths) where += (where.empty() ? "" : ", ") + path;
+    std::cerr << "error: no scenarios (*.json) found in " << where << "\n";
+    return std::nullopt;
+  }
+  return list.files;
+}
+
+/// Loads every scenario first, so that one invalid file stops the command
+/// before anything is written. Prints every error to stderr.
+std::optional<std::vector<LoadedScenario>> load_all_or_report(const std::vector<std::string>& files) {
+  std::vector<LoadedScenario> loaded;
+  bool all_valid = true;
+  for (const std::string& file : files) {
+    loaded.push_back(load_scenario(file));
+    if (!loaded.back().valid()) {
+      std::cerr << format_load_errors(loaded.back().load);
+      all_valid = false;
+    }
+  }
+  if (!all_valid) return std::nullopt;
+  return loaded;
+}
+
+/// PATH arguments, or the scenario root when there are none; nullopt (after
+/// saying why) when that root is missing, which usually means the wrong cwd.
+std::optional<std::vector<std::string>> paths_or_root(const std::vector<std::string>& paths,
+                                                      const std::string& scenario_root) {
+  if (!paths.empty()) return paths;
+  std::error_code ec;
+  if (!fs::is_directory(scenario_root, ec)) {
+    usage_error("scenario root '" + scenario_root +
+                "' is not a directory: run stepslide from the project directory, pass --scenario-root DIR, "
+                "or name scenario files");
+    return std::nullopt;
+  }
+  return std::vector<std::string>{scenario_root};
+}
+
+std::optional<DiffRules> rules_or_report(bool exact, const std::vector<std::string>& tolerances) {
+  std::string error;
+  std::optional<DiffRules> rules = make_diff_rules(exact, tolerances, &error);
+  if (!rules) usage_error(error);
+  return rules;
+}
+
+/// Where `run` writes each scenario; nullopt (after printing why) when two
+/// scenarios would write the same file.
+std::optional<std::vector<std::string>> run_outputs(const RunArgs& args, const std::vector<LoadedScenario>& loaded) {
+  std::vector<std::string> outputs;
+  std::map<std::string, std::string> owner;
+  for (const LoadedScenario& scenario : loaded) {
+    const std::string output = !args.out.empty()
+                                   ? args.out
+                                   : (fs::path(args.out_dir) / output_file_name(scenario.load.scenario->name))
+                                         .lexically_normal()
+                                         .generic_string();
+    const auto [it, inserted] = owner.emplace(output, scenario.path);
+    if (!inserted) {
+      usage_error(it->second + " and " + scenario.path + " would both write " + output +
+                  " (they have the same name; rename one, or run them separately with --out)");
+      return std::nullopt;
+    }
+    outputs.push_back(output);
+  }
+  return outputs;
+}
+
+std::string setting_value_text(const SettingInfo& info, double value) {
+  return info.is_integer ? std::to_string(static_cast<long long>(value)) : format_number(value);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+
+int run_command(const RunArgs& args) {
+  const std::optional<std::vector<std::string>> files = scenario_files(args.scenarios);
+  if (!files) return kExitInvalid;
+  if (!args.out.empty() && files->size() != 1) {
+    return usage_error("--out takes exactly one scenario, got " + std::to_string(files->size()) +
+                       "; use --out-dir for several");
+  }
+  const std::optional<std::vector<LoadedScenario>> loaded = load_all_or_report(*files);
+  if (!loaded) return kExitInvalid;
+  const std::optional<std::vector<std::string>> outputs = run_outputs(args, *loaded);
+  if (!outputs) return kExitInvalid;
+
+  const bool to_stdout = args.out == "-";
+  std::ostream& report = to_stdout ? std::cerr : std::cout;
+  const std::string fingerprint = build_fingerprint();
+  int code = kExitOk;
+  for (std::size_t i = 0; i < loaded->size(); ++i) {
+    const LoadedScenario& scenario = (*loaded)[i];
+    std::string error;
+    const std::optional<SimulationResult> sim = simulate_with_metadata(scenario, fingerprint, &error);
+    if (!sim) {
+      std::cerr << "error: " << error << "\n";
+      code = kExitInvalid;
+      continue;
+    }
+    const std::string csv = to_csv(sim->trajectory);
+    if (to_stdout) {
+      std::cout << csv << std::flush;
+    } else if (const std::string write_error = write_file_atomic((*outputs)[i], csv); !write_error.empty()) {
+      std::cerr << "error: cannot write " << (*outputs)[i] << ": " << write_error << "\n";
+      code = kExitInvalid;
+      continue;
+    }
+    report << run_summary_line(*scenario.load.scenario, *sim) << (to_stdout ? "" : " -> " + (*outputs)[i]) << "\n";
+    report << format_expectation_failures(scenario.path, sim->expectation_failures) << std::flush;
+    if (!sim->expectation_failures.empty() && code == kExitOk) code = kExitFailure;
+  }
+  return code;
+}
+
+int check_command(const CheckArgs& args) {
+  const std::optional<DiffRules> rules = rules_or_report(args.exact, args.tolerances);
+  if (!rules) return kExitInvalid;
+  if (args.jobs < 0) return usage_error("-j " + std::to_string(args.jobs) + ": expected 0 (one per core) or more");
+
+  std::string shard_error;
+  const std::optional<Shard> shard = shard_from_env([](const char* name) { return std::getenv(name); }, &shard_error);
+  if (!shard) return usage_error(shard_error);
+  if (const std::string touch_error = touch_shard_status_file(*shard); !touch_error.empty()) {
+    std::cerr << "warning: cannot create the shard status file " << touch_error << "\n";
+  }
+
+  const std::optional<std::vector<std::string>> paths = paths_or_root(args.paths, args.scenario_root);
+  if (!paths) return kExitInvalid;
+  const std::optional<std::vector<std::string>> files = scenario_files(*paths);
+  if (!files) return kExitInvalid;
+
+  GateOptions options;
+  options.scenario_root = args.scenario_root;
+  options.golden_dir = args.golden_dir;
+  options.rules = *rules;
+  options.fingerprint = build_fingerprint();
+
+  const std::vector<std::string> mine = select_shard(*files, *shard);
+  std::vector<CheckOutcome> outcomes =
+      check_scenarios(mine, options, args.jobs, [](const CheckOutcome& o) { std::cout << o.report << std::flush; });
+
+  // Orphans are only knowable when every scenario under the root was seen.
+  if (names_whole_root(args.paths, args.scenario_root) && !shard->active()) {
+    for (const std::string& golden : find_orphan_goldens(*files, args.scenario_root, args.golden_dir)) {
+      outcomes.push_back(orphan_outcome(golden, options));
+      std::cout << outcomes.back().report;
+    }
+  }
+  std::cout << closing_line(outcomes) << "\n" << std::flush;
+
+  int code = exit_code_for(outcomes);
+  if (!args.junit.empty()) {
+    const std::string error = write_file_atomic(args.junit, junit_xml("stepslide check", junit_cases(outcomes)));
+    if (!error.empty()) {
+      std::cerr << "error: cannot write " << args.junit << ": " << error << "\n";
+      code = kExitInvalid;
+    }
+  }
+  return code;
+}
+
+int bless_command(const BlessArgs& args) {
+  const char* ci = std::getenv("CI");
+  if (ci != nullptr && *ci != '\0' && !args.force) {
+    return usage_error(std::string("refusing to bless: the CI environment variable is set (CI=") + ci +
+                       "); goldens are blessed by a person who has looked at the change, not by a CI job. "
+                       "Use --force to bless anyway.");
+  }
+  const std::optional<std::vector<std::string>> paths = paths_or_root(args.paths, args.scenario_root);
+  if (!paths) return kExitInvalid;
+  const std::optional<std::vector<std::string>> files = scenario_files(*paths);
+  if (!files) return kExitInvalid;
+  const std::optional<std::vector<LoadedScenario>> loaded = load_all_or_report(*files);
+  if (!loaded) return kExitInvalid;
+
+  GateOptions options;
+  options.scenario_root = args.scenario_root;
+  options.golden_dir = args.golden_dir;
+  options.fingerprint = build_fingerprint();
+  int code = kExitOk;
+  for (const LoadedScenario& scenario : *loaded) {
+    const BlessOutcome outcome = bless_scenario(scenario, options);
+    (outcome.verdict == Verdict::Pass ? std::cout : std::cerr) << outcome.report << std::flush;
+    if (outcome.verdict == Verdict::Invalid) code = kExitInvalid;
+    if (outcome.verdict == Verdict::Fail && code == kExitOk) code = kExitFailure;
+  }
+  if (names_whole_root(args.paths, args.scenario_root)) {
+    for (const std::string& golden : find_orphan_goldens(*files, args.scenario_root, args.golden_dir)) {
+      std::cout << "note: " << golden << " has no scenario; `stepslide check` fails on it until it is deleted\n";
+    }
+  }
+  return code;
+}
+
+int diff_command(const DiffArgs& args) {
+  const std::optional<DiffRules> rules = rules_or_report(args.exact, args.tolerances);
+  if (!rules) return kExitInvalid;
+  std::optional<Trajectory> sides[2];
+  const std::string* names[2] = {&args.expected, &args.actual};
+  for (int i = 0; i < 2; ++i) {
+    std::string error;
+    const std::optional<std::string> text = read_file(*names[i], &error);
+    if (text) sides[i] = parse_csv(*text, &error);
+    if (!sides[i]) return usage_error(*names[i] + ": " + error);
+  }
+  const DiffResult diff = diff_trajectories(*sides[0], *sides[1], *rules);
+  if (diff.equal) {
+    std::cout << "no differences: " << args.actual << " matches " << args.expected << "\n";
+    return kExitOk;
+  }
+  const std::optional<std::string> build_a = metadata_value(*sides[0], "build");
+  const std::optional<std::string> build_b = metadata_value(*sides[1], "build");
+  std::cout << args.actual << " differs from " << args.expected << "\n";
+  if (build_a && build_b && *build_a != *build_b) {
+    std::cout << "note: the files were written by different builds: " << *build_a << " (" << args.expected
+              << ") and " << *build_b << " (" << args.actual << ")\n";
+  }
+  std::string report = format_diff_report(diff, *sides[0], *sides[1]);
+  if (!report.empty() && report.back() != '\n') report += '\n';
+  std::cout << report;
+  return kExitFailure;
+}
+
+int validate_command(const std::vector<std::string>& paths) {
+  const std::optional<std::vector<std::string>> files = scenario_files(paths);
+  if (!files) return kExitInvalid;
+  int code = kExitOk;
+  for (const std::string& file : *files) {
+    const LoadedScenario loaded = load_scenario(file);
+    if (loaded.valid()) {
+      std::cout << "ok " << file << "\n";
+    } else {
+      std::cerr << format_load_errors(loaded.load);
+      code = kExitInvalid;
+    }
+  }
+  return code;
+}
+
+int settings_command(bool json) {
+  const ControllerSettings defaults;
+  const std::vector<SettingInfo>& table = setting_table();
+  if (json) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const SettingInfo& info : table) {
+      nlohmann::ordered_json row;
+      row["name"] = info.name;
+      row["type"] = info.is_integer ? "integer" : "real";
+      if (info.is_integer) {
+        row["default"] = static_cast<long long>(get_setting(defaults, info));
+      } else {
+        row["default"] = get_setting(defaults, info);
+      }
+      row["unit"] = info.unit;
+      row["min"] = info.min_value;
+      row["max"] = info.max_value;
+      row["description"] = info.description;
+      out.push_back(row);
+    }
+    std::cout << out.dump(2) << "\n";
+    return kExitOk;
+  }
+  std::vector<std::vector<std::string>> rows = {{"setting", "default", "unit", "range", "description"}};
+  for (const SettingInfo& info : table) {
+    rows.push_back({info.name, setting_value_text(info, get_setting(defaults, info)), info.unit,
+                    "[" + setting_value_text(info, info.min_value) + ", " + setting_value_text(info, info.max_value) +
+                        "]",
+                    info.description});
+  }
+  std::vector<std::size_t> widths(rows.front().size(), 0);
+  for (const auto& row : rows) {
+    for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      line += row[c];
+      if (c + 1 < row.size()) line += std::string(widths[c] - row[c].size() + 2, ' ');
+    }
+    std::cout << line << "\n";
+  }
+  return kExitOk;
+}
+
+std::string version_text() { return "stepslide " + build_info().version + "\nbuild: " + build_fingerprint(); }
+
+}  // namespace stepslide::cli

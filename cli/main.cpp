@@ -1,0 +1,163 @@
+// `stepslide`: command-line parsing only. Each subcommand's behaviour lives in
+// commands.cpp and the library; this file declares options and help text.
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+
+#include "commands.h"
+#include "gate.h"
+
+namespace {
+
+using namespace stepslide::cli;
+
+constexpr const char* kExitCodes =
+    "Exit codes: 0 success; 1 a regression, a failed expectation or a mismatch; 2 invalid input or usage.";
+
+/// Adds the shared comparison options of `check` and `diff`.
+void add_tolerance_options(CLI::App* command, std::vector<std::string>* tolerances, bool* exact) {
+  command
+      ->add_option("--tol", *tolerances,
+                   "COLUMN=ABS: absolute tolerance for one column, e.g. --tol y=1e-4; repeatable; "
+                   "applied after --exact")
+      ->allow_extra_args(false)
+      ->type_name("COLUMN=ABS");
+  command->add_flag("--exact", *exact, "compare every column with tolerance 0 (then --tol overrides)");
+}
+
+void add_root_options(CLI::App* command, std::string* scenario_root, std::string* golden_dir) {
+  command->add_option("--scenario-root", *scenario_root, "root that golden paths are relative to")
+      ->capture_default_str();
+  command->add_option("--golden-dir", *golden_dir, "golden root: ROOT/a/b.json <-> GOLDEN/a/b.csv")
+      ->capture_default_str();
+}
+
+CLI::App* add_run(CLI::App& app, RunArgs& args) {
+  CLI::App* run = app.add_subcommand("run", "Simulate scenarios and write their trajectories as CSV.");
+  run->add_option("SCENARIO", args.scenarios, "scenario files, or directories searched for *.json")->required();
+  CLI::Option* out = run->add_option("--out", args.out, "write the one scenario's CSV here; '-' is stdout");
+  run->add_option("--out-dir", args.out_dir, "write <scenario name>.csv files here")
+      ->capture_default_str()
+      ->excludes(out);
+  run->footer(
+      "Every scenario is validated before anything is written: if one is invalid, its errors are printed and "
+      "no file is written. Output is written atomically (never a partial file) with '#' metadata lines "
+      "(format, scenario hash, build). One summary line per scenario goes to stdout (stderr with --out -), "
+      "followed by any failed expectations; the trajectory is still written when expectations fail.\n" +
+      std::string(kExitCodes));
+  return run;
+}
+
+CLI::App* add_check(CLI::App& app, CheckArgs& args) {
+  CLI::App* check = app.add_subcommand("check", "Simulate scenarios and compare them with their goldens.");
+  check->add_option("PATH", args.paths, "scenario files or directories (default: the scenario root)");
+  add_root_options(check, &args.scenario_root, &args.golden_dir);
+  check->add_option("--junit", args.junit, "also write a JUnit XML report to this file");
+  check->add_option("-j,--jobs", args.jobs, "scenarios checked in parallel (0: one per core); output is the same")
+      ->capture_default_str();
+  add_tolerance_options(check, &args.tolerances, &args.exact);
+  check->footer(
+      "Prints 'PASS <scenario>' per passing scenario and, per failure, a report: the first divergent tick and "
+      "column with expected and actual values and context rows, the worst error per column, and failed "
+      "expectations; a note comes first when the golden was written by a different build. A missing golden "
+      "fails. With no PATH (the whole root) and no sharding, a golden with no scenario fails too. Ends with "
+      "'N passed, N failed'.\n"
+      "Sharding: GTEST_TOTAL_SHARDS/GTEST_SHARD_INDEX or TEST_TOTAL_SHARDS/TEST_SHARD_INDEX select every "
+      "TOTAL-th scenario of the sorted list; TEST_SHARD_STATUS_FILE is touched when set.\n" +
+      std::string(kExitCodes) + " An invalid scenario or unreadable golden gives 2.");
+  return check;
+}
+
+CLI::App* add_bless(CLI::App& app, BlessArgs& args) {
+  CLI::App* bless = app.add_subcommand("bless", "Write goldens from the current build's trajectories.");
+  bless->add_option("PATH", args.paths, "scenario files or directories (default: the scenario root)");
+  add_root_options(bless, &args.scenario_root, &args.golden_dir);
+  bless->add_flag("--force", args.force, "bless even when the CI environment variable is set");
+  bless->footer(
+      "Goldens are written atomically and only when their bytes change; each is reported as new, changed "
+      "(with the first difference), metadata only, or unchanged. Refuses to run when CI is set (use --force). "
+      "Every scenario is validated first: if one is invalid, nothing is written (exit 2). A scenario whose "
+      "own expectations fail is not blessed (exit 1); the others still are.\n" +
+      std::string(kExitCodes));
+  return bless;
+}
+
+CLI::App* add_diff(CLI::App& app, DiffArgs& args) {
+  CLI::App* diff = app.add_subcommand("diff", "Compare two trajectory CSV files with the rules of check.");
+  diff->add_option("EXPECTED", args.expected, "the reference trajectory, e.g. a golden")->required();
+  diff->add_option("ACTUAL", args.actual, "the trajectory compared with it")->required();
+  add_tolerance_options(diff, &args.tolerances, &args.exact);
+  diff->footer("Metadata ('#' lines) is not compared.\n" + std::string(kExitCodes) +
+               " 0: equal within tolerance; 1: different; 2: a file cannot be read or parsed.");
+  return diff;
+}
+
+CLI::App* add_validate(CLI::App& app, std::vector<std::string>& paths) {
+  CLI::App* validate = app.add_subcommand("validate", "Check scenario files without simulating them.");
+  validate->add_option("SCENARIO", paths, "scenario files, or directories searched for *.json")->required();
+  validate->footer(
+      "Prints 'ok FILE' per valid scenario; every error goes to stderr as 'FILE: /json/path: message'.\n" +
+      std::string(kExitCodes) + " 2 when any scenario is invalid.");
+  return validate;
+}
+
+CLI::App* add_settings(CLI::App& app, bool& json) {
+  CLI::App* settings = app.add_subcommand("settings", "List the controller settings with defaults and units.");
+  settings->add_flag("--json", json, "print a JSON array instead of a table");
+  settings->footer("The names are those of a scenario's character.settings object.\n" + std::string(kExitCodes));
+  return settings;
+}
+
+int dispatch(int argc, char** argv) {
+  CLI::App app{"stepslide: a deterministic headless simulator and regression gate for a kinematic character "
+               "controller on Bullet Physics.",
+               "stepslide"};
+  app.set_version_flag("--version", version_text());
+  app.require_subcommand(1);
+  app.footer(std::string(kExitCodes) + "\nRun 'stepslide COMMAND --help' for a command's options.");
+
+  RunArgs run_args;
+  CheckArgs check_args;
+  BlessArgs bless_args;
+  DiffArgs diff_args;
+  std::vector<std::string> validate_paths;
+  bool settings_json = false;
+  CLI::App* run = add_run(app, run_args);
+  CLI::App* check = add_check(app, check_args);
+  CLI::App* bless = add_bless(app, bless_args);
+  CLI::App* diff = add_diff(app, diff_args);
+  CLI::App* validate = add_validate(app, validate_paths);
+  CLI::App* settings = add_settings(app, settings_json);
+
+  if (argc <= 1) {  // no command: show what there is, but as a usage error
+    std::cerr << app.help();
+    return stepslide::kExitInvalid;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);  // prints help, version or the error
+    return code == 0 ? stepslide::kExitOk : stepslide::kExitInvalid;
+  }
+  if (run->parsed()) return run_command(run_args);
+  if (check->parsed()) return check_command(check_args);
+  if (bless->parsed()) return bless_command(bless_args);
+  if (diff->parsed()) return diff_command(diff_args);
+  if (validate->parsed()) return validate_command(validate_paths);
+  if (settings->parsed()) return settings_command(settings_json);
+  return stepslide::kExitInvalid;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return dispatch(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "error: internal error: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "error: internal error\n";
+  }
+  return stepslide::kExitInvalid;
+}
