@@ -13,10 +13,14 @@ constexpr double kMinMove = 1e-7;
 /// Overlaps shallower than this are contact, not penetration: GJK reports
 /// touching shapes a few nanometres either side of zero.
 constexpr double kPenetrationTolerance = 1e-6;
-/// Height a step must gain to count as one.
-constexpr double kMinStepGain = 1e-4;
+/// Height a step must gain to count as one: well above the millimetre
+/// Bullet's sweep may stop short, which a steep edge normal turns into a few
+/// millimetres of apparent height.
+constexpr double kMinStepGain = 5e-3;
 /// Horizontal inset of the rays that look at the face beside an edge.
 constexpr double kEdgeRayInset = 0.01;
+/// Least growth of the ground-contact probe shape over the character.
+constexpr double kMinProbeInflation = 0.02;
 /// Upward speed above which the character is leaving the ground.
 constexpr double kLeavingGroundSpeed = 1e-6;
 
@@ -33,19 +37,21 @@ btQuaternion orientation_for_up(const btVector3& up) {
   return shortestArcQuat(y, up);
 }
 
-std::unique_ptr<btConvexShape> make_character_shape(const CharacterShapeDesc& desc) {
+/// The character's shape, grown by `inflation` on every side.
+std::unique_ptr<btConvexShape> make_character_shape(const CharacterShapeDesc& desc, double inflation) {
+  const double r = desc.radius + inflation;
   switch (desc.kind) {
     case CharacterShapeDesc::Kind::Capsule:
-      return std::make_unique<btCapsuleShape>(desc.radius, desc.height - 2 * desc.radius);
+      return std::make_unique<btCapsuleShape>(r, desc.height - 2 * desc.radius);
     case CharacterShapeDesc::Kind::Sphere:
-      return std::make_unique<btSphereShape>(desc.radius);
+      return std::make_unique<btSphereShape>(r);
     case CharacterShapeDesc::Kind::Cylinder: {
-      auto cylinder = std::make_unique<btCylinderShape>(btVector3(desc.radius, 0.5 * desc.height, desc.radius));
+      auto cylinder = std::make_unique<btCylinderShape>(btVector3(r, 0.5 * desc.height + inflation, r));
       cylinder->setMargin(std::min(0.001, 0.25 * desc.radius));
       return cylinder;
     }
     case CharacterShapeDesc::Kind::Box: {
-      auto box = std::make_unique<btBoxShape>(desc.half_extents);
+      auto box = std::make_unique<btBoxShape>(desc.half_extents + btVector3(inflation, inflation, inflation));
       box->setMargin(std::min(0.001, 0.5 * desc.half_extents.minAxis()));
       return box;
     }
@@ -242,19 +248,6 @@ btVector3 slide_direction(const btVector3& remainder, const btVector3& normal, c
   return crease * remainder.dot(crease);
 }
 
-btVector3 stop_short_of_hit(const btVector3& start, const btVector3& motion, double fraction, const btVector3& normal,
-                            double skin) {
-  const double length = motion.length();
-  if (length <= 0) return start + normal * skin;
-  const btVector3 direction = motion / length;
-  const double travel = fraction * length;
-  const double approach = -direction.dot(normal);  // gap closed per metre travelled
-  if (approach * travel >= skin) return start + direction * (travel - skin / approach);
-  // Glancing hit: even stopping where we started leaves less than the skin
-  // along the normal, so make up the rest along the normal.
-  return start + normal * (skin - approach * std::max(travel, 0.0));
-}
-
 namespace {
 
 bool is_riser(const CharacterContext& ctx, const btVector3& normal) {
@@ -271,45 +264,50 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
   btVector3 remaining = motion;
   btVector3 previous_normal(0, 0, 0);
   bool on_crease = false;
-  const double skin = ctx.settings->skin_width;
-
   for (int i = 0; i < options.max_iterations; ++i) {
     if (remaining.length2() < kMinMove * kMinMove) break;
     ++r.iterations;
-    const SweepHit hit =
-        ctx.queries->sweep(ctx.shape, ctx.transform_at(r.position), ctx.transform_at(r.position + remaining).getOrigin());
+    const SweepHit hit = ctx.queries->sweep(ctx.sweep_shape, ctx.transform_at(r.position),
+                                            ctx.transform_at(r.position + remaining).getOrigin());
     if (!hit.hit) {
       r.position += remaining;
       remaining.setZero();
       break;
     }
-    const btVector3 stopped = stop_short_of_hit(r.position, remaining, hit.fraction, hit.normal, skin);
-    // What is left to move from where we stopped, including what the skin took back.
-    const btVector3 to_go = r.position + remaining - stopped;
-    r.position = stopped;
+    // The swept shape is the character grown by the skin: where it touches,
+    // the character itself is a skin away along the surface normal, however
+    // glancing the approach, and it can never creep into that gap.
+    r.position += remaining * hit.fraction;
     const btVector3 left = remaining * (1.0 - hit.fraction);
-
-    if (options.allow_step_up && is_riser(ctx, hit.normal)) {
-      const btVector3 forward = horizontal_part(to_go, ctx.up);
-      if (forward.length() > kMinMove) {
-        const StepUpResult step = step_up(ctx, r.position, forward, hit.normal, hit.point);
-        if (step.rule == StepRule::Accepted) {
-          r.position = step.position;
-          r.step_dy += step.height;
-          remaining.setZero();
-          break;
-        }
-      }
-    }
-
     btVector3 normal = hit.normal;
-    if (normal.dot(ctx.up) < -1e-6) r.hit_ceiling = true;
     if (options.horizontal_only || (options.grounded && !ctx.is_walkable(normal))) {
       // Walking into something too steep to stand on: treat it as a vertical
       // wall, so sliding never carries the character up a steep incline.
       const btVector3 flat = safe_normalized(horizontal_part(normal, ctx.up));
       if (!flat.isZero()) normal = flat;
     }
+
+    bool keeps_velocity = false;
+    if (options.allow_step_up && is_riser(ctx, hit.normal)) {
+      const btVector3 forward = horizontal_part(left, ctx.up);
+      if (forward.length() > kMinMove) {
+        const StepUpResult step = step_up(ctx, r.position, forward, hit.normal, hit.point);
+        if (step.rule == StepRule::Accepted) {
+          r.stepped_from = r.position;
+          r.stepped = true;
+          r.position = step.position;
+          remaining.setZero();
+          break;
+        }
+        // Refused only because this tick's motion did not carry the shape far
+        // enough over the edge: keep the speed, so the next tick tries again
+        // with a full tick of motion instead of starting from rest (at high
+        // tick rates it would never get over).
+        keeps_velocity = step.rule == StepRule::NoHeightGained;
+      }
+    }
+
+    if (hit.normal.dot(ctx.up) < -1e-6) r.hit_ceiling = true;
     if (on_crease) {
       // Already following a crease and a third plane blocks it: stop.
       remaining.setZero();
@@ -320,7 +318,8 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
     on_crease = !previous_normal.isZero() && (left - normal * left.dot(normal)).dot(previous_normal) < 0;
     // Walking keeps its horizontal velocity over walkable surfaces (ramps,
     // step edges); only walls take away the part that runs into them.
-    const bool clips_velocity = !(options.grounded || options.horizontal_only) || !ctx.is_walkable(hit.normal);
+    const bool clips_velocity =
+        !keeps_velocity && (!(options.grounded || options.horizontal_only) || !ctx.is_walkable(hit.normal));
     if (clips_velocity && r.velocity.dot(normal) < 0) {
       r.velocity = slide_direction(r.velocity, normal, previous_normal);
     }
@@ -374,14 +373,16 @@ StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, con
 
   // Down by no more than the height gained.
   const btVector3 top = moved.position;
-  const SweepHit down =
-      ctx.queries->sweep(ctx.shape, ctx.transform_at(top), ctx.transform_at(top - ctx.up * raised_by).getOrigin());
+  const SweepHit down = ctx.queries->sweep(ctx.sweep_shape, ctx.transform_at(top),
+                                          ctx.transform_at(top - ctx.up * raised_by).getOrigin());
   if (!down.hit) {
     result.rule = StepRule::NoLanding;
     return result;
   }
+  // The skin-grown shape lands a skin above the tread while the start may
+  // rest directly on the floor: only what exceeds the skin is height gained.
   const btVector3 landing = top - ctx.up * (raised_by * down.fraction);
-  const double gained = (landing - position).dot(ctx.up);
+  const double gained = (landing - position).dot(ctx.up) - s.skin_width;
   if (gained <= kMinStepGain) {
     result.rule = StepRule::NoHeightGained;
     return result;
@@ -422,12 +423,41 @@ StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, con
   }
 
   result.rule = StepRule::Accepted;
-  result.position = landing;
-  result.height = gained;
+  result.position = landing;  // a skin above the tread; the ground snap settles it
+  result.height = tread_height - position.dot(ctx.up);
   return result;
 }
 
 // ---- Ground -----------------------------------------------------------------
+
+namespace {
+
+/// The face beside an edge contact, away from the character's axis: what the
+/// character stands on when perched on that edge. Null normal when the ray
+/// finds nothing walkable level with the edge.
+btVector3 perch_face_normal(const CharacterContext& ctx, const btVector3& feet, const Contact& c) {
+  const btVector3 away = safe_normalized(horizontal_part(c.point - feet, ctx.up));
+  const btVector3 at = c.point + away * kEdgeRayInset;
+  const double reach = std::max(0.05, 2 * ctx.settings->skin_width);
+  const RayHit face = ctx.queries->ray(at + ctx.up * reach, at - ctx.up * reach);
+  if (!face.hit || !ctx.is_walkable(face.normal)) return btVector3(0, 0, 0);
+  if (std::fabs((face.point - c.point).dot(ctx.up)) > 2 * kEdgeRayInset) return btVector3(0, 0, 0);
+  return face.normal;
+}
+
+/// The face the character stands on at a contact: GJK's contact normal on a
+/// flat face carries a little noise (motion lifted onto that plane would dip
+/// into the real one), and at an edge it leans toward the character. A short
+/// vertical ray just beside the contact, away from the axis, reads the face.
+btVector3 face_normal_at(const CharacterContext& ctx, const btVector3& feet, const Contact& c) {
+  const btVector3 away = safe_normalized(horizontal_part(c.point - feet, ctx.up));
+  const btVector3 at = c.point + away * (0.1 * kEdgeRayInset);
+  const RayHit face = ctx.queries->ray(at + ctx.up * kEdgeRayInset, at - ctx.up * kEdgeRayInset);
+  if (!face.hit || !ctx.is_walkable(face.normal)) return c.normal;
+  return face.normal;
+}
+
+}  // namespace
 
 GroundInfo probe_ground(const CharacterContext& ctx, const btVector3& position, double max_distance) {
   GroundInfo g;
@@ -436,42 +466,55 @@ GroundInfo probe_ground(const CharacterContext& ctx, const btVector3& position, 
   if (!hit.hit) return g;
   g.found = true;
   g.object = hit.object;
+  g.normal = hit.normal;
   g.distance = hit.fraction * max_distance;
 
-  // The sweep stops within a millimetre of the surface; close the gap with an
-  // exact distance query, so feet rest exactly on the ground.
-  ctx.object->setWorldTransform(ctx.transform_at(position - ctx.up * g.distance));
+  // The sweep's closest hit may be a riser edge or a steep face the shape is
+  // only leaning on, with the floor right below; and it stops within a
+  // millimetre of the surface. So look at every contact around where it
+  // stopped, and take the best support: a surface walkable by its own
+  // normal first, else an edge the character is perched on; the nearest of
+  // either kind. Its exact distance puts the feet exactly on the ground.
+  // Bullet's overlap query reports overlaps only, not small gaps, so the
+  // contacts are taken with a copy of the shape grown by probe_inflation: an
+  // overlap of depth p is a gap of probe_inflation - p.
+  const btVector3 stopped = position - ctx.up * g.distance;
+  ctx.probe_object->setWorldTransform(ctx.transform_at(stopped));
   std::vector<Contact> contacts;
-  ctx.queries->contacts(ctx.object, 0.01, contacts);
+  ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
+  const double window = ctx.probe_inflation;
+  int best_rank = 0;  // 2: walkable surface, 1: perched on an edge
+  const Contact* best = nullptr;
   for (const Contact& c : contacts) {
-    if (c.object != hit.object) continue;
     const double rise = c.normal.dot(ctx.up);
-    if (rise <= 0.05) continue;
-    g.distance = std::max(0.0, g.distance + c.distance / rise);
-    break;
-  }
-
-  // An edge's sweep normal leans toward the character; what it stands on is
-  // the face beside the edge. Look at the face under the character first
-  // (toward its axis), then at the far side of the edge it may be perched on.
-  g.normal = hit.normal;
-  const btVector3 axis_point = position - ctx.up * g.distance;
-  const btVector3 toward_axis = safe_normalized(horizontal_part(axis_point - hit.point, ctx.up));
-  const double reach = std::max(0.05, 2 * ctx.settings->skin_width);
-  bool face_found = false;
-  for (double side : {1.0, -1.0}) {
-    const btVector3 at = hit.point + toward_axis * (side * kEdgeRayInset);
-    const RayHit face = ctx.queries->ray(at + ctx.up * reach, at - ctx.up * reach);
-    if (!face.hit || face.normal.dot(ctx.up) <= 0) continue;
-    face_found = true;
-    if (ctx.is_walkable(face.normal)) {
-      g.normal = face.normal;
-      g.walkable = true;
-      return g;
+    if (rise <= 0.05) continue;  // beside or above the shape, not under it
+    const double gap = c.distance + ctx.probe_inflation;
+    if (gap > window) continue;
+    // gap / rise closes a gap to a plane exactly; against an edge it would
+    // overshoot. The sweep proved the way clear only to its own hit (which it
+    // reports up to a millimetre early), so never snap further than that.
+    const double swept = hit.fraction * max_distance;
+    double distance = std::max(0.0, swept + gap / rise);
+    distance = std::min(distance, c.object == hit.object && ctx.is_walkable(c.normal) ? swept + 1.5e-3 : swept);
+    int rank = 0;
+    btVector3 face(0, 0, 0);
+    if (ctx.is_walkable(c.normal)) {
+      rank = 2;
+      face = c.normal;
+    } else if (best_rank < 2) {
+      face = perch_face_normal(ctx, stopped, c);
+      rank = face.isZero() ? 0 : 1;
     }
-    if (toward_axis.isZero()) break;
+    if (rank == 0 || rank < best_rank || (rank == best_rank && distance >= g.distance && g.walkable)) continue;
+    best_rank = rank;
+    g.walkable = true;
+    g.distance = distance;
+    g.normal = face;
+    g.object = c.object;
+    g.point = c.point;
+    best = &c;
   }
-  g.walkable = !face_found && ctx.is_walkable(hit.normal);
+  if (best_rank == 2) g.normal = face_normal_at(ctx, stopped, *best);
   return g;
 }
 
@@ -523,13 +566,22 @@ double update_camera(double camera_dy, double step_dy, double camera_smoothing, 
   return camera_dy * std::exp(-camera_smoothing * dt) - step_dy;
 }
 
+btVector3 carry_with_ground(const btVector3& feet, const btTransform& before, const btTransform& after) {
+  return after * (before.inverse() * feet);
+}
+
 // ---- The controller ---------------------------------------------------------
 
 CharacterController::CharacterController(btCollisionWorld* world, const CharacterShapeDesc& shape,
                                          const ControllerSettings& settings, const btVector3& up,
                                          const btVector3& gravity)
-    : queries_(world, &object_), shape_(make_character_shape(shape)), settings_(settings), gravity_(gravity) {
+    : queries_(world, &object_),
+      shape_(make_character_shape(shape, 0.0)),
+      shape_desc_(shape),
+      settings_(settings),
+      gravity_(gravity) {
   object_.setCollisionShape(shape_.get());
+  ctx_.probe_object = &probe_object_;
   ctx_.queries = &queries_;
   ctx_.shape = shape_.get();
   ctx_.object = &object_;
@@ -538,6 +590,17 @@ CharacterController::CharacterController(btCollisionWorld* world, const Characte
   ctx_.up = up.normalized();
   ctx_.orientation = orientation_for_up(ctx_.up);
   ctx_.settings = &settings_;
+  rebuild_skin_shapes();
+}
+
+void CharacterController::rebuild_skin_shapes() {
+  sweep_shape_ = make_character_shape(shape_desc_, settings_.skin_width);
+  sweep_shape_skin_ = settings_.skin_width;
+  ctx_.sweep_shape = sweep_shape_.get();
+  // The ground probe must see gaps a little larger than the skin.
+  ctx_.probe_inflation = std::max(kMinProbeInflation, 2 * settings_.skin_width);
+  probe_shape_ = make_character_shape(shape_desc_, ctx_.probe_inflation);
+  probe_object_.setCollisionShape(probe_shape_.get());
 }
 
 CharacterController::~CharacterController() = default;
@@ -559,6 +622,7 @@ void CharacterController::classify_ground() {
   state_.grounded = true;
   state_.ground_normal = g.normal;
   state_.ground_object = g.object;
+  state_.ground_transform = g.object->getWorldTransform();
 }
 
 double CharacterController::ground_tolerance() const { return 2 * settings_.skin_width; }
@@ -577,7 +641,15 @@ btVector3 CharacterController::ground_motion(const btVector3& horizontal, double
 TickReport CharacterController::update(const CharacterInput& input, double dt) {
   TickReport report;
   queries_.reset_counts();
+  if (settings_.skin_width != sweep_shape_skin_) rebuild_skin_shapes();  // changed at run time
   const btVector3& up = ctx_.up;
+
+  // 0. Ride: the world has already moved this tick; a kinematic body we stand
+  // on carries us with it.
+  if (state_.grounded && state_.ground_object != nullptr && state_.ground_object->isKinematicObject()) {
+    state_.position =
+        carry_with_ground(state_.position, state_.ground_transform, state_.ground_object->getWorldTransform());
+  }
 
   // 1. Out of any overlap (spawned inside geometry, pushed by a moving body).
   const DepenetrationResult freed = depenetrate(ctx_, state_.position);
@@ -624,7 +696,6 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
   state_.position = moved.position;
   state_.velocity = moved.velocity;
   report.slide_iters = moved.iterations;
-  if (moved.step_dy >= settings_.min_step_event) report.steps.push_back({StepEvent::Kind::Up, moved.step_dy});
 
   // 4. Ground: snap down when walking (stairs, downhill); land when falling.
   const bool leaving_ground = state_.velocity.dot(up) > kLeavingGroundSpeed;
@@ -636,13 +707,23 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
     const GroundInfo g = probe_ground(ctx_, state_.position, reach);
     if (g.found && g.walkable) {
       state_.position -= up * g.distance;
-      if (g.distance >= settings_.min_step_event) report.steps.push_back({StepEvent::Kind::Down, -g.distance});
+      if (!moved.stepped && g.distance >= settings_.min_step_event) {
+        report.steps.push_back({StepEvent::Kind::Down, -g.distance});
+      }
       state_.grounded = true;
       state_.ground_normal = g.normal;
       state_.ground_object = g.object;
+      state_.ground_transform = g.object->getWorldTransform();
       const double into_ground = state_.velocity.dot(up);
       if (into_ground < 0) state_.velocity -= up * into_ground;
     }
+  }
+
+  // A step up is measured from where it started to where the feet rest after
+  // settling onto the tread.
+  if (moved.stepped) {
+    const double climbed = (state_.position - moved.stepped_from).dot(up);
+    if (climbed >= settings_.min_step_event) report.steps.push_back({StepEvent::Kind::Up, climbed});
   }
 
   // 5. Camera absorbs the steps.

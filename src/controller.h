@@ -39,6 +39,7 @@ struct GroundInfo {
   bool walkable = false;     ///< ... and the surface is within max_slope_deg
   double distance = 0.0;     ///< along -up from the feet to the surface, >= 0
   btVector3 normal{0, 0, 0};  ///< surface normal (the real face, not an edge's)
+  btVector3 point{0, 0, 0};   ///< where the shape touches it
   const btCollisionObject* object = nullptr;
 };
 
@@ -49,6 +50,9 @@ struct CharacterState {
   bool grounded = false;
   btVector3 ground_normal{0, 0, 0};
   const btCollisionObject* ground_object = nullptr;
+  /// Pose of `ground_object` when the character last stood on it: the next
+  /// tick carries the feet by how far that body has moved since.
+  btTransform ground_transform = btTransform::getIdentity();
   double camera_dy = 0.0;
   bool jump_was_held = false;
 };
@@ -89,7 +93,15 @@ struct TickReport {
 struct CharacterContext {
   CollisionQueries* queries = nullptr;
   const btConvexShape* shape = nullptr;
+  /// The shape grown by skin_width on every side. Motion is swept with it, so
+  /// the character stops a skin short of what it hits, measured along the
+  /// surface normal at any angle of approach.
+  const btConvexShape* sweep_shape = nullptr;
   btCollisionObject* object = nullptr;  ///< owns `shape`, used for overlap queries
+  /// The shape grown by `probe_inflation` on every side: Bullet's overlap
+  /// query reports no gaps, so small gaps are measured as overlaps of this one.
+  btCollisionObject* probe_object = nullptr;
+  double probe_inflation = 0.0;
   double feet_to_center = 0.0;          ///< along up
   /// Radius of the largest horizontal circle inside the shape's outline.
   double horizontal_radius = 0.0;
@@ -127,13 +139,6 @@ btVector3 solve_depenetration(const std::vector<btVector3>& normals, const std::
 /// (sliding along one would push into the other). `previous_normal` may be zero.
 btVector3 slide_direction(const btVector3& remainder, const btVector3& normal, const btVector3& previous_normal);
 
-/// Where to stop before a hit: back along the motion far enough to leave
-/// `skin` between shape and surface along `normal`; at glancing angles, where
-/// backing off along the motion cannot make that gap, the rest is made up
-/// along the normal.
-btVector3 stop_short_of_hit(const btVector3& start, const btVector3& motion, double fraction,
-                            const btVector3& normal, double skin);
-
 struct SlideOptions {
   int max_iterations = 4;
   /// Grounded walking: non-walkable normals are flattened to horizontal so
@@ -148,11 +153,14 @@ struct SlideResult {
   btVector3 position{0, 0, 0};
   btVector3 velocity{0, 0, 0};  ///< the input velocity clipped against the planes hit
   int iterations = 0;
-  double step_dy = 0.0;         ///< height gained by accepted steps
+  bool stepped = false;             ///< a step up was accepted (it ends the slide)
+  btVector3 stepped_from{0, 0, 0};  ///< feet where that step started
   bool hit_ceiling = false;
   bool blocked = false;         ///< a remainder was left unmoved
 };
-/// Collide-and-slide of `motion` from `position`.
+/// Collide-and-slide of `motion` from `position`: sweep, stop where the
+/// skin-grown shape touches, project the rest onto the surface (or follow
+/// the crease of two surfaces), repeat.
 SlideResult slide(const CharacterContext& ctx, const btVector3& position, const btVector3& motion,
                   const btVector3& velocity, const SlideOptions& options);
 
@@ -187,6 +195,11 @@ btVector3 air_velocity(const btVector3& horizontal, const btVector3& wish, const
 /// (independent of tick rate), then this tick's steps are absorbed (-step_dy).
 double update_camera(double camera_dy, double step_dy, double camera_smoothing, double dt);
 
+/// Where the feet end up when the kinematic body they stand on moves from
+/// `before` to `after`: the point is carried rigidly, so on a turning body it
+/// follows the arc, not the tangent.
+btVector3 carry_with_ground(const btVector3& feet, const btTransform& before, const btTransform& after);
+
 // ---- The controller ---------------------------------------------------------
 
 class CharacterController {
@@ -213,6 +226,8 @@ class CharacterController {
 
  private:
   void classify_ground();
+  /// Rebuilds the shapes grown by the skin (after skin_width changes).
+  void rebuild_skin_shapes();
   /// Ground closer than this counts as touching.
   double ground_tolerance() const;
   /// This tick's ground motion: horizontal velocity lifted onto the ground plane.
@@ -220,7 +235,12 @@ class CharacterController {
 
   CollisionQueries queries_;
   std::unique_ptr<btConvexShape> shape_;
+  std::unique_ptr<btConvexShape> probe_shape_;
+  CharacterShapeDesc shape_desc_;
+  std::unique_ptr<btConvexShape> sweep_shape_;
+  double sweep_shape_skin_ = 0.0;
   btCollisionObject object_;
+  btCollisionObject probe_object_;
   ControllerSettings settings_;
   CharacterContext ctx_;
   btVector3 gravity_;

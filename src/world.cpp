@@ -186,7 +186,7 @@ btTransform World::body_pose(std::size_t def_index, std::int64_t tick) const {
       MotionKey previous{0, def.position, def.rotation_deg};
       for (const MotionKey& key : keys) {
         if (tick <= key.tick) {
-          if (key.tick == previous.tick || tick <= previous.tick) return pose(key.position, key.rotation_deg);
+          if (tick <= previous.tick) return pose(previous.position, previous.rotation_deg);
           const double u = static_cast<double>(tick - previous.tick) / static_cast<double>(key.tick - previous.tick);
           const btVector3 position = lerp(to_bt(previous.position), to_bt(key.position), u);
           const btQuaternion rotation =
