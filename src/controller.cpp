@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace stepslide {
 
@@ -318,9 +319,13 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
     on_crease = !previous_normal.isZero() && (left - normal * left.dot(normal)).dot(previous_normal) < 0;
     // Walking keeps its horizontal velocity over walkable surfaces (ramps,
     // step edges); only walls take away the part that runs into them.
-    const bool clips_velocity =
-        !keeps_velocity && (!(options.grounded || options.horizontal_only) || !ctx.is_walkable(hit.normal));
-    if (clips_velocity && r.velocity.dot(normal) < 0) {
+    const bool walking = options.grounded || options.horizontal_only;
+    if (!walking && ctx.is_walkable(hit.normal)) {
+      // Landing on walkable ground: the fall stops; the horizontal velocity
+      // stays. Projecting it onto an upslope would launch the character.
+      const double down = r.velocity.dot(ctx.up);
+      if (down < 0) r.velocity -= ctx.up * down;
+    } else if (!keeps_velocity && (!walking || !ctx.is_walkable(hit.normal)) && r.velocity.dot(normal) < 0) {
       r.velocity = slide_direction(r.velocity, normal, previous_normal);
     }
     previous_normal = normal;
@@ -483,6 +488,19 @@ GroundInfo probe_ground(const CharacterContext& ctx, const btVector3& position, 
   std::vector<Contact> contacts;
   ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
   const double window = ctx.probe_inflation;
+  // How far down the feet can go before touching anything: moving down by t
+  // closes a plane's gap by exactly t·rise, an edge's by at least that and
+  // never by more than t. The sweep itself proved `swept` clear.
+  const double swept = g.distance;
+  double snap_limit = std::numeric_limits<double>::infinity();
+  for (const Contact& c : contacts) {
+    const double rise = c.normal.dot(ctx.up);
+    if (rise <= 0.05) continue;
+    const double gap = std::max(0.0, c.distance + ctx.probe_inflation);
+    snap_limit = std::min(snap_limit, swept + (ctx.is_walkable(c.normal) ? gap / rise : gap));
+  }
+  snap_limit = std::max(snap_limit, swept);
+
   int best_rank = 0;  // 2: walkable surface, 1: perched on an edge
   const Contact* best = nullptr;
   for (const Contact& c : contacts) {
@@ -490,12 +508,7 @@ GroundInfo probe_ground(const CharacterContext& ctx, const btVector3& position, 
     if (rise <= 0.05) continue;  // beside or above the shape, not under it
     const double gap = c.distance + ctx.probe_inflation;
     if (gap > window) continue;
-    // gap / rise closes a gap to a plane exactly; against an edge it would
-    // overshoot. The sweep proved the way clear only to its own hit (which it
-    // reports up to a millimetre early), so never snap further than that.
-    const double swept = hit.fraction * max_distance;
-    double distance = std::max(0.0, swept + gap / rise);
-    distance = std::min(distance, c.object == hit.object && ctx.is_walkable(c.normal) ? swept + 1.5e-3 : swept);
+    const double distance = std::min(swept + gap / rise, snap_limit);
     int rank = 0;
     btVector3 face(0, 0, 0);
     if (ctx.is_walkable(c.normal)) {
