@@ -20,6 +20,12 @@ constexpr double kPenetrationTolerance = 1e-6;
 constexpr double kMinStepGain = 5e-3;
 /// Horizontal inset of the rays that look at the face beside an edge.
 constexpr double kEdgeRayInset = 0.01;
+/// Walking sweeps skim this far above the ground, and the ground probe looks
+/// from this high. Bullet's convex cast reports a hit as soon as the shapes
+/// are within a millimetre, which on a plane made of many triangles (or boxes
+/// side by side) turns every nearby internal edge into a tilted hit; 2 mm
+/// clears that.
+constexpr double kGroundClearance = 2e-3;
 /// Least growth of the ground-contact probe shape over the character.
 constexpr double kMinProbeInflation = 0.02;
 /// Upward speed above which the character is leaving the ground.
@@ -97,6 +103,10 @@ double horizontal_radius(const CharacterShapeDesc& shape) {
 
 btTransform CharacterContext::transform_at(const btVector3& feet) const {
   return btTransform(orientation, feet + up * feet_to_center);
+}
+
+btTransform CharacterContext::sweep_transform_at(const btVector3& feet) const {
+  return btTransform(orientation, feet + up * (feet_to_center + settings->skin_width + kGroundClearance));
 }
 
 double CharacterContext::cos_max_slope() const { return std::cos(settings->max_slope_deg * kPi / 180.0); }
@@ -268,16 +278,17 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
   for (int i = 0; i < options.max_iterations; ++i) {
     if (remaining.length2() < kMinMove * kMinMove) break;
     ++r.iterations;
-    const SweepHit hit = ctx.queries->sweep(ctx.sweep_shape, ctx.transform_at(r.position),
-                                            ctx.transform_at(r.position + remaining).getOrigin());
+    const SweepHit hit = ctx.queries->sweep(ctx.sweep_shape, ctx.sweep_transform_at(r.position),
+                                            ctx.sweep_transform_at(r.position + remaining).getOrigin());
     if (!hit.hit) {
       r.position += remaining;
       remaining.setZero();
       break;
     }
-    // The swept shape is the character grown by the skin: where it touches,
-    // the character itself is a skin away along the surface normal, however
-    // glancing the approach, and it can never creep into that gap.
+    // The swept shape is the character grown by the skin (its bottom kept at
+    // the feet): where it touches a wall the character is a skin away along
+    // the wall's normal, however glancing the approach, and it can never creep
+    // into that gap.
     r.position += remaining * hit.fraction;
     const btVector3 left = remaining * (1.0 - hit.fraction);
     btVector3 normal = hit.normal;
@@ -378,16 +389,14 @@ StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, con
 
   // Down by no more than the height gained.
   const btVector3 top = moved.position;
-  const SweepHit down = ctx.queries->sweep(ctx.sweep_shape, ctx.transform_at(top),
-                                          ctx.transform_at(top - ctx.up * raised_by).getOrigin());
+  const SweepHit down = ctx.queries->sweep(ctx.sweep_shape, ctx.sweep_transform_at(top),
+                                          ctx.sweep_transform_at(top - ctx.up * raised_by).getOrigin());
   if (!down.hit) {
     result.rule = StepRule::NoLanding;
     return result;
   }
-  // The skin-grown shape lands a skin above the tread while the start may
-  // rest directly on the floor: only what exceeds the skin is height gained.
   const btVector3 landing = top - ctx.up * (raised_by * down.fraction);
-  const double gained = (landing - position).dot(ctx.up) - s.skin_width;
+  const double gained = (landing - position).dot(ctx.up);
   if (gained <= kMinStepGain) {
     result.rule = StepRule::NoHeightGained;
     return result;
@@ -428,7 +437,7 @@ StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, con
   }
 
   result.rule = StepRule::Accepted;
-  result.position = landing;  // a skin above the tread; the ground snap settles it
+  result.position = landing;  // the ground snap settles it exactly onto the tread
   result.height = tread_height - position.dot(ctx.up);
   return result;
 }
@@ -464,7 +473,9 @@ btVector3 face_normal_at(const CharacterContext& ctx, const btVector3& feet, con
 
 }  // namespace
 
-GroundInfo probe_ground(const CharacterContext& ctx, const btVector3& position, double max_distance) {
+namespace {
+
+GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& position, double max_distance) {
   GroundInfo g;
   const SweepHit hit = ctx.queries->sweep(ctx.shape, ctx.transform_at(position),
                                           ctx.transform_at(position - ctx.up * max_distance).getOrigin());
@@ -528,6 +539,17 @@ GroundInfo probe_ground(const CharacterContext& ctx, const btVector3& position, 
     best = &c;
   }
   if (best_rank == 2) g.normal = face_normal_at(ctx, stopped, *best);
+  return g;
+}
+
+}  // namespace
+
+GroundInfo probe_ground(const CharacterContext& ctx, const btVector3& feet, double max_distance) {
+  // Look from kGroundClearance above the feet, so ground up to that much
+  // higher (which walking sweeps skim over) is found too: distances are
+  // measured from there and the clearance taken off at the end.
+  GroundInfo g = probe_ground_from(ctx, feet + ctx.up * kGroundClearance, max_distance + kGroundClearance);
+  g.distance -= kGroundClearance;
   return g;
 }
 

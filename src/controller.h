@@ -37,7 +37,7 @@ struct CharacterInput {
 struct GroundInfo {
   bool found = false;        ///< something within the probe distance
   bool walkable = false;     ///< ... and the surface is within max_slope_deg
-  double distance = 0.0;     ///< along -up from the feet to the surface, >= 0
+  double distance = 0.0;     ///< along -up from the feet to the surface (negative: above the feet)
   btVector3 normal{0, 0, 0};  ///< surface normal (the real face, not an edge's)
   btVector3 point{0, 0, 0};   ///< where the shape touches it
   const btCollisionObject* object = nullptr;
@@ -93,9 +93,12 @@ struct TickReport {
 struct CharacterContext {
   CollisionQueries* queries = nullptr;
   const btConvexShape* shape = nullptr;
-  /// The shape grown by skin_width on every side. Motion is swept with it, so
-  /// the character stops a skin short of what it hits, measured along the
-  /// surface normal at any angle of approach.
+  /// The shape grown by skin_width on every side and raised by skin_width,
+  /// so its bottom stays at the feet (see sweep_transform_at). Motion is swept
+  /// with it: the character stops a skin short of walls and ceilings, along
+  /// their normal at any angle of approach, while it walks with its feet on
+  /// the ground, where the grown shape does not overlap the floor and so never
+  /// catches on internal edges of meshes or seams between boxes.
   const btConvexShape* sweep_shape = nullptr;
   btCollisionObject* object = nullptr;  ///< owns `shape`, used for overlap queries
   /// The shape grown by `probe_inflation` on every side: Bullet's overlap
@@ -110,6 +113,8 @@ struct CharacterContext {
   const ControllerSettings* settings = nullptr;
 
   btTransform transform_at(const btVector3& feet) const;
+  /// Pose of `sweep_shape` for the character's feet at `feet`.
+  btTransform sweep_transform_at(const btVector3& feet) const;
   double cos_max_slope() const;
   bool is_walkable(const btVector3& normal) const;
 };
@@ -175,8 +180,11 @@ struct StepUpResult {
 StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, const btVector3& horizontal_motion,
                      const btVector3& riser_normal, const btVector3& riser_point);
 
-/// Downward probe up to `max_distance` below the feet. An edge hit whose
-/// sweep normal is steep is checked with a ray at the face beside the edge.
+/// Downward probe up to `max_distance` below the feet (and from 2 mm above
+/// them, so `distance` may be slightly negative: ground a hair higher than the
+/// feet). Picks the best support among all contacts where the sweep stopped:
+/// a surface walkable by its own normal, else an edge the character is
+/// perched on, checked with a ray at the face beside the edge.
 GroundInfo probe_ground(const CharacterContext& ctx, const btVector3& position, double max_distance);
 
 /// Direction the stick asks for, in the plane normal to `up` (length ≤ 1).

@@ -294,8 +294,8 @@ struct StepRig : Rig {
     const btVector3 start(0, 0, 0);
     SlideOptions options;
     options.grounded = true;
-    const SweepHit hit = ctx().queries->sweep(ctx().sweep_shape, ctx().transform_at(start),
-                                              ctx().transform_at(start + btVector3(0, 0, -2)).getOrigin());
+    const SweepHit hit = ctx().queries->sweep(ctx().sweep_shape, ctx().sweep_transform_at(start),
+                                              ctx().sweep_transform_at(start + btVector3(0, 0, -2)).getOrigin());
     EXPECT_TRUE(hit.hit);
     const btVector3 at = start + btVector3(0, 0, -2) * hit.fraction;
     return step_up(ctx(), at, btVector3(0, 0, -forward), hit.normal, hit.point);
