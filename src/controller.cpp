@@ -605,6 +605,14 @@ btVector3 carry_with_ground(const btVector3& feet, const btTransform& before, co
   return after * (before.inverse() * feet);
 }
 
+double yaw_about(const btQuaternion& turn, const btVector3& up) {
+  btVector3 reference = horizontal_part(btVector3(1, 0, 0), up);
+  if (reference.length2() < 1e-12) reference = horizontal_part(btVector3(0, 0, 1), up);
+  reference.normalize();
+  const btVector3 turned = horizontal_part(quatRotate(turn, reference), up);
+  return std::atan2(reference.cross(turned).dot(up), reference.dot(turned)) * 180.0 / kPi;
+}
+
 // ---- The controller ---------------------------------------------------------
 
 CharacterController::CharacterController(btCollisionWorld* world, const CharacterShapeDesc& shape,
@@ -681,9 +689,15 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
 
   // 0. Ride: the world has already moved this tick; a kinematic body we stand
   // on carries us with it.
+  state_.ground_velocity.setZero();
   if (state_.grounded && state_.ground_object != nullptr && state_.ground_object->isKinematicObject()) {
-    state_.position =
-        carry_with_ground(state_.position, state_.ground_transform, state_.ground_object->getWorldTransform());
+    const btTransform& now = state_.ground_object->getWorldTransform();
+    const btVector3 carried = carry_with_ground(state_.position, state_.ground_transform, now);
+    state_.ground_velocity = (carried - state_.position) / dt;
+    state_.position = carried;
+    if (settings_.turn_with_ground) {
+      state_.ground_yaw_deg += yaw_about(now.getRotation() * state_.ground_transform.getRotation().inverse(), up);
+    }
   }
 
   // 1. Out of any overlap (spawned inside geometry, pushed by a moving body).
@@ -695,7 +709,9 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
   // 2. Velocity from input, gravity and jumping.
   const bool jump_pressed = input.jump && !state_.jump_was_held;
   state_.jump_was_held = input.jump;
-  const btVector3 wish = wish_direction(input, up);
+  CharacterInput turned_input = input;
+  turned_input.yaw_deg += state_.ground_yaw_deg;
+  const btVector3 wish = wish_direction(turned_input, up);
   btVector3 horizontal = horizontal_part(state_.velocity, up);
   double vertical = state_.velocity.dot(up);
   if (input.use_wish_velocity) {
@@ -752,6 +768,11 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
       const double into_ground = state_.velocity.dot(up);
       if (into_ground < 0) state_.velocity -= up * into_ground;
     }
+  }
+
+  // Leaving a moving body keeps what it gave the feet.
+  if (was_grounded && !state_.grounded && settings_.inherit_ground_velocity) {
+    state_.velocity += state_.ground_velocity;
   }
 
   // A step up is measured from where it started to where the feet rest after

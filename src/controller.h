@@ -53,6 +53,11 @@ struct CharacterState {
   /// Pose of `ground_object` when the character last stood on it: the next
   /// tick carries the feet by how far that body has moved since.
   btTransform ground_transform = btTransform::getIdentity();
+  /// Velocity the ground gave the feet over the last tick (zero on static ground).
+  btVector3 ground_velocity{0, 0, 0};
+  /// How far the ground has turned the character about up, in degrees
+  /// (accumulated only with turn_with_ground).
+  double ground_yaw_deg = 0.0;
   double camera_dy = 0.0;
   bool jump_was_held = false;
 };
@@ -84,7 +89,9 @@ struct TickReport {
   int sweeps = 0;
   int slide_iters = 0;
   int depen_iters = 0;
-  bool depenetration_converged = true;  ///< false: still overlapping after the last iteration
+  /// False when the character could not be pushed clear this tick: squeezed
+  /// between bodies (crushed) or wedged. Reported as the `stuck` column.
+  bool depenetration_converged = true;
   std::vector<StepEvent> steps;
 };
 
@@ -207,6 +214,10 @@ double update_camera(double camera_dy, double step_dy, double camera_smoothing, 
 /// `before` to `after`: the point is carried rigidly, so on a turning body it
 /// follows the arc, not the tangent.
 btVector3 carry_with_ground(const btVector3& feet, const btTransform& before, const btTransform& after);
+
+/// Angle in degrees the rotation `turn` turns the horizontal plane about `up`
+/// (positive counter-clockwise seen from above, like yaw_deg).
+double yaw_about(const btQuaternion& turn, const btVector3& up);
 
 // ---- The controller ---------------------------------------------------------
 

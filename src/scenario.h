@@ -89,7 +89,9 @@ struct InputKey {
 };
 
 struct ExpectCheck {
-  enum class Kind { Position, Grounded, MaxPenetration, YBetween };
+  /// SPEC §1.4's four, plus Stuck: `{"ticks": [a, b], "stuck": bool}`, the
+  /// trajectory's `stuck` column (could not be pushed clear: crushed, wedged).
+  enum class Kind { Position, Grounded, MaxPenetration, YBetween, Stuck };
   Kind kind = Kind::Position;
   std::string json_path;  ///< "/expect/2", used in failure messages
   /// Position: the tick checked. `tick_is_end`: the last tick.
@@ -101,6 +103,7 @@ struct ExpectCheck {
   std::int64_t first = 0, last = 0;
   bool last_is_end = false;
   bool grounded = false;
+  bool stuck = false;
   double max_penetration = 0.0;
   double y_lo = 0.0, y_hi = 0.0;
 };

@@ -66,6 +66,7 @@ const Options<ExpectCheck::Kind> kCheckKinds = {
     {"grounded", ExpectCheck::Kind::Grounded},
     {"max_penetration", ExpectCheck::Kind::MaxPenetration},
     {"y_between", ExpectCheck::Kind::YBetween},
+    {"stuck", ExpectCheck::Kind::Stuck},
 };
 
 /// Totals over the whole world, for the resource limits.
@@ -591,7 +592,8 @@ void read_check(JsonReader& r, const Field& f, const Range& ticks, ExpectCheck& 
   ObjectReader o(r, f);
   if (!read_check_kind(r, f, o, check.kind)) {
     // Which keys belong is unclear; report only keys no check knows.
-    for (const char* key : {"tick", "ticks", "position", "tolerance", "grounded", "max_penetration", "y_between"}) {
+    for (const char* key :
+         {"tick", "ticks", "position", "tolerance", "grounded", "max_penetration", "y_between", "stuck"}) {
       o.optional(key);
     }
     o.reject_unknown();
@@ -604,6 +606,7 @@ void read_check(JsonReader& r, const Field& f, const Range& ticks, ExpectCheck& 
   } else {
     read_tick_range(r, o.required("ticks"), ticks, check);
     if (check.kind == ExpectCheck::Kind::Grounded) r.boolean(o.required("grounded"), check.grounded);
+    if (check.kind == ExpectCheck::Kind::Stuck) r.boolean(o.required("stuck"), check.stuck);
     if (check.kind == ExpectCheck::Kind::MaxPenetration) {
       r.number(o.required("max_penetration"), kNonNegativeSize, check.max_penetration);
     }

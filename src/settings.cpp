@@ -44,6 +44,10 @@ const std::vector<SettingInfo>& setting_table() {
       integer("constant_horizontal_speed", "bool",
               "1: slopes keep horizontal speed; 0: slopes keep speed along the surface", 0, 1,
               &S::constant_horizontal_speed),
+      integer("inherit_ground_velocity", "bool", "1: leaving a moving body keeps the velocity it gave the feet", 0, 1,
+              &S::inherit_ground_velocity),
+      integer("turn_with_ground", "bool", "1: the stick's frame turns with the body stood on", 0, 1,
+              &S::turn_with_ground),
   };
   return table;
 }

@@ -58,6 +58,15 @@ struct ControllerSettings {
   /// motion is lifted onto the slope). 0: speed along the slope equals
   /// flat-ground speed, so horizontal progress slows on slopes. Default 1.
   int constant_horizontal_speed = 1;
+  /// 1: leaving a moving body (jumping off, walking off its edge) the
+  /// character keeps the velocity the body gave its feet over the last tick,
+  /// added to its own; a body that stopped or reversed hands over what it did
+  /// on that last tick. 0: it leaves with its own velocity only. Default 1.
+  int inherit_ground_velocity = 1;
+  /// 1: the stick's frame turns with the body stood on (a character on a
+  /// turntable keeps walking the same way relative to the turntable).
+  /// 0: the stick stays in the camera's frame. Default 0.
+  int turn_with_ground = 0;
 };
 
 /// One row of the settings table: the single source for `stepslide settings`,

@@ -59,7 +59,23 @@ class InputTrack {
   CharacterInput current_;
 };
 
-std::vector<double> row_of(std::int64_t tick, int tick_rate, const CharacterState& s, const TickReport& report) {
+/// Columns after SPEC §2's fixed ones: whether the character was stuck
+/// (could not be pushed clear: crushed or wedged), which body it stands on
+/// (index into the scenario's world, -1 for none) and where its feet are in
+/// that body's frame, so riding a platform reads as a steady local position.
+const std::vector<std::string>& extension_columns() {
+  static const std::vector<std::string> columns = {"stuck", "ground_body", "local_x", "local_y", "local_z"};
+  return columns;
+}
+
+std::vector<double> row_of(std::int64_t tick, int tick_rate, const CharacterState& s, const TickReport& report,
+                           const World& world) {
+  int ground_body = -1;
+  btVector3 local(0, 0, 0);
+  if (s.grounded && s.ground_object != nullptr && s.ground_object->getUserIndex() >= 0) {
+    ground_body = s.ground_object->getUserIndex();
+    local = world.body_pose(static_cast<std::size_t>(ground_body), tick).inverse() * s.position;
+  }
   return {static_cast<double>(tick),
           static_cast<double>(tick) / tick_rate,
           s.position.x(),
@@ -76,7 +92,12 @@ std::vector<double> row_of(std::int64_t tick, int tick_rate, const CharacterStat
           s.camera_dy,
           static_cast<double>(report.sweeps),
           static_cast<double>(report.slide_iters),
-          static_cast<double>(report.depen_iters)};
+          static_cast<double>(report.depen_iters),
+          report.depenetration_converged ? 0.0 : 1.0,
+          static_cast<double>(ground_body),
+          local.x(),
+          local.y(),
+          local.z()};
 }
 
 std::string number(double v) { return format_number(v); }
@@ -85,6 +106,7 @@ void check_expectations(const Scenario& scenario, const Trajectory& t, const std
                         std::vector<ExpectationFailure>& failures) {
   const int x = t.column_index("x"), y = t.column_index("y"), z = t.column_index("z");
   const int grounded = t.column_index("grounded");
+  const int stuck = t.column_index("stuck");
   const std::int64_t last_tick = scenario.ticks;
   for (const ExpectCheck& check : scenario.expect) {
     auto fail = [&](std::int64_t tick, const std::string& message) {
@@ -114,16 +136,20 @@ void check_expectations(const Scenario& scenario, const Trajectory& t, const std
         break;
       }
       case ExpectCheck::Kind::Grounded:
+      case ExpectCheck::Kind::Stuck:
       case ExpectCheck::Kind::YBetween:
       case ExpectCheck::Kind::MaxPenetration: {
         const std::int64_t last = check.last_is_end ? last_tick : check.last;
         for (std::int64_t tick = check.first; tick <= last; ++tick) {
           const auto& row = t.rows[static_cast<std::size_t>(tick)];
           std::ostringstream m;
-          if (check.kind == ExpectCheck::Kind::Grounded) {
-            const bool is = row[static_cast<std::size_t>(grounded)] != 0.0;
-            if (is == check.grounded) continue;
-            m << "expected grounded " << (check.grounded ? "true" : "false") << ", got " << (is ? "true" : "false");
+          if (check.kind == ExpectCheck::Kind::Grounded || check.kind == ExpectCheck::Kind::Stuck) {
+            const bool is_grounded = check.kind == ExpectCheck::Kind::Grounded;
+            const char* flag = is_grounded ? "grounded" : "stuck";
+            const bool want = is_grounded ? check.grounded : check.stuck;
+            const bool is = row[static_cast<std::size_t>(is_grounded ? grounded : stuck)] != 0.0;
+            if (is == want) continue;
+            m << "expected " << flag << " " << (want ? "true" : "false") << ", got " << (is ? "true" : "false");
           } else if (check.kind == ExpectCheck::Kind::YBetween) {
             const double feet = row[static_cast<std::size_t>(y)];
             if (feet >= check.y_lo && feet <= check.y_hi) continue;
@@ -160,8 +186,9 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
 
   Trajectory& t = result.trajectory;
   t.columns = fixed_columns();
+  t.columns.insert(t.columns.end(), extension_columns().begin(), extension_columns().end());
   t.rows.reserve(static_cast<std::size_t>(scenario.ticks) + 1);
-  t.rows.push_back(row_of(0, scenario.tick_rate, controller.state(), TickReport{}));
+  t.rows.push_back(row_of(0, scenario.tick_rate, controller.state(), TickReport{}, world));
   if (measure_penetration) penetration.push_back(controller.penetration_depth());
 
   InputTrack input(scenario.input);
@@ -171,7 +198,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     world.set_time(tick + 1);
     const TickReport report = controller.update(input.at(tick), dt);
     result.total_sweeps += report.sweeps;
-    t.rows.push_back(row_of(tick + 1, scenario.tick_rate, controller.state(), report));
+    t.rows.push_back(row_of(tick + 1, scenario.tick_rate, controller.state(), report, world));
     if (measure_penetration) penetration.push_back(controller.penetration_depth());
   }
   check_expectations(scenario, t, penetration, result.expectation_failures);

@@ -7,9 +7,9 @@
 //   depen_iters
 //   discrete extension columns:              0 (exact)
 //   stuck, crushed, steps_up, steps_down,
-//   jumped, landed, ceiling_hit
+//   jumped, landed, ceiling_hit, ground_body
 //   time                                     1e-12 s
-//   x, y, z                                  1e-6 m
+//   x, y, z, local_x, local_y, local_z       1e-6 m
 //   vx, vy, vz                               1e-5 m/s
 //   normal_x, normal_y, normal_z             1e-6
 //   step_dy, camera_dy                       1e-6 m
@@ -37,7 +37,7 @@ namespace {
 /// Extra columns (beyond the fixed ones) that hold counts or flags, so any
 /// difference at all is a behaviour change.
 const char* const kDiscreteExtensionColumns[] = {
-    "stuck", "crushed", "steps_up", "steps_down", "jumped", "landed", "ceiling_hit",
+    "stuck", "crushed", "steps_up", "steps_down", "jumped", "landed", "ceiling_hit", "ground_body",
 };
 
 /// Column neighbours shown on each side of the divergent column in a report;
@@ -325,7 +325,7 @@ DiffRules default_diff_rules() {
   for (const char* column : {"tick", "grounded", "sweeps", "slide_iters", "depen_iters"}) r.set(column, 0.0);
   for (const char* column : kDiscreteExtensionColumns) r.set(column, 0.0);
   r.set("time", 1e-12);
-  for (const char* column : {"x", "y", "z"}) r.set(column, 1e-6);
+  for (const char* column : {"x", "y", "z", "local_x", "local_y", "local_z"}) r.set(column, 1e-6);
   for (const char* column : {"vx", "vy", "vz"}) r.set(column, 1e-5);
   for (const char* column : {"normal_x", "normal_y", "normal_z"}) r.set(column, 1e-6);
   for (const char* column : {"step_dy", "camera_dy"}) r.set(column, 1e-6);

@@ -461,3 +461,87 @@ TEST(CarryWithGround, TranslatesExactlyWithALinearBody) {
 
 }  // namespace
 }  // namespace stepslide
+
+namespace stepslide {
+namespace {
+
+TEST(YawAbout, MeasuresTurnsAboutUpCounterClockwise) {
+  EXPECT_NEAR(yaw_about(btQuaternion(btVector3(0, 1, 0), M_PI / 6), btVector3(0, 1, 0)), 30.0, 1e-9);
+  EXPECT_NEAR(yaw_about(btQuaternion(btVector3(0, 1, 0), -M_PI / 2), btVector3(0, 1, 0)), -90.0, 1e-9);
+  EXPECT_NEAR(yaw_about(btQuaternion(btVector3(1, 0, 0), 0.3), btVector3(0, 1, 0)), 0.0, 1e-9);  // a tilt, not a turn
+}
+
+/// A character on a kinematic platform, stepped with the world moving first.
+struct PlatformRig {
+  Scenario scenario;
+  std::unique_ptr<World> world;
+  std::unique_ptr<CharacterController> controller;
+  std::int64_t tick = 0;
+
+  PlatformRig(MotionDef motion, ControllerSettings settings) {
+    scenario.tick_rate = 60;
+    scenario.ticks = 1000;
+    BodyDef platform = box({0, 0.1, 0}, {3, 0.1, 3});
+    platform.motion = motion;
+    scenario.world = {floor_at(0), platform};
+    world = std::make_unique<World>(scenario);
+    controller = std::make_unique<CharacterController>(world->collision_world(), CharacterShapeDesc{}, settings,
+                                                       btVector3(0, 1, 0), btVector3(0, -9.81, 0));
+    controller->reset(btVector3(1, 0.2, 0), btVector3(0, 0, 0));
+  }
+  void step(const CharacterInput& input) {
+    world->set_time(++tick);
+    controller->update(input, kDt60);
+  }
+};
+
+MotionDef sliding_along_x(double speed) {
+  MotionDef m;
+  m.type = MotionType::Linear;
+  m.velocity = {speed, 0, 0};
+  return m;
+}
+
+TEST(RideGround, JumpingOffAMovingBodyKeepsItsVelocity) {
+  ControllerSettings s;
+  PlatformRig rig(sliding_along_x(3), s);
+  for (int i = 0; i < 10; ++i) rig.step(CharacterInput{});
+  ASSERT_TRUE(rig.controller->state().grounded);
+  EXPECT_NEAR(rig.controller->state().ground_velocity.x(), 3.0, 1e-9);
+  CharacterInput jump;
+  jump.jump = true;
+  rig.step(jump);
+  EXPECT_FALSE(rig.controller->state().grounded);
+  EXPECT_NEAR(rig.controller->state().velocity.x(), 3.0, 1e-9);
+}
+
+TEST(RideGround, WithoutInheritanceTheCharacterLeavesWithItsOwnVelocity) {
+  ControllerSettings s;
+  s.inherit_ground_velocity = 0;
+  PlatformRig rig(sliding_along_x(3), s);
+  for (int i = 0; i < 10; ++i) rig.step(CharacterInput{});
+  CharacterInput jump;
+  jump.jump = true;
+  rig.step(jump);
+  EXPECT_FALSE(rig.controller->state().grounded);
+  EXPECT_NEAR(rig.controller->state().velocity.x(), 0.0, 1e-9);
+}
+
+TEST(RideGround, TurnWithGroundAccumulatesThePlatformsYaw) {
+  MotionDef spin;
+  spin.type = MotionType::Spin;
+  spin.axis = {0, 1, 0};
+  spin.deg_per_s = 90;
+  ControllerSettings s;
+  s.turn_with_ground = 1;
+  PlatformRig rig(spin, s);
+  for (int i = 0; i < 60; ++i) rig.step(CharacterInput{});
+  EXPECT_NEAR(rig.controller->state().ground_yaw_deg, 90.0, 1e-6);
+  // Off by default: the stick stays in the camera's frame.
+  PlatformRig fixed(spin, ControllerSettings{});
+  for (int i = 0; i < 60; ++i) fixed.step(CharacterInput{});
+  EXPECT_EQ(fixed.controller->state().ground_yaw_deg, 0.0);
+}
+
+}  // namespace
+}  // namespace stepslide

@@ -249,7 +249,7 @@ TEST(ScenarioLoad, ErrorsComeInDocumentOrderWithFileLabel) {
                                                "dir/file.json");
   EXPECT_FALSE(result.scenario.has_value());
   const std::vector<std::string> expected = {
-      "/expect/0: expected exactly one of \"position\", \"grounded\", \"max_penetration\", \"y_between\", got none",
+      "/expect/0: expected exactly one of \"position\", \"grounded\", \"max_penetration\", \"y_between\", \"stuck\", got none",
       "/world/0/shape/radius: expected a number > 0, got -1",
       "/world/0/colour: unknown key \"colour\"",
       "/ticks: expected an integer >= 1, got 0",
