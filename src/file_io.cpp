@@ -150,15 +150,19 @@ std::string fill_temp_file(FileDescriptor& fd, const fs::path& temp, const std::
 }  // namespace
 
 std::optional<std::string> read_file(const std::string& path, std::string* error, long long max_bytes) {
+  // O_NONBLOCK: opening a FIFO that no one writes to would otherwise wait
+  // forever; reads block again once it is open (a writerless FIFO reads as empty).
   int raw = -1;
   do {
-    raw = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    raw = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   } while (raw < 0 && errno == EINTR);
   if (raw < 0) {
     if (error) *error = "cannot open: " + error_text(errno);
     return std::nullopt;
   }
   FileDescriptor fd(raw);
+  const int flags = ::fcntl(fd.get(), F_GETFL);
+  if (flags != -1) ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);
   struct stat info {};
   if (::fstat(fd.get(), &info) != 0) {
     if (error) *error = "cannot open: " + error_text(errno);
