@@ -116,6 +116,38 @@ bool CharacterContext::is_walkable(const btVector3& normal) const {
   return normal.dot(up) >= cos_max_slope() - 1e-9;
 }
 
+// ---- Observed queries ------------------------------------------------------------
+
+namespace {
+
+RayHit observed_ray(const CharacterContext& ctx, RayEvent::Purpose purpose, const btVector3& from,
+                    const btVector3& to) {
+  const RayHit hit = ctx.queries->ray(from, to);
+  if (ctx.observer != nullptr) ctx.observer->on_ray({purpose, from, to, hit});
+  return hit;
+}
+
+/// A sweep of the real shape (ground probe) or the skin-grown one (steps),
+/// from feet `from` to feet `to`, reported to the observer.
+SweepHit observed_sweep(const CharacterContext& ctx, SweepEvent::Purpose purpose, const btVector3& from,
+                        const btVector3& to) {
+  const bool grown = purpose != SweepEvent::Purpose::GroundProbe;
+  const SweepHit hit =
+      grown ? ctx.queries->sweep(ctx.sweep_shape, ctx.sweep_transform_at(from), ctx.sweep_transform_at(to).getOrigin())
+            : ctx.queries->sweep(ctx.shape, ctx.transform_at(from), ctx.transform_at(to).getOrigin());
+  if (ctx.observer != nullptr) {
+    SweepEvent e;
+    e.purpose = purpose;
+    e.from = from;
+    e.to = to;
+    e.hit = hit;
+    ctx.observer->on_sweep(e);
+  }
+  return hit;
+}
+
+}  // namespace
+
 // ---- Depenetration ------------------------------------------------------------
 
 namespace {
@@ -244,7 +276,17 @@ DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& po
       return result;
     }
     ++result.iterations;
-    result.position += solve_depenetration(normals, depths, 64);
+    const btVector3 correction = solve_depenetration(normals, depths, 64);
+    if (ctx.observer != nullptr) {
+      DepenetrationEvent e;
+      e.iteration = result.iterations;
+      for (const Contact& c : contacts) {
+        if (c.distance < -kPenetrationTolerance) e.overlaps.push_back(c);
+      }
+      e.correction = correction;
+      ctx.observer->on_depenetration(e);
+    }
+    result.position += correction;
   }
 }
 
@@ -267,20 +309,57 @@ bool is_riser(const CharacterContext& ctx, const btVector3& normal) {
 
 }  // namespace
 
+namespace {
+
+/// The plane a hit makes the remainder slide along. Walking into something
+/// too steep to stand on, it is treated as a vertical wall, so sliding never
+/// carries the character up a steep incline.
+btVector3 slide_plane(const CharacterContext& ctx, const btVector3& hit_normal, const SlideOptions& options) {
+  const bool flatten = options.horizontal_only || (options.grounded && !ctx.is_walkable(hit_normal));
+  if (!flatten) return hit_normal;
+  const btVector3 flat = safe_normalized(horizontal_part(hit_normal, ctx.up));
+  return flat.isZero() ? hit_normal : flat;
+}
+
+/// The velocity after a hit. Walking keeps its horizontal velocity over
+/// walkable surfaces (ramps, step edges); only walls take away the part that
+/// runs into them. Landing on walkable ground stops the fall and keeps the
+/// horizontal velocity: projecting it onto an upslope would launch the
+/// character.
+btVector3 clip_velocity(const CharacterContext& ctx, const btVector3& velocity, const btVector3& hit_normal,
+                        const btVector3& plane, const btVector3& previous_plane, const SlideOptions& options) {
+  const bool walking = options.grounded || options.horizontal_only;
+  if (ctx.is_walkable(hit_normal)) {
+    if (walking) return velocity;
+    const double down = velocity.dot(ctx.up);
+    return down < 0 ? velocity - ctx.up * down : velocity;
+  }
+  if (velocity.dot(plane) >= 0) return velocity;
+  return slide_direction(velocity, plane, previous_plane);
+}
+
+}  // namespace
+
 SlideResult slide(const CharacterContext& ctx, const btVector3& position, const btVector3& motion,
                   const btVector3& velocity, const SlideOptions& options) {
   SlideResult r;
   r.position = position;
   r.velocity = velocity;
   btVector3 remaining = motion;
-  btVector3 previous_normal(0, 0, 0);
+  btVector3 previous_plane(0, 0, 0);
   bool on_crease = false;
   for (int i = 0; i < options.max_iterations; ++i) {
     if (remaining.length2() < kMinMove * kMinMove) break;
     ++r.iterations;
     const SweepHit hit = ctx.queries->sweep(ctx.sweep_shape, ctx.sweep_transform_at(r.position),
                                             ctx.sweep_transform_at(r.position + remaining).getOrigin());
+    SweepEvent event;
+    event.purpose = options.purpose;
+    event.from = r.position;
+    event.to = r.position + remaining;
+    event.hit = hit;
     if (!hit.hit) {
+      if (ctx.observer != nullptr) ctx.observer->on_sweep(event);
       r.position += remaining;
       remaining.setZero();
       break;
@@ -291,55 +370,41 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
     // into that gap.
     r.position += remaining * hit.fraction;
     const btVector3 left = remaining * (1.0 - hit.fraction);
-    btVector3 normal = hit.normal;
-    if (options.horizontal_only || (options.grounded && !ctx.is_walkable(normal))) {
-      // Walking into something too steep to stand on: treat it as a vertical
-      // wall, so sliding never carries the character up a steep incline.
-      const btVector3 flat = safe_normalized(horizontal_part(normal, ctx.up));
-      if (!flat.isZero()) normal = flat;
-    }
+    const btVector3 plane = slide_plane(ctx, hit.normal, options);
+    const btVector3 forward = horizontal_part(left, ctx.up);
+    event.tries_step = options.allow_step_up && is_riser(ctx, hit.normal) && forward.length() > kMinMove;
+    event.slid_along = plane;
+    event.stopped = on_crease;  // already following a crease, and a third plane blocks it
+    event.crease = !on_crease && !previous_plane.isZero() &&
+                   (left - plane * left.dot(plane)).dot(previous_plane) < 0;
+    if (ctx.observer != nullptr) ctx.observer->on_sweep(event);
+    if (hit.normal.dot(ctx.up) < -1e-6) r.hit_ceiling = true;
 
     bool keeps_velocity = false;
-    if (options.allow_step_up && is_riser(ctx, hit.normal)) {
-      const btVector3 forward = horizontal_part(left, ctx.up);
-      if (forward.length() > kMinMove) {
-        const StepUpResult step = step_up(ctx, r.position, forward, hit.normal, hit.point);
-        if (step.rule == StepRule::Accepted) {
-          r.stepped_from = r.position;
-          r.stepped = true;
-          r.position = step.position;
-          remaining.setZero();
-          break;
-        }
-        // Refused only because this tick's motion did not carry the shape far
-        // enough over the edge: keep the speed, so the next tick tries again
-        // with a full tick of motion instead of starting from rest (at high
-        // tick rates it would never get over).
-        keeps_velocity = step.rule == StepRule::NoHeightGained;
+    if (event.tries_step) {
+      const StepUpResult step = step_up(ctx, r.position, forward, hit.normal, hit.point);
+      if (step.rule == StepRule::Accepted) {
+        r.stepped_from = r.position;
+        r.stepped = true;
+        r.position = step.position;
+        remaining.setZero();
+        break;
       }
+      // Refused only because this tick's motion did not carry the shape far
+      // enough over the edge: keep the speed, so the next tick tries again
+      // with a full tick of motion instead of starting from rest (at high
+      // tick rates it would never get over).
+      keeps_velocity = step.rule == StepRule::NoHeightGained;
     }
-
-    if (hit.normal.dot(ctx.up) < -1e-6) r.hit_ceiling = true;
-    if (on_crease) {
-      // Already following a crease and a third plane blocks it: stop.
+    if (event.stopped) {
       remaining.setZero();
       r.velocity.setZero();
       break;
     }
-    remaining = slide_direction(left, normal, previous_normal);
-    on_crease = !previous_normal.isZero() && (left - normal * left.dot(normal)).dot(previous_normal) < 0;
-    // Walking keeps its horizontal velocity over walkable surfaces (ramps,
-    // step edges); only walls take away the part that runs into them.
-    const bool walking = options.grounded || options.horizontal_only;
-    if (!walking && ctx.is_walkable(hit.normal)) {
-      // Landing on walkable ground: the fall stops; the horizontal velocity
-      // stays. Projecting it onto an upslope would launch the character.
-      const double down = r.velocity.dot(ctx.up);
-      if (down < 0) r.velocity -= ctx.up * down;
-    } else if (!keeps_velocity && (!walking || !ctx.is_walkable(hit.normal)) && r.velocity.dot(normal) < 0) {
-      r.velocity = slide_direction(r.velocity, normal, previous_normal);
-    }
-    previous_normal = normal;
+    remaining = slide_direction(left, plane, previous_plane);
+    on_crease = event.crease;
+    if (!keeps_velocity) r.velocity = clip_velocity(ctx, r.velocity, hit.normal, plane, previous_plane, options);
+    previous_plane = plane;
   }
   r.blocked = remaining.length2() >= kMinMove * kMinMove;
   return r;
@@ -347,8 +412,11 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
 
 // ---- Stepping up ------------------------------------------------------------
 
-StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, const btVector3& horizontal_motion,
-                     const btVector3& riser_normal, const btVector3& riser_point) {
+namespace {
+
+StepUpResult attempt_step_up(const CharacterContext& ctx, const btVector3& position,
+                             const btVector3& horizontal_motion, const btVector3& riser_normal,
+                             const btVector3& riser_point) {
   const ControllerSettings& s = *ctx.settings;
   StepUpResult result;
   if (!is_riser(ctx, riser_normal)) {
@@ -365,7 +433,7 @@ StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, con
   const btVector3 into_step = safe_normalized(horizontal_part(-riser_normal, ctx.up));
   const double reach = ctx.horizontal_radius + std::max(0.0, horizontal_motion.dot(into_step));
   const btVector3 eye = position + ctx.up * (s.max_step_height + std::min(ctx.horizontal_radius, ctx.feet_to_center));
-  if (ctx.queries->ray(eye, eye + into_step * reach).hit) {
+  if (observed_ray(ctx, RayEvent::Purpose::RiserHeight, eye, eye + into_step * reach).hit) {
     result.rule = StepRule::RiserTooTall;
     return result;
   }
@@ -374,6 +442,7 @@ StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, con
   // Up, sliding along sloped ceilings.
   SlideOptions up_options;
   up_options.max_iterations = iterations;
+  up_options.purpose = SweepEvent::Purpose::StepUp;
   const SlideResult raised = slide(ctx, position, ctx.up * s.max_step_height, btVector3(0, 0, 0), up_options);
   const double raised_by = (raised.position - position).dot(ctx.up);
   if (raised_by <= kMinStepGain) {
@@ -385,12 +454,12 @@ StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, con
   SlideOptions forward_options;
   forward_options.max_iterations = iterations;
   forward_options.horizontal_only = true;  // never ride up an edge: that would step higher than allowed
+  forward_options.purpose = SweepEvent::Purpose::StepForward;
   const SlideResult moved = slide(ctx, raised.position, horizontal_motion, btVector3(0, 0, 0), forward_options);
 
   // Down by no more than the height gained.
   const btVector3 top = moved.position;
-  const SweepHit down = ctx.queries->sweep(ctx.sweep_shape, ctx.sweep_transform_at(top),
-                                          ctx.sweep_transform_at(top - ctx.up * raised_by).getOrigin());
+  const SweepHit down = observed_sweep(ctx, SweepEvent::Purpose::StepDown, top, top - ctx.up * raised_by);
   if (!down.hit) {
     result.rule = StepRule::NoLanding;
     return result;
@@ -410,7 +479,7 @@ StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, con
   // at the tread itself with a ray just past the edge, into the step.
   const double probe = s.max_step_height;
   const btVector3 tread_at = down.point + into_step * kEdgeRayInset;
-  const RayHit tread = ctx.queries->ray(tread_at + ctx.up * probe, tread_at - ctx.up * probe);
+  const RayHit tread = observed_ray(ctx, RayEvent::Purpose::Tread, tread_at + ctx.up * probe, tread_at - ctx.up * probe);
   if (!tread.hit) {
     result.rule = StepRule::NoRoomToStand;
     return result;
@@ -430,7 +499,8 @@ StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, con
   // beyond the riser.
   const btVector3 depth_at = riser_point + into_step * s.min_step_depth;
   const btVector3 depth_from = depth_at + ctx.up * (tread_height + probe - depth_at.dot(ctx.up));
-  const RayHit far = ctx.queries->ray(depth_from, depth_from - ctx.up * (2 * probe));
+  const RayHit far =
+      observed_ray(ctx, RayEvent::Purpose::RoomToStand, depth_from, depth_from - ctx.up * (2 * probe));
   if (!far.hit || !ctx.is_walkable(far.normal) || far.point.dot(ctx.up) < tread_height - kMinStepGain - 1e-3) {
     result.rule = StepRule::NoRoomToStand;
     return result;
@@ -439,6 +509,17 @@ StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, con
   result.rule = StepRule::Accepted;
   result.position = landing;  // the ground snap settles it exactly onto the tread
   result.height = tread_height - position.dot(ctx.up);
+  return result;
+}
+
+}  // namespace
+
+StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, const btVector3& horizontal_motion,
+                     const btVector3& riser_normal, const btVector3& riser_point) {
+  const StepUpResult result = attempt_step_up(ctx, position, horizontal_motion, riser_normal, riser_point);
+  if (ctx.observer != nullptr) {
+    ctx.observer->on_step_attempt({position, horizontal_motion, riser_normal, result.rule, result.height});
+  }
   return result;
 }
 
@@ -453,7 +534,7 @@ btVector3 perch_face_normal(const CharacterContext& ctx, const btVector3& feet, 
   const btVector3 away = safe_normalized(horizontal_part(c.point - feet, ctx.up));
   const btVector3 at = c.point + away * kEdgeRayInset;
   const double reach = std::max(0.05, 2 * ctx.settings->skin_width);
-  const RayHit face = ctx.queries->ray(at + ctx.up * reach, at - ctx.up * reach);
+  const RayHit face = observed_ray(ctx, RayEvent::Purpose::PerchFace, at + ctx.up * reach, at - ctx.up * reach);
   if (!face.hit || !ctx.is_walkable(face.normal)) return btVector3(0, 0, 0);
   if (std::fabs((face.point - c.point).dot(ctx.up)) > 2 * kEdgeRayInset) return btVector3(0, 0, 0);
   return face.normal;
@@ -466,7 +547,8 @@ btVector3 perch_face_normal(const CharacterContext& ctx, const btVector3& feet, 
 btVector3 face_normal_at(const CharacterContext& ctx, const btVector3& feet, const Contact& c) {
   const btVector3 away = safe_normalized(horizontal_part(c.point - feet, ctx.up));
   const btVector3 at = c.point + away * (0.1 * kEdgeRayInset);
-  const RayHit face = ctx.queries->ray(at + ctx.up * kEdgeRayInset, at - ctx.up * kEdgeRayInset);
+  const RayHit face =
+      observed_ray(ctx, RayEvent::Purpose::FaceNormal, at + ctx.up * kEdgeRayInset, at - ctx.up * kEdgeRayInset);
   if (!face.hit || !ctx.is_walkable(face.normal)) return c.normal;
   return face.normal;
 }
@@ -477,8 +559,8 @@ namespace {
 
 GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& position, double max_distance) {
   GroundInfo g;
-  const SweepHit hit = ctx.queries->sweep(ctx.shape, ctx.transform_at(position),
-                                          ctx.transform_at(position - ctx.up * max_distance).getOrigin());
+  const SweepHit hit =
+      observed_sweep(ctx, SweepEvent::Purpose::GroundProbe, position, position - ctx.up * max_distance);
   if (!hit.hit) return g;
   g.found = true;
   g.object = hit.object;
@@ -733,6 +815,8 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
     if (falling > settings_.terminal_velocity) velocity -= down * (falling - settings_.terminal_velocity);
   }
 
+  if (ctx_.observer != nullptr) ctx_.observer->on_velocity({state_.velocity, velocity, jumped});
+
   // 3. Move: on the ground along the ground plane with steps; in the air freely.
   SlideOptions options;
   options.max_iterations = settings_.max_slide_iterations;
@@ -767,6 +851,9 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
       state_.ground_transform = g.object->getWorldTransform();
       const double into_ground = state_.velocity.dot(up);
       if (into_ground < 0) state_.velocity -= up * into_ground;
+    }
+    if (ctx_.observer != nullptr) {
+      ctx_.observer->on_ground({g, state_.grounded ? g.distance : 0.0, state_.grounded});
     }
   }
 

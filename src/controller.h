@@ -95,6 +95,74 @@ struct TickReport {
   std::vector<StepEvent> steps;
 };
 
+// ---- Observer ---------------------------------------------------------------
+
+/// One convex sweep, and what the controller did with its hit.
+struct SweepEvent {
+  enum class Purpose { Slide, StepUp, StepForward, StepDown, GroundProbe };
+  Purpose purpose = Purpose::Slide;
+  btVector3 from{0, 0, 0};  ///< feet at the start
+  btVector3 to{0, 0, 0};    ///< feet at the requested end
+  SweepHit hit;
+  /// Slides only: the plane the remainder was projected onto (the hit normal,
+  /// flattened for walls when walking), or zero when nothing was hit.
+  btVector3 slid_along{0, 0, 0};
+  bool tries_step = false;  ///< the hit looks like a riser: a step up is tried before sliding
+  bool crease = false;   ///< followed the crease of this plane and the previous one
+  bool stopped = false;  ///< a third plane blocked the crease
+};
+
+/// One ray, and why it was cast.
+struct RayEvent {
+  enum class Purpose { RiserHeight, Tread, RoomToStand, PerchFace, FaceNormal };
+  Purpose purpose = Purpose::Tread;
+  btVector3 from{0, 0, 0};
+  btVector3 to{0, 0, 0};
+  RayHit hit;
+};
+
+/// One iteration of depenetration: the overlaps found and the correction applied.
+struct DepenetrationEvent {
+  int iteration = 0;
+  std::vector<Contact> overlaps;
+  btVector3 correction{0, 0, 0};
+};
+
+struct StepAttemptEvent {
+  btVector3 from{0, 0, 0};     ///< feet where the attempt started
+  btVector3 forward{0, 0, 0};  ///< horizontal motion tried
+  btVector3 riser_normal{0, 0, 0};
+  StepRule rule = StepRule::Accepted;
+  double height = 0.0;  ///< tread above the feet, when accepted
+};
+
+struct GroundEvent {
+  GroundInfo ground;         ///< what the probe found
+  double snapped_by = 0.0;   ///< feet moved down by this (negative: up)
+  bool grounded = false;     ///< the result
+};
+
+struct VelocityEvent {
+  btVector3 before{0, 0, 0};
+  btVector3 after{0, 0, 0};  ///< after input, friction, gravity and jumping
+  bool jumped = false;
+};
+
+/// Receives every query the controller issues and every decision it takes,
+/// in order. Attach one to explain a tick (stepslide trace); it is called
+/// from the same code path that produces the trajectory, so it cannot
+/// disagree with it, and costs one null test per event when absent.
+class ControllerObserver {
+ public:
+  virtual ~ControllerObserver() = default;
+  virtual void on_depenetration(const DepenetrationEvent&) {}
+  virtual void on_sweep(const SweepEvent&) {}
+  virtual void on_ray(const RayEvent&) {}
+  virtual void on_step_attempt(const StepAttemptEvent&) {}
+  virtual void on_ground(const GroundEvent&) {}
+  virtual void on_velocity(const VelocityEvent&) {}
+};
+
 /// Everything the stages need to query the world: the adapter, the shape and
 /// its collision object, the settings and the up axis.
 struct CharacterContext {
@@ -118,6 +186,7 @@ struct CharacterContext {
   btVector3 up{0, 1, 0};
   btQuaternion orientation = btQuaternion::getIdentity();  ///< local Y onto up
   const ControllerSettings* settings = nullptr;
+  ControllerObserver* observer = nullptr;  ///< optional
 
   btTransform transform_at(const btVector3& feet) const;
   /// Pose of `sweep_shape` for the character's feet at `feet`.
@@ -160,6 +229,8 @@ struct SlideOptions {
   /// Every normal is flattened: the motion stays horizontal (the forward
   /// sweep of a step-up).
   bool horizontal_only = false;
+  /// How the sweeps are labelled for an observer.
+  SweepEvent::Purpose purpose = SweepEvent::Purpose::Slide;
 };
 struct SlideResult {
   btVector3 position{0, 0, 0};
@@ -239,6 +310,9 @@ class CharacterController {
   CharacterState& state() { return state_; }
   const CharacterState& state() const { return state_; }
   ControllerSettings& settings() { return settings_; }
+  /// Reports every query and decision of the following ticks to `observer`
+  /// (null to stop). The controller does not own it.
+  void set_observer(ControllerObserver* observer) { ctx_.observer = observer; }
   const CharacterContext& context() const { return ctx_; }
   /// Deepest overlap of the shape with the world right now (0 when clear).
   double penetration_depth();
