@@ -384,7 +384,6 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
     if (event.tries_step) {
       const StepUpResult step = step_up(ctx, r.position, forward, hit.normal, hit.point);
       if (step.rule == StepRule::Accepted) {
-        r.stepped_from = r.position;
         r.stepped = true;
         r.position = step.position;
         remaining.setZero();
@@ -649,6 +648,21 @@ btVector3 wish_direction(const CharacterInput& input, const btVector3& up) {
   return wish;
 }
 
+namespace {
+
+/// Acceleration may turn the velocity toward the stick but never raise the
+/// speed above the stick's target or the speed the character already had
+/// (which friction or drag then take away). Without this, accelerating along
+/// the stick while the sideways part decays would exceed the target, and
+/// sliding along a wall would gain speed.
+btVector3 limit_speed_gain(const btVector3& velocity, double before, double target) {
+  const double limit = std::max(target, before);
+  const double speed = velocity.length();
+  return speed > limit ? velocity * (limit / speed) : velocity;
+}
+
+}  // namespace
+
 btVector3 ground_velocity(const btVector3& horizontal, const btVector3& wish, const ControllerSettings& s,
                           double dt) {
   const double decay = std::exp(-s.friction * dt);
@@ -666,7 +680,7 @@ btVector3 ground_velocity(const btVector3& horizontal, const btVector3& wish, co
   } else {
     along = target + (along - target) * decay;
   }
-  return direction * along + across;
+  return limit_speed_gain(direction * along + across, horizontal.length(), target);
 }
 
 btVector3 air_velocity(const btVector3& horizontal, const btVector3& wish, const ControllerSettings& s, double dt) {
@@ -676,7 +690,18 @@ btVector3 air_velocity(const btVector3& horizontal, const btVector3& wish, const
   const double target = s.walk_speed * stick;
   const double along = horizontal.dot(direction);
   if (along >= target) return horizontal;
-  return horizontal + direction * (std::min(target, along + s.air_acceleration * dt) - along);
+  const btVector3 accelerated = horizontal + direction * (std::min(target, along + s.air_acceleration * dt) - along);
+  return limit_speed_gain(accelerated, horizontal.length(), target);
+}
+
+double stepped_height(const btVector3& start, const btVector3& ground_normal, const btVector3& end,
+                      const btVector3& up) {
+  const btVector3 moved = end - start;
+  const double n_up = ground_normal.dot(up);
+  const double along_ground = n_up > 1e-6 ? -ground_normal.dot(horizontal_part(moved, up)) / n_up : 0.0;
+  const double stepped = moved.dot(up) - along_ground;
+  // Below this it is rounding, not a step (flat ground gives ~1e-17).
+  return std::fabs(stepped) > 1e-9 ? stepped : 0.0;
 }
 
 double update_camera(double camera_dy, double step_dy, double camera_smoothing, double dt) {
@@ -818,6 +843,8 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
   if (ctx_.observer != nullptr) ctx_.observer->on_velocity({state_.velocity, velocity, jumped});
 
   // 3. Move: on the ground along the ground plane with steps; in the air freely.
+  const btVector3 walk_start = state_.position;
+  const btVector3 walk_ground_normal = state_.ground_normal;
   SlideOptions options;
   options.max_iterations = settings_.max_slide_iterations;
   SlideResult moved;
@@ -842,9 +869,6 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
     const GroundInfo g = probe_ground(ctx_, state_.position, reach);
     if (g.found && g.walkable) {
       state_.position -= up * g.distance;
-      if (!moved.stepped && g.distance >= settings_.min_step_event) {
-        report.steps.push_back({StepEvent::Kind::Down, -g.distance});
-      }
       state_.grounded = true;
       state_.ground_normal = g.normal;
       state_.ground_object = g.object;
@@ -862,15 +886,13 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
     state_.velocity += state_.ground_velocity;
   }
 
-  // A step up is measured from where it started to where the feet rest after
-  // settling onto the tread.
-  if (moved.stepped) {
-    const double climbed = (state_.position - moved.stepped_from).dot(up);
-    if (climbed >= settings_.min_step_event) report.steps.push_back({StepEvent::Kind::Up, climbed});
+  // 5. Steps, and the camera absorbing them.
+  if (!airborne && state_.grounded) {
+    report.step_dy = stepped_height(walk_start, walk_ground_normal, state_.position, up);
+    if (std::fabs(report.step_dy) >= settings_.min_step_event) {
+      report.steps.push_back({report.step_dy > 0 ? StepEvent::Kind::Up : StepEvent::Kind::Down, report.step_dy});
+    }
   }
-
-  // 5. Camera absorbs the steps.
-  for (const StepEvent& e : report.steps) report.step_dy += e.dy;
   state_.camera_dy = update_camera(state_.camera_dy, report.step_dy, settings_.camera_smoothing, dt);
   report.sweeps = queries_.counts().sweeps;
   return report;

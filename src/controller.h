@@ -85,7 +85,9 @@ const char* step_rule_name(StepRule rule);
 
 /// What one tick did and cost.
 struct TickReport {
-  double step_dy = 0.0;  ///< sum of the step events' dy
+  /// While walking: the vertical move not explained by the ground plane
+  /// (stepped_height); what the camera absorbs. 0 in the air.
+  double step_dy = 0.0;
   int sweeps = 0;
   int slide_iters = 0;
   int depen_iters = 0;
@@ -236,8 +238,7 @@ struct SlideResult {
   btVector3 position{0, 0, 0};
   btVector3 velocity{0, 0, 0};  ///< the input velocity clipped against the planes hit
   int iterations = 0;
-  bool stepped = false;             ///< a step up was accepted (it ends the slide)
-  btVector3 stepped_from{0, 0, 0};  ///< feet where that step started
+  bool stepped = false;  ///< a step up was accepted (it ends the slide)
   bool hit_ceiling = false;
   bool blocked = false;         ///< a remainder was left unmoved
 };
@@ -276,6 +277,14 @@ btVector3 ground_velocity(const btVector3& horizontal, const btVector3& wish, co
 /// Horizontal velocity update in the air (air_acceleration toward the wish,
 /// no friction).
 btVector3 air_velocity(const btVector3& horizontal, const btVector3& wish, const ControllerSettings& s, double dt);
+
+/// How far the feet moved up (+) or down (-) between `start` and `end`
+/// beyond what walking along the ground plane (normal `ground_normal` at the
+/// start) explains: the whole rise of a stair however it arrives (a step
+/// up, rolling over an edge, a snap down), nothing on flat ground or a
+/// uniform slope, a little over curved terrain.
+double stepped_height(const btVector3& start, const btVector3& ground_normal, const btVector3& end,
+                      const btVector3& up);
 
 /// Camera offset after a tick: the old offset decays by exp(-camera_smoothing·dt)
 /// (independent of tick rate), then this tick's steps are absorbed (-step_dy).

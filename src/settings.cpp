@@ -39,7 +39,7 @@ const std::vector<SettingInfo>& setting_table() {
       real("terminal_velocity", "m/s", "largest falling speed", 0, 1e4, &S::terminal_velocity),
       real("camera_smoothing", "1/s", "decay rate of the step-absorbing camera offset", 0, 1e4, &S::camera_smoothing),
       real("stop_speed", "m/s", "ground speed below which an idle character stops", 0, 100, &S::stop_speed),
-      real("min_step_event", "m", "smallest vertical step reported in step_dy and absorbed by the camera", 0, 10,
+      real("min_step_event", "m", "smallest vertical move in one tick reported as a step event", 0, 10,
            &S::min_step_event),
       integer("constant_horizontal_speed", "bool",
               "1: slopes keep horizontal speed; 0: slopes keep speed along the surface", 0, 1,

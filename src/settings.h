@@ -50,9 +50,9 @@ struct ControllerSettings {
   /// Below this horizontal speed with no stick input, ground velocity is
   /// zeroed so the character comes to rest instead of creeping. m/s. Default 0.01.
   double stop_speed = 0.01;
-  /// A vertical snap or step smaller than this is ground following (for example
-  /// over a slope crest), not a step: it is not reported in step_dy and does not
-  /// move the camera. Metres. Default 0.02.
+  /// Smallest vertical move in one tick that is reported as a step event
+  /// (TickReport::steps, for games that play a footstep sound or animation).
+  /// The camera absorbs every stepped height regardless. Metres. Default 0.02.
   double min_step_event = 0.02;
   /// 1: on walkable slopes, horizontal speed equals flat-ground speed (the
   /// motion is lifted onto the slope). 0: speed along the slope equals

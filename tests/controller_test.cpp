@@ -415,6 +415,22 @@ TEST(Velocity, FrictionDecaysUnwantedVelocityExponentiallyThenStops) {
   EXPECT_NEAR(turned.x(), 3 * std::exp(-s.friction * kDt60), 1e-12);
 }
 
+TEST(Velocity, AccelerationNeverRaisesSpeedAboveTheTarget) {
+  ControllerSettings s;
+  // Moving at the target speed, stick at 45 degrees to the motion: turning
+  // toward the stick must not add speed.
+  const btVector3 v(s.walk_speed, 0, 0);
+  const btVector3 wish = btVector3(1, 0, -1).normalized();
+  for (const btVector3& out : {ground_velocity(v, wish, s, kDt60), air_velocity(v, wish, s, kDt60)}) {
+    EXPECT_LE(out.length(), s.walk_speed + 1e-12);
+  }
+  // Faster than the target (a platform's push): acceleration keeps it from
+  // growing further; on the ground friction brings it down.
+  const btVector3 fast(9, 0, 0);
+  EXPECT_LE(air_velocity(fast, wish, s, kDt60).length(), 9 + 1e-12);
+  EXPECT_LT(ground_velocity(fast, wish, s, kDt60).length(), 9);
+}
+
 TEST(Velocity, AirControlHasNoFriction) {
   ControllerSettings s;
   const btVector3 v = air_velocity(btVector3(2, 0, 0), btVector3(0, 0, 0), s, kDt60);
@@ -541,6 +557,100 @@ TEST(RideGround, TurnWithGroundAccumulatesThePlatformsYaw) {
   PlatformRig fixed(spin, ControllerSettings{});
   for (int i = 0; i < 60; ++i) fixed.step(CharacterInput{});
   EXPECT_EQ(fixed.controller->state().ground_yaw_deg, 0.0);
+}
+
+}  // namespace
+}  // namespace stepslide
+
+namespace stepslide {
+namespace {
+
+TEST(StepUp, RefusesWhenThereIsNothingToLandOn) {
+  // Raised and moved forward over empty space: the down sweep finds nothing.
+  Rig rig({box({0, -0.5, 20}, {1, 0.5, 1})});  // something far away, nothing below
+  const StepUpResult r =
+      step_up(rig.ctx(), btVector3(0, 0, 0), btVector3(0, 0, -0.1), btVector3(0, 0, 1), btVector3(0, 0.1, -0.31));
+  EXPECT_EQ(r.rule, StepRule::NoLanding) << step_rule_name(r.rule);
+}
+
+TEST(StepDown, SnapsDownAStepInOneTickAndReportsIt) {
+  // Standing on a 0.2 m step near its edge, walking off it toward +Z.
+  Rig rig({floor_at(0), box({0, 0.1, -2}, {2, 0.1, 1})});  // step top z in [-3, -1]
+  rig.place(btVector3(0, 0.2, -1.05));
+  rig.controller->state().velocity = btVector3(0, 0, 5);
+  CharacterInput in;
+  in.move_forward = -1;  // forward is -Z: walk backwards off the edge toward +Z
+  double reported = 0;
+  for (int i = 0; i < 20; ++i) {
+    const TickReport r = rig.controller->update(in, kDt60);
+    ASSERT_TRUE(rig.controller->state().grounded) << "tick " << i;
+    reported += r.step_dy;
+  }
+  EXPECT_NEAR(rig.controller->state().position.y(), 0.0, 1e-9);
+  EXPECT_NEAR(reported, -0.2, 1e-9);  // the whole descent reaches the camera
+}
+
+TEST(SteppedHeight, IsWhatTheGroundPlaneDoesNotExplain) {
+  const btVector3 up(0, 1, 0);
+  const btVector3 flat(0, 1, 0);
+  EXPECT_EQ(stepped_height(btVector3(0, 0, 0), flat, btVector3(0, 1e-17, -0.1), up), 0.0);
+  EXPECT_NEAR(stepped_height(btVector3(0, 0, 0), flat, btVector3(0, 0.18, -0.08), up), 0.18, 1e-15);
+  // Walking up a uniform 30-degree slope is not stepping.
+  const btVector3 slope = btVector3(0, std::cos(M_PI / 6), std::sin(M_PI / 6));
+  EXPECT_NEAR(stepped_height(btVector3(0, 0, 0), slope, btVector3(0, 0.1 * std::tan(M_PI / 6), -0.1), up), 0.0,
+              1e-15);
+}
+
+TEST(Camera, AbsorbsTheWholeRiseOfAStaircaseAndTheEyeRisesSmoothly) {
+  BodyDef stairs;
+  stairs.shape.type = ShapeType::Stairs;
+  stairs.shape.steps = 6;
+  stairs.shape.rise = 0.2;
+  stairs.shape.run = 0.3;
+  stairs.shape.width = 2;
+  stairs.position = {0, 0, -1};
+  Rig rig({floor_at(0), stairs, box({0, 0.6, -1 - 1.8 - 3}, {1, 0.6, 3})});
+  rig.place(btVector3(0, 0, 0));
+  CharacterInput in;
+  in.move_forward = 1;
+  // Climbing 0.2 m rises over 0.3 m runs at 5 m/s averages 0.056 m of height
+  // per tick; the feet move in jumps well above that, the eye (feet plus
+  // camera offset) close to the average.
+  const double average_rise = 0.2 / 0.3 * 5.0 / 60.0;
+  double stepped = 0, biggest_feet_move = 0, biggest_eye_move = 0;
+  double feet = 0, eye = 0;
+  for (int i = 0; i < 90; ++i) {
+    stepped += rig.controller->update(in, kDt60).step_dy;
+    const CharacterState& s = rig.controller->state();
+    ASSERT_TRUE(s.grounded) << "tick " << i;
+    biggest_feet_move = std::max(biggest_feet_move, std::fabs(s.position.y() - feet));
+    biggest_eye_move = std::max(biggest_eye_move, std::fabs(s.position.y() + s.camera_dy - eye));
+    feet = s.position.y();
+    eye = feet + s.camera_dy;
+  }
+  EXPECT_NEAR(rig.controller->state().position.y(), 1.2, 1e-9);
+  EXPECT_NEAR(stepped, 1.2, 1e-9);
+  EXPECT_GT(biggest_feet_move, 1.8 * average_rise);
+  EXPECT_LT(biggest_eye_move, 1.1 * average_rise);
+}
+
+TEST(Slide, SlidingAlongAWallGainsNoSpeed) {
+  Rig rig({floor_at(0), box({0, 1, -2}, {30, 1, 0.5})});  // wall face at z = -1.5
+  rig.place(btVector3(0, 0, -1.5 + 0.31));
+  CharacterInput in;
+  in.move_right = 0.7071;
+  in.move_forward = 0.7071;  // diagonally into the wall
+  double last_x = 0;
+  for (int i = 0; i < 120; ++i) {
+    rig.controller->update(in, kDt60);
+    const CharacterState& s = rig.controller->state();
+    const double speed = btVector3(s.velocity.x(), 0, s.velocity.z()).length();
+    ASSERT_LE(speed, ControllerSettings{}.walk_speed + 1e-9) << "tick " << i;
+    ASSERT_NEAR(s.position.y(), 0.0, 1e-9) << "no step onto a wall";
+    ASSERT_LE(s.position.x() - last_x, ControllerSettings{}.walk_speed * kDt60 + 1e-9);
+    last_x = s.position.x();
+  }
+  EXPECT_GT(last_x, 2.0);  // it does slide along
 }
 
 }  // namespace
