@@ -103,6 +103,13 @@ std::optional<std::vector<std::string>> run_outputs(const RunArgs& args, const s
   return outputs;
 }
 
+/// The --controller value; nullopt (after saying why) when it names none.
+std::optional<ControllerKind> controller_or_report(const std::string& name) {
+  const std::optional<ControllerKind> kind = controller_from_name(name);
+  if (!kind) usage_error("--controller " + name + ": expected stepslide or bullet");
+  return kind;
+}
+
 std::string setting_value_text(const SettingInfo& info, double value) {
   return info.is_integer ? std::to_string(static_cast<long long>(value)) : format_number(value);
 }
@@ -112,6 +119,11 @@ std::string setting_value_text(const SettingInfo& info, double value) {
 // ---------------------------------------------------------------------------
 
 int run_command(const RunArgs& args) {
+  const std::optional<ControllerKind> controller = controller_or_report(args.controller);
+  if (!controller) return kExitInvalid;
+  SimulationOptions simulation;
+  simulation.controller = *controller;
+  simulation.measure_time = args.stats;
   const std::optional<std::vector<std::string>> files = scenario_files(args.scenarios);
   if (!files) return kExitInvalid;
   if (!args.out.empty() && files->size() != 1) {
@@ -130,7 +142,7 @@ int run_command(const RunArgs& args) {
   for (std::size_t i = 0; i < loaded->size(); ++i) {
     const LoadedScenario& scenario = (*loaded)[i];
     std::string error;
-    const std::optional<SimulationResult> sim = simulate_with_metadata(scenario, fingerprint, &error);
+    const std::optional<SimulationResult> sim = simulate_with_metadata(scenario, fingerprint, &error, simulation);
     if (!sim) {
       std::cerr << "error: " << error << "\n";
       code = kExitInvalid;
@@ -145,6 +157,7 @@ int run_command(const RunArgs& args) {
       continue;
     }
     report << run_summary_line(*scenario.load.scenario, *sim) << (to_stdout ? "" : " -> " + (*outputs)[i]) << "\n";
+    if (args.stats) report << "stats " << run_stats_line(*scenario.load.scenario, *sim, *controller) << "\n";
     report << format_expectation_failures(scenario.path, sim->expectation_failures) << std::flush;
     if (!sim->expectation_failures.empty() && code == kExitOk) code = kExitFailure;
   }
@@ -155,6 +168,8 @@ int check_command(const CheckArgs& args) {
   const std::optional<DiffRules> rules = rules_or_report(args.exact, args.tolerances);
   if (!rules) return kExitInvalid;
   if (args.jobs < 0) return usage_error("-j " + std::to_string(args.jobs) + ": expected 0 (one per core) or more");
+  const std::optional<ControllerKind> controller = controller_or_report(args.controller);
+  if (!controller) return kExitInvalid;
 
   std::string shard_error;
   const std::optional<Shard> shard = shard_from_env([](const char* name) { return std::getenv(name); }, &shard_error);
@@ -173,13 +188,16 @@ int check_command(const CheckArgs& args) {
   options.golden_dir = args.golden_dir;
   options.rules = *rules;
   options.fingerprint = build_fingerprint();
+  options.controller = *controller;
 
   const std::vector<std::string> mine = select_shard(*files, *shard);
   std::vector<CheckOutcome> outcomes =
       check_scenarios(mine, options, args.jobs, [](const CheckOutcome& o) { std::cout << o.report << std::flush; });
 
-  // Orphans are only knowable when every scenario under the root was seen.
-  if (names_whole_root(args.paths, args.scenario_root) && !shard->active()) {
+  // Orphans are only knowable when every scenario under the root was seen
+  // (and only matter when goldens are compared).
+  if (names_whole_root(args.paths, args.scenario_root) && !shard->active() &&
+      *controller == ControllerKind::Stepslide) {
     for (const std::string& golden : find_orphan_goldens(*files, args.scenario_root, args.golden_dir)) {
       outcomes.push_back(orphan_outcome(golden, options));
       std::cout << outcomes.back().report;
@@ -199,6 +217,13 @@ int check_command(const CheckArgs& args) {
 }
 
 int bless_command(const BlessArgs& args) {
+  const std::optional<ControllerKind> controller = controller_or_report(args.controller);
+  if (!controller) return kExitInvalid;
+  if (*controller != ControllerKind::Stepslide) {
+    return usage_error(std::string("bless --controller ") + controller_name(*controller) +
+                       ": goldens record the stepslide controller only; use `check --controller " +
+                       controller_name(*controller) + "` to evaluate its expectations");
+  }
   const char* ci = std::getenv("CI");
   if (ci != nullptr && *ci != '\0' && !args.force) {
     return usage_error(std::string("refusing to bless: the CI environment variable is set (CI=") + ci +

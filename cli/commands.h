@@ -11,6 +11,8 @@ struct RunArgs {
   std::vector<std::string> scenarios;
   std::string out;             ///< one file, or "-" for stdout; "" when not given
   std::string out_dir = "out";
+  std::string controller = "stepslide";  ///< stepslide or bullet
+  bool stats = false;                    ///< also print us/tick and sweeps/tick
 };
 
 struct CheckArgs {
@@ -21,6 +23,7 @@ struct CheckArgs {
   int jobs = 1;                    ///< 0: one per core
   std::vector<std::string> tolerances;
   bool exact = false;
+  std::string controller = "stepslide";  ///< bullet: expectations only, no goldens
 };
 
 struct BlessArgs {
@@ -28,6 +31,7 @@ struct BlessArgs {
   std::string scenario_root = "scenarios";
   std::string golden_dir = "golden";
   bool force = false;
+  std::string controller = "stepslide";  ///< only stepslide: goldens record ours
 };
 
 struct DiffArgs {

@@ -127,10 +127,15 @@ std::string format_load_errors(const LoadResult& load);
 /// "FILE: /expect/2 at tick 120: message\n" for each failure.
 std::string format_expectation_failures(const std::string& file, const std::vector<ExpectationFailure>& failures);
 
-/// Simulates and attaches metadata. Catches anything the simulation throws:
-/// on failure returns nullopt with `error` set.
+/// Simulates and attaches metadata (plus " controller NAME" when it is not
+/// ours). Catches anything the simulation throws: on failure returns nullopt
+/// with `error` set.
 std::optional<SimulationResult> simulate_with_metadata(const LoadedScenario& loaded, const std::string& fingerprint,
-                                                       std::string* error);
+                                                       std::string* error, const SimulationOptions& options = {});
+
+/// "name: 12.3 us/tick, 2.05 sweeps/tick (stepslide)": the cost of a run made
+/// with SimulationOptions::measure_time. Wall time: a report, never a result.
+std::string run_stats_line(const Scenario& scenario, const SimulationResult& result, ControllerKind controller);
 
 /// "name: 240 ticks, feet (0, 1.2, -3), grounded 1, 1234 sweeps, expectations ok"
 std::string run_summary_line(const Scenario& scenario, const SimulationResult& result);
@@ -149,6 +154,9 @@ struct GateOptions {
   DiffRules rules = default_diff_rules();
   std::string fingerprint;  ///< this build's; see build_fingerprint()
   int context_rows = 2;     ///< rows of context in diff reports
+  /// Goldens record our controller only: with any other, a check evaluates
+  /// the scenario's expectations and compares with no golden.
+  ControllerKind controller = ControllerKind::Stepslide;
 };
 
 enum class Verdict {

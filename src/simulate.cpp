@@ -192,6 +192,10 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   if (measure_penetration) penetration.push_back(controller.penetration_depth());
 
   InputTrack input(scenario.input);
+  if (options.on_tick) {
+    const TickReport none;
+    options.on_tick(TickView{0, world, controller, input.at(0), none});
+  }
   const double dt = 1.0 / scenario.tick_rate;
   for (std::int64_t tick = 0; tick < scenario.ticks; ++tick) {
     // The world moves first, then the character (SPEC §1.1).
@@ -200,6 +204,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     result.total_sweeps += report.sweeps;
     t.rows.push_back(row_of(tick + 1, scenario.tick_rate, controller.state(), report, world));
     if (measure_penetration) penetration.push_back(controller.penetration_depth());
+    if (options.on_tick) options.on_tick(TickView{tick + 1, world, controller, input.at(tick), report});
   }
   check_expectations(scenario, t, penetration, result.expectation_failures);
   return result;

@@ -1,6 +1,7 @@
 // The fixed-step runner: scenario in, trajectory out, expectations checked.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -9,9 +10,27 @@
 
 namespace stepslide {
 
+class World;
+class CharacterController;
+struct CharacterInput;
+struct TickReport;
+
+/// What an observer sees after row `tick` is written (tick 0: after reset,
+/// with an empty report and the input of tick 0).
+struct TickView {
+  std::int64_t tick = 0;
+  const World& world;
+  CharacterController& controller;
+  const CharacterInput& input;  ///< the input that produced this row
+  const TickReport& report;
+};
+
 struct SimulationOptions {
   /// Compute the per-tick overlap depth even when no expectation asks for it.
   bool always_measure_penetration = false;
+  /// Called after every row, for checks that need more than the trajectory
+  /// (`stepslide fuzz`); it must not change the simulation.
+  std::function<void(const TickView&)> on_tick;
 };
 
 struct ExpectationFailure {

@@ -1,0 +1,85 @@
+// The floor cost: one capsule sweep, the unit everything else is made of, as
+// the world grows. The sweep is a walking step: 5 cm along a floor, 2 mm above
+// it, through the same adapter our controller uses (CollisionQueries::sweep).
+//   sweep_floor/bodies/N: a floor box plus N-1 static boxes scattered around
+//   (constant density, so the world's extent grows with N).
+//   sweep_floor/mesh_triangles/T: the floor is a triangle mesh of T triangles
+//   (0.5 m cells; the mesh grows, the cells under the capsule do not).
+#include <memory>
+
+#include "bench_support.h"
+#include "collision.h"
+#include "world.h"
+
+namespace stepslide::bench {
+
+namespace {
+
+constexpr double kClearance = 0.002;
+constexpr double kStep = 0.05;
+
+BodyDef floor_box() {
+  BodyDef floor;
+  floor.shape.type = ShapeType::Box;
+  floor.shape.half_extents = {10, 0.5, 10};
+  floor.position = {0, -0.5, 0};
+  return floor;
+}
+
+/// n x n cells of 0.5 m, centred on the origin at height 0.
+BodyDef floor_mesh(int cells) {
+  BodyDef mesh;
+  mesh.shape.type = ShapeType::Mesh;
+  const double size = 0.5, half = 0.5 * size * cells;
+  for (int i = 0; i <= cells; ++i) {
+    for (int j = 0; j <= cells; ++j) mesh.shape.vertices.push_back({i * size - half, 0.0, j * size - half});
+  }
+  auto index = [cells](int i, int j) { return static_cast<std::int32_t>(i * (cells + 1) + j); };
+  for (int i = 0; i < cells; ++i) {
+    for (int j = 0; j < cells; ++j) {
+      mesh.shape.triangles.push_back({index(i, j), index(i, j + 1), index(i + 1, j + 1)});
+      mesh.shape.triangles.push_back({index(i, j), index(i + 1, j + 1), index(i + 1, j)});
+    }
+  }
+  return mesh;
+}
+
+/// Sweeps the default capsule 5 cm along +X, 2 mm above height 0, at (0.1, 0.1).
+void time_walking_sweep(benchmark::State& state, const Scenario& scenario) {
+  World world(scenario);
+  CollisionQueries queries(world.collision_world(), nullptr);
+  btCapsuleShape capsule(0.3, 1.2);
+  const btTransform from(btQuaternion::getIdentity(), btVector3(0.1, 0.9 + kClearance, 0.1));
+  const btVector3 to = from.getOrigin() + btVector3(kStep, 0, 0);
+  for (auto _ : state) {
+    SweepHit hit = queries.sweep(&capsule, from, to);
+    benchmark::DoNotOptimize(hit);
+  }
+  state.counters["bodies"] = static_cast<double>(world.bodies().size());
+}
+
+void BM_SweepFloorBodies(benchmark::State& state) {
+  Scenario scenario;
+  scenario.world.push_back(floor_box());
+  const std::vector<BodyDef> clutter =
+      scatter_boxes(static_cast<int>(state.range(0)) - 1, Area{-12, -12, 12, 12});
+  scenario.world.insert(scenario.world.end(), clutter.begin(), clutter.end());
+  time_walking_sweep(state, scenario);
+}
+
+void BM_SweepFloorMesh(benchmark::State& state) {
+  // range(0) is the triangle count: 2 per cell.
+  int cells = 1;
+  while (2 * cells * cells < state.range(0)) ++cells;
+  Scenario scenario;
+  scenario.world.push_back(floor_mesh(cells));
+  state.counters["triangles"] = static_cast<double>(2 * cells * cells);
+  time_walking_sweep(state, scenario);
+}
+
+}  // namespace
+
+BENCHMARK(BM_SweepFloorBodies)->Name("sweep_floor/bodies")->Arg(10)->Arg(1000)->Arg(10000)->Arg(100000);
+BENCHMARK(BM_SweepFloorMesh)->Name("sweep_floor/mesh_triangles")->Arg(128)->Arg(2048)->Arg(32768)->Arg(524288);
+
+}  // namespace stepslide::bench

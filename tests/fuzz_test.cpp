@@ -1,0 +1,406 @@
+// `stepslide fuzz`: portable randomness, random worlds that always load and
+// never start inside geometry, each invariant caught when a (simulated)
+// broken controller breaks it and not raised on clean runs, greedy
+// shrinking, saved findings, and the command line.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "controller.h"
+#include "fuzz_campaign.h"
+#include "fuzz_invariants.h"
+#include "fuzz_random.h"
+#include "fuzz_shrink.h"
+#include "fuzz_world.h"
+#include "gate.h"
+#include "scenario.h"
+#include "simulate.h"
+
+namespace stepslide {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+Scenario load_or_fail(const std::string& text) {
+  const LoadResult load = load_scenario_text(text, "test.json");
+  EXPECT_TRUE(load.errors.empty()) << (load.errors.empty() ? "" : format_error(load.errors.front()));
+  return load.scenario.value_or(Scenario{});
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class TempDir : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("stepslide_fuzz_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  fs::path dir_;
+};
+
+// ---------------------------------------------------------------------------
+// Randomness
+
+TEST(FuzzRandom, SameSeedSameNumbersWithHandWrittenDistributions) {
+  FuzzRandom a(42), b(42), c(43);
+  bool differs = false;
+  for (int i = 0; i < 100; ++i) {
+    const double x = a.unit();
+    EXPECT_EQ(x, b.unit());
+    differs |= x != c.unit();
+    EXPECT_GE(x, 0.0);
+    EXPECT_LT(x, 1.0);
+  }
+  EXPECT_TRUE(differs);
+  // mt19937_64's sequence is fixed by the standard (its 10000th output from
+  // the default seed is 9981545732273789042), and unit() is its top 53 bits.
+  std::mt19937_64 engine(5489u);
+  engine.discard(9999);
+  EXPECT_EQ(engine(), 9981545732273789042ull);
+  FuzzRandom seeded(5489u);
+  EXPECT_EQ(seeded.unit(), static_cast<double>(14514284786278117030ull >> 11) * 0x1.0p-53);
+}
+
+TEST(FuzzRandom, IntegersCoverTheirRangeAndNothingElse) {
+  FuzzRandom r(7);
+  std::map<std::int64_t, int> seen;
+  for (int i = 0; i < 7000; ++i) ++seen[r.integer(-3, 3)];
+  ASSERT_EQ(seen.size(), 7u);
+  EXPECT_EQ(seen.begin()->first, -3);
+  EXPECT_EQ(seen.rbegin()->first, 3);
+  for (const auto& [value, count] : seen) EXPECT_GT(count, 800) << value;  // 1000 expected each
+  EXPECT_EQ(r.integer(5, 5), 5);
+}
+
+TEST(FuzzRandom, RoundedValuesAreShortDecimals) {
+  FuzzRandom r(1);
+  for (int i = 0; i < 1000; ++i) {
+    const double v = r.rounded(0.15, 0.5);
+    EXPECT_GE(v, 0.15);
+    EXPECT_LE(v, 0.5);
+    EXPECT_LE(Json(v).dump().size(), 5u) << Json(v).dump();  // "0.409", never "0.40900000000000003"
+    EXPECT_EQ(std::fmod(r.rounded(-180, 180, 0.5) * 2.0, 1.0), 0.0);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Random worlds
+
+TEST(FuzzWorld, SameSeedSameBytesDifferentSeedsDiffer) {
+  EXPECT_EQ(generate_fuzz_scenario(11).dump(), generate_fuzz_scenario(11).dump());
+  EXPECT_NE(generate_fuzz_scenario(11).dump(), generate_fuzz_scenario(12).dump());
+}
+
+/// Overlap of the character with the world at row 0.
+double starting_overlap(const Scenario& scenario) {
+  Scenario one_tick = scenario;
+  one_tick.ticks = 1;
+  double depth = -1.0;
+  SimulationOptions options;
+  options.on_tick = [&depth](const TickView& view) {
+    if (view.tick == 0) depth = view.controller.penetration_depth();
+  };
+  simulate(one_tick, options);
+  return depth;
+}
+
+TEST(FuzzWorld, EveryShapeAndMotionAppearsEveryWorldLoadsNoneStartsInside) {
+  FuzzWorldOptions options;
+  options.min_ticks = 30;
+  options.max_ticks = 60;
+  std::set<std::string> shapes, motions, characters;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    SCOPED_TRACE(seed);
+    const Json document = generate_fuzz_scenario(seed, options);
+    const Scenario scenario = load_or_fail(document.dump());
+    EXPECT_GE(scenario.ticks, 30);
+    EXPECT_LE(scenario.ticks, 60);
+    EXPECT_LE(starting_overlap(scenario), 1e-9);
+    for (const Json& body : document["world"]) {
+      shapes.insert(body["shape"]["type"].get<std::string>());
+      if (body.contains("motion")) motions.insert(body["motion"]["type"].get<std::string>());
+    }
+    characters.insert(document["character"]["shape"]["type"].get<std::string>());
+  }
+  EXPECT_EQ(shapes, (std::set<std::string>{"box", "capsule", "convex_hull", "cylinder", "heightfield", "mesh", "ramp",
+                                           "sphere", "stairs"}));
+  EXPECT_EQ(motions, (std::set<std::string>{"keyframes", "linear", "spin"}));
+  EXPECT_EQ(characters, (std::set<std::string>{"box", "capsule", "cylinder", "sphere"}));
+}
+
+// ---------------------------------------------------------------------------
+// Invariants: a clean run raises nothing; a broken controller, played here by
+// a hook that moves the character after a tick, is caught by each one.
+
+/// Walks toward a 6 m tall thin wall (far face at z = -3.05) past a crate.
+const char* const kWallWorld = R"({
+  "format": "stepslide/scenario@1", "ticks": 60,
+  "world": [
+    {"shape": {"type": "box", "half_extents": [10, 0.5, 10]}, "position": [0, -0.5, 0]},
+    {"name": "wall", "shape": {"type": "box", "half_extents": [4, 3, 0.05]}, "position": [0, 2, -3]},
+    {"name": "crate", "shape": {"type": "box", "half_extents": [0.5, 0.5, 0.5]}, "position": [3, 0.5, 0]}
+  ],
+  "input": [{"tick": 0, "move": [0, 1]}]
+})";
+
+/// Runs the wall world with `tamper` applied to the state after tick `at`.
+InvariantReport broken_run(const std::string& world, std::int64_t at, const std::function<void(CharacterState&)>& tamper,
+                           bool rerun = false) {
+  InvariantOptions options;
+  options.check_rerun = rerun;
+  options.before_check = [&](const TickView& view) {
+    if (view.tick == at) tamper(view.controller.state());
+  };
+  return check_invariants(load_or_fail(world), options);
+}
+
+TEST(FuzzInvariants, CleanRunsRaiseNothing) {
+  const InvariantReport report = check_invariants(load_or_fail(kWallWorld));
+  EXPECT_TRUE(report.ok()) << format_violations(report);
+  EXPECT_EQ(report.ticks_checked, 60);
+}
+
+TEST(FuzzInvariants, EveryCheckedInScenarioSatisfiesThem) {
+  const ScenarioList list = discover_scenarios({std::string(STEPSLIDE_SOURCE_DIR) + "/scenarios"});
+  ASSERT_GE(list.files.size(), 30u);
+  for (const std::string& file : list.files) {
+    const LoadedScenario loaded = load_scenario(file);
+    ASSERT_TRUE(loaded.valid()) << file;
+    const InvariantReport report = check_invariants(*loaded.load.scenario);
+    EXPECT_TRUE(report.ok()) << file << "\n" << format_violations(report);
+  }
+}
+
+TEST(FuzzInvariants, PassingThroughAThinWallIsATunnel) {
+  const InvariantReport report = broken_run(kWallWorld, 50, [](CharacterState& s) { s.position.setZ(-3.4); });
+  const Violation* v = report.first(InvariantKind::Tunnel);
+  ASSERT_NE(v, nullptr) << format_violations(report);
+  EXPECT_EQ(v->tick, 50);
+  EXPECT_NE(v->message.find("static box wall along its local z axis"), std::string::npos) << v->message;
+}
+
+TEST(FuzzInvariants, SinkingIntoABoxIsAnOverlap) {
+  const InvariantReport report =
+      broken_run(kWallWorld, 10, [](CharacterState& s) { s.position = btVector3(2.3, 0, 0); });
+  const Violation* v = report.first(InvariantKind::Overlap);
+  ASSERT_NE(v, nullptr) << format_violations(report);
+  EXPECT_EQ(v->tick, 10);
+  EXPECT_DOUBLE_EQ(v->limit, 0.01);  // skin_width
+  EXPECT_EQ(report.first(InvariantKind::Tunnel), nullptr);
+}
+
+TEST(FuzzInvariants, RisingTwoMetresInOneTickIsARise) {
+  const InvariantReport report = broken_run(kWallWorld, 20, [](CharacterState& s) { s.position += btVector3(0, 2, 0); });
+  const Violation* v = report.first(InvariantKind::Rise);
+  ASSERT_NE(v, nullptr) << format_violations(report);
+  EXPECT_EQ(v->tick, 20);
+  EXPECT_LT(v->limit, 1.0);  // the highest allowed feet height: one step above the floor, not two metres
+}
+
+TEST(FuzzInvariants, FallingPastTerminalVelocityIsCaught) {
+  const InvariantReport report = broken_run(kWallWorld, 30, [](CharacterState& s) { s.velocity.setY(-500); });
+  ASSERT_NE(report.first(InvariantKind::FallSpeed), nullptr) << format_violations(report);
+  EXPECT_EQ(report.first(InvariantKind::FallSpeed)->tick, 30);
+}
+
+TEST(FuzzInvariants, NotANumberIsCaught) {
+  const InvariantReport report =
+      broken_run(kWallWorld, 60, [](CharacterState& s) { s.velocity.setX(std::nan("")); });
+  ASSERT_NE(report.first(InvariantKind::NonFinite), nullptr) << format_violations(report);
+  EXPECT_EQ(report.first(InvariantKind::NonFinite)->tick, 60);
+}
+
+TEST(FuzzInvariants, ARerunThatDiffersIsNondeterminism) {
+  // The hook changes the first run only, like state leaking between runs
+  // would; row 40 is already written, so row 41 is the first to differ.
+  const InvariantReport report =
+      broken_run(kWallWorld, 40, [](CharacterState& s) { s.position += btVector3(0.001, 0, 0); }, true);
+  const Violation* v = report.first(InvariantKind::Nondeterministic);
+  ASSERT_NE(v, nullptr) << format_violations(report);
+  EXPECT_EQ(v->tick, 41);
+  EXPECT_NE(v->message.find("at row 41: '41,"), std::string::npos) << v->message;
+}
+
+const char* const kTerrain = R"({
+  "format": "stepslide/scenario@1", "ticks": 90,
+  "character": {"position": [POS]},
+  "world": [{"name": "terrain", "shape": {"type": "heightfield", "rows": ROWS, "columns": ROWS, "cell_size": 1,
+             "heights": [HEIGHTS]}}],
+  "input": [{"tick": 0, "move": [1, 0]}]
+})";
+
+std::string terrain(int rows, const std::string& position) {
+  std::string heights;
+  for (int i = 0; i < rows * rows; ++i) heights += i == 0 ? "0" : ", 0";
+  std::string text = kTerrain;
+  for (const auto& [key, value] : std::map<std::string, std::string>{
+           {"POS", position}, {"ROWS", std::to_string(rows)}, {"HEIGHTS", heights}}) {
+    text.replace(text.find(key), key.size(), value);
+    if (key == "ROWS") text.replace(text.find(key), key.size(), value);
+  }
+  return text;
+}
+
+TEST(FuzzInvariants, DroppingThroughTerrainIsATunnelWalkingOffItsEdgeIsNot) {
+  const InvariantReport through =
+      broken_run(terrain(11, "0, 0, 0"), 10, [](CharacterState& s) { s.position.setY(-2); });
+  const Violation* v = through.first(InvariantKind::Tunnel);
+  ASSERT_NE(v, nullptr) << format_violations(through);
+  EXPECT_NE(v->message.find("surface of terrain"), std::string::npos) << v->message;
+
+  const InvariantReport off_the_edge = check_invariants(load_or_fail(terrain(3, "0.5, 0, 0")));
+  EXPECT_TRUE(off_the_edge.ok()) << format_violations(off_the_edge);
+}
+
+// ---------------------------------------------------------------------------
+// Shrinking
+
+TEST(FuzzShrink, KeepsOnlyWhatTheFailureNeeds) {
+  const Json scenario = Json::parse(R"({
+    "format": "stepslide/scenario@1", "ticks": 300, "tick_rate": 120, "gravity": [0, -5, 0],
+    "character": {"shape": {"type": "sphere", "radius": 0.3}, "velocity": [1, 0, 0],
+                  "settings": {"walk_speed": 3, "friction": 2}, "position": [0, 1, 0]},
+    "world": [
+      {"shape": {"type": "sphere", "radius": 1}, "position": [5, 0, 0]},
+      {"name": "culprit", "shape": {"type": "box", "half_extents": [1, 1, 1]}, "rotation_deg": [0, 30, 0],
+       "motion": {"type": "keyframes", "keys": [{"tick": 10, "position": [0, 0, 0]}, {"tick": 20, "position": [1, 0, 0]}]}},
+      {"shape": {"type": "sphere", "radius": 2}, "position": [-5, 0, 0]}
+    ],
+    "input": [{"tick": 0, "move": [0, 1]}, {"tick": 5, "jump": true, "yaw_deg": 10}, {"tick": 200, "move": [1, 0]}]
+  })");
+  // Fails at tick 40 while a body named "culprit" exists and some key jumps.
+  const FailsAt fails_at = [](const Json& c) -> std::optional<std::int64_t> {
+    bool culprit = false, jump = false;
+    for (const Json& body : c.value("world", Json::array())) culprit |= body.value("name", "") == "culprit";
+    for (const Json& key : c.value("input", Json::array())) jump |= key.contains("jump");
+    if (!culprit || !jump || c["ticks"].get<std::int64_t>() < 40) return std::nullopt;
+    return 40;
+  };
+  const ShrinkResult result = shrink_scenario(scenario, 40, fails_at);
+  const Json expected = Json::parse(R"({
+    "format": "stepslide/scenario@1", "ticks": 40,
+    "character": {"position": [0, 1, 0]},
+    "world": [{"name": "culprit", "shape": {"type": "box", "half_extents": [1, 1, 1]}}],
+    "input": [{"tick": 5, "jump": true}]
+  })");
+  EXPECT_EQ(result.scenario, expected) << result.scenario.dump(2);
+  EXPECT_EQ(result.failing_tick, 40);
+  EXPECT_GT(result.attempts, 10);
+
+  ShrinkOptions few;
+  few.max_attempts = 3;
+  EXPECT_EQ(shrink_scenario(scenario, 40, fails_at, few).attempts, 3);
+}
+
+// ---------------------------------------------------------------------------
+// Findings and campaigns
+
+TEST(FuzzCampaign, FindingDocumentsSayWhatFailedAndCarryOnlyFailingExpectations) {
+  // Starts inside a crate and may not push out: a real overlap at tick 5.
+  const Json stuck_inside = Json::parse(R"({
+    "format": "stepslide/scenario@1", "ticks": 10,
+    "character": {"settings": {"max_depenetration_iterations": 0}},
+    "world": [{"shape": {"type": "box", "half_extents": [0.5, 0.5, 0.5]}, "position": [0.5, 0.5, 0]}]
+  })");
+  Violation overlap{InvariantKind::Overlap, 5, "overlaps the world by 0.3 m", 0.01};
+  const Json document = finding_document(stuck_inside, 7, overlap, "shrunk: bodies 3 -> 1");
+  EXPECT_EQ(document["name"], "fuzz_seed7_overlap");
+  const std::string description = document["description"].get<std::string>();
+  EXPECT_NE(description.find("stepslide fuzz --seed 7 --count 1"), std::string::npos) << description;
+  EXPECT_NE(description.find("overlap at tick 5: overlaps the world by 0.3 m"), std::string::npos) << description;
+  ASSERT_TRUE(document.contains("expect")) << document.dump(2);
+  EXPECT_EQ(document["expect"], Json::parse(R"([{"ticks": [5, 5], "max_penetration": 0.01}])"));
+  EXPECT_FALSE(simulate(load_or_fail(document.dump())).expectation_failures.empty());
+
+  // Where the check would pass, the document carries none.
+  Json free = stuck_inside;
+  free["world"][0]["position"] = Json::array({5, 0.5, 0});
+  EXPECT_FALSE(finding_document(free, 7, overlap, "").contains("expect"));
+}
+
+TEST_F(TempDir, CampaignsAreReproducibleAndKeptScenariosLoad) {
+  FuzzOptions options;
+  options.seed = 500;
+  options.count = 4;
+  options.out_dir = (dir_ / "a").string();
+  options.keep_all = true;
+  options.world.max_ticks = 150;
+  const FuzzSummary first = run_fuzz(options);
+  EXPECT_EQ(first.scenarios, 4);
+  EXPECT_TRUE(first.generator_errors.empty());
+  EXPECT_GE(first.ticks, 4 * 120);
+  options.out_dir = (dir_ / "b").string();
+  const FuzzSummary second = run_fuzz(options);
+  EXPECT_EQ(second.ticks, first.ticks);
+  EXPECT_EQ(second.findings.size(), first.findings.size());
+  for (std::uint64_t seed = 500; seed < 504; ++seed) {
+    const std::string name = "seed" + std::to_string(seed) + ".json";
+    const std::string text = read_text(dir_ / "a" / name);
+    EXPECT_EQ(text, read_text(dir_ / "b" / name));
+    EXPECT_TRUE(load_scenario_text(text, name).scenario.has_value()) << name;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Command line
+
+struct Outcome {
+  int code = -1;
+  std::string out, err;
+};
+
+Outcome stepslide(const fs::path& dir, const std::string& args) {
+  const std::string command = "cd '" + dir.string() + "' && timeout 120 '" STEPSLIDE_BINARY "' " + args +
+                              " >.out 2>.err";
+  const int status = std::system(command.c_str());
+  Outcome run;
+  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.out = read_text(dir / ".out");
+  run.err = read_text(dir / ".err");
+  return run;
+}
+
+TEST_F(TempDir, CommandLineRunsReplaysAndRefusesBadArguments) {
+  Outcome run = stepslide(dir_, "fuzz --seed 3 --count 5 --max-ticks 150 --keep --out-dir found");
+  EXPECT_TRUE(run.code == 0 || run.code == 1) << run.err;
+  EXPECT_NE(run.out.find("fuzz: 5 scenarios (seeds 3..7), "), std::string::npos) << run.out;
+  EXPECT_TRUE(fs::exists(dir_ / "found" / "seed7.json"));
+
+  std::ofstream(dir_ / "wall.json") << kWallWorld;
+  run = stepslide(dir_, "fuzz --replay wall.json");
+  EXPECT_EQ(run.code, 0) << run.out << run.err;
+  EXPECT_EQ(run.out, "ok wall.json (60 ticks)\n");
+
+  std::ofstream(dir_ / "bad.json") << R"({"format": "stepslide/scenario@1"})";
+  run = stepslide(dir_, "fuzz --replay bad.json");
+  EXPECT_EQ(run.code, 2);
+  EXPECT_NE(run.err.find("bad.json: missing required key \"ticks\""), std::string::npos) << run.err;
+
+  EXPECT_EQ(stepslide(dir_, "fuzz --count -1").code, 2);
+  EXPECT_EQ(stepslide(dir_, "fuzz --max-ticks 10").code, 2);
+  EXPECT_EQ(stepslide(dir_, "fuzz --help").code, 0);
+}
+
+}  // namespace
+}  // namespace stepslide
