@@ -1,9 +1,12 @@
 #include "simulate.h"
 
+#include <chrono>
 #include <cmath>
 #include <sstream>
+#include <type_traits>
 
 #include "controller.h"
+#include "reference_controller.h"
 #include "world.h"
 
 namespace stepslide {
@@ -171,11 +174,26 @@ void check_expectations(const Scenario& scenario, const Trajectory& t, const std
 
 }  // namespace
 
-SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
+const char* controller_name(ControllerKind kind) {
+  return kind == ControllerKind::Bullet ? "bullet" : "stepslide";
+}
+
+std::optional<ControllerKind> controller_from_name(const std::string& name) {
+  for (ControllerKind kind : {ControllerKind::Stepslide, ControllerKind::Bullet}) {
+    if (name == controller_name(kind)) return kind;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+/// Runs `controller` (ours or the reference) through the scenario in `world`.
+template <class Controller>
+SimulationResult run_ticks(const Scenario& scenario, const SimulationOptions& options, World& world,
+                           Controller& controller) {
+  using Clock = std::chrono::steady_clock;
+  constexpr bool kOurs = std::is_same_v<Controller, CharacterController>;
   SimulationResult result;
-  World world(scenario);
-  CharacterController controller(world.collision_world(), character_shape(scenario.character.shape),
-                                 scenario.character.settings, to_bt(scenario.up), to_bt(scenario.gravity));
   controller.reset(to_bt(scenario.character.position), to_bt(scenario.character.velocity));
 
   bool measure_penetration = options.always_measure_penetration;
@@ -192,22 +210,43 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   if (measure_penetration) penetration.push_back(controller.penetration_depth());
 
   InputTrack input(scenario.input);
-  if (options.on_tick) {
-    const TickReport none;
-    options.on_tick(TickView{0, world, controller, input.at(0), none});
+  if constexpr (kOurs) {
+    if (options.on_tick) {
+      const TickReport none;
+      options.on_tick(TickView{0, world, controller, input.at(0), none});
+    }
   }
   const double dt = 1.0 / scenario.tick_rate;
   for (std::int64_t tick = 0; tick < scenario.ticks; ++tick) {
     // The world moves first, then the character (SPEC §1.1).
     world.set_time(tick + 1);
+    const Clock::time_point start = options.measure_time ? Clock::now() : Clock::time_point{};
     const TickReport report = controller.update(input.at(tick), dt);
+    if (options.measure_time) result.update_seconds += std::chrono::duration<double>(Clock::now() - start).count();
     result.total_sweeps += report.sweeps;
     t.rows.push_back(row_of(tick + 1, scenario.tick_rate, controller.state(), report, world));
     if (measure_penetration) penetration.push_back(controller.penetration_depth());
-    if (options.on_tick) options.on_tick(TickView{tick + 1, world, controller, input.at(tick), report});
+    if constexpr (kOurs) {
+      if (options.on_tick) options.on_tick(TickView{tick + 1, world, controller, input.at(tick), report});
+    }
   }
   check_expectations(scenario, t, penetration, result.expectation_failures);
   return result;
+}
+
+}  // namespace
+
+SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
+  World world(scenario);
+  const CharacterShapeDesc shape = character_shape(scenario.character.shape);
+  if (options.controller == ControllerKind::Bullet) {
+    ReferenceController reference(world.collision_world(), shape, scenario.character.settings, to_bt(scenario.up),
+                                  to_bt(scenario.gravity));
+    return run_ticks(scenario, options, world, reference);
+  }
+  CharacterController controller(world.collision_world(), shape, scenario.character.settings, to_bt(scenario.up),
+                                 to_bt(scenario.gravity));
+  return run_ticks(scenario, options, world, controller);
 }
 
 }  // namespace stepslide
