@@ -6,7 +6,6 @@
 #include <iostream>
 
 #include "commands.h"
-#include "trace_command.h"
 #include "fuzz_command.h"
 #include "gate.h"
 
@@ -35,6 +34,13 @@ void add_root_options(CLI::App* command, std::string* scenario_root, std::string
       ->capture_default_str();
 }
 
+/// --controller: ours, or Bullet's btKinematicCharacterController as the reference.
+void add_controller_option(CLI::App* command, std::string* controller, const std::string& what) {
+  command->add_option("--controller", *controller, "stepslide (ours) or bullet (btKinematicCharacterController)" + what)
+      ->check(CLI::IsMember({"stepslide", "bullet"}))
+      ->capture_default_str();
+}
+
 CLI::App* add_run(CLI::App& app, RunArgs& args) {
   CLI::App* run = app.add_subcommand("run", "Simulate scenarios and write their trajectories as CSV.");
   run->add_option("SCENARIO", args.scenarios, "scenario files, or directories searched for *.json")->required();
@@ -42,6 +48,10 @@ CLI::App* add_run(CLI::App& app, RunArgs& args) {
   run->add_option("--out-dir", args.out_dir, "write <scenario name>.csv files here")
       ->capture_default_str()
       ->excludes(out);
+  add_controller_option(run, &args.controller, "; bullet's CSV has the same columns, 0 where it has no equivalent");
+  run->add_flag("--stats", args.stats,
+                "also print microseconds and sweeps per tick for each scenario (wall time of the controller's "
+                "updates; the CSV is unchanged)");
   run->footer(
       "Every scenario is validated before anything is written: if one is invalid, its errors are printed and "
       "no file is written. Output is written atomically (never a partial file) with '#' metadata lines "
@@ -59,6 +69,9 @@ CLI::App* add_check(CLI::App& app, CheckArgs& args) {
   check->add_option("-j,--jobs", args.jobs, "scenarios checked in parallel (0: one per core); output is the same")
       ->capture_default_str();
   add_tolerance_options(check, &args.tolerances, &args.exact);
+  add_controller_option(check, &args.controller,
+                        "; goldens record stepslide only, so bullet is checked against each scenario's "
+                        "expectations alone (no goldens, no orphans)");
   check->footer(
       "Prints 'PASS <scenario>' per passing scenario and, per failure, a report: the first divergent tick and "
       "column with expected and actual values and context rows, the worst error per column, and failed "
@@ -76,6 +89,7 @@ CLI::App* add_bless(CLI::App& app, BlessArgs& args) {
   bless->add_option("PATH", args.paths, "scenario files or directories (default: the scenario root)");
   add_root_options(bless, &args.scenario_root, &args.golden_dir);
   bless->add_flag("--force", args.force, "bless even when the CI environment variable is set");
+  add_controller_option(bless, &args.controller, "; goldens record stepslide only, so bullet is refused");
   bless->footer(
       "Goldens are written atomically and only when their bytes change; each is reported as new, changed "
       "(with the first difference), metadata only, or unchanged. Refuses to run when CI is set (use --force). "
@@ -118,8 +132,6 @@ int dispatch(int argc, char** argv) {
   app.set_version_flag("--version", version_text());
   FuzzArgs fuzz_args;
   CLI::App* fuzz = add_fuzz(app, fuzz_args);
-  TraceArgs trace_args;
-  CLI::App* trace = add_trace(app, trace_args);
   app.require_subcommand(1);
   app.footer(std::string(kExitCodes) + "\nRun 'stepslide COMMAND --help' for a command's options.");
 
@@ -152,7 +164,6 @@ int dispatch(int argc, char** argv) {
   if (diff->parsed()) return diff_command(diff_args);
   if (validate->parsed()) return validate_command(validate_paths);
   if (settings->parsed()) return settings_command(settings_json);
-  if (trace->parsed()) return trace_command(trace_args);
   if (fuzz->parsed()) return fuzz_command(fuzz_args);
   return stepslide::kExitInvalid;
 }
