@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "trace_command.h"
 #include "fuzz_command.h"
 #include "gate.h"
 
@@ -132,6 +133,8 @@ int dispatch(int argc, char** argv) {
   app.set_version_flag("--version", version_text());
   FuzzArgs fuzz_args;
   CLI::App* fuzz = add_fuzz(app, fuzz_args);
+  TraceArgs trace_args;
+  CLI::App* trace = add_trace(app, trace_args);
   app.require_subcommand(1);
   app.footer(std::string(kExitCodes) + "\nRun 'stepslide COMMAND --help' for a command's options.");
 
@@ -164,6 +167,7 @@ int dispatch(int argc, char** argv) {
   if (diff->parsed()) return diff_command(diff_args);
   if (validate->parsed()) return validate_command(validate_paths);
   if (settings->parsed()) return settings_command(settings_json);
+  if (trace->parsed()) return trace_command(trace_args);
   if (fuzz->parsed()) return fuzz_command(fuzz_args);
   return stepslide::kExitInvalid;
 }
