@@ -10,10 +10,16 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "console.h"
 #include "file_io.h"
 #include "fingerprint.h"
 #include "gate.h"
 #include "junit.h"
+#include "plot.h"
+#include "report.h"
 #include "settings.h"
 #include "trajectory.h"
 
@@ -110,6 +116,42 @@ std::optional<ControllerKind> controller_or_report(const std::string& name) {
   return kind;
 }
 
+bool env_set(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0';
+}
+
+/// What the environment and `fd` say about colour and progress output.
+ConsoleFacts console_facts(int fd) {
+  ConsoleFacts facts;
+  facts.is_terminal = ::isatty(fd) == 1;
+  facts.no_color = env_set("NO_COLOR");
+  facts.ci = env_set("CI");
+  const char* term = std::getenv("TERM");
+  facts.dumb_terminal = term != nullptr && std::string(term) == "dumb";
+  return facts;
+}
+
+std::size_t terminal_width(int fd) {
+  winsize size{};
+  if (::ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  return 80;
+}
+
+/// Writes DIR/index.html; prints where, or why not. False on failure.
+bool write_report(const std::string& dir, const std::vector<CheckOutcome>& outcomes) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const std::string page = (fs::path(dir) / "index.html").lexically_normal().generic_string();
+  const std::string error = ec ? ec.message() : write_file_atomic(page, report_html(outcomes));
+  if (!error.empty()) {
+    std::cerr << "error: cannot write " << page << ": " << error << "\n";
+    return false;
+  }
+  std::cout << "report: " << page << "\n";
+  return true;
+}
+
 std::string setting_value_text(const SettingInfo& info, double value) {
   return info.is_integer ? std::to_string(static_cast<long long>(value)) : format_number(value);
 }
@@ -190,9 +232,27 @@ int check_command(const CheckArgs& args) {
   options.fingerprint = build_fingerprint();
   options.controller = *controller;
 
+  options.keep_failure_detail = !args.report_dir.empty();
+  const std::optional<ColorMode> color_mode = parse_color_mode(args.color);
+  if (!color_mode) return usage_error("--color " + args.color + ": expected auto, always or never");
+  const bool color = color_enabled(*color_mode, console_facts(STDOUT_FILENO));
+  auto print = [color](const std::string& report) {
+    std::cout << (color ? colorize_verdicts(report) : report) << std::flush;
+  };
+
   const std::vector<std::string> mine = select_shard(*files, *shard);
-  std::vector<CheckOutcome> outcomes =
-      check_scenarios(mine, options, args.jobs, [](const CheckOutcome& o) { std::cout << o.report << std::flush; });
+  // On a terminal (never in CI) one line on stderr says how far the run is.
+  ProgressLine progress(std::cerr, progress_enabled(console_facts(STDERR_FILENO)), terminal_width(STDERR_FILENO));
+  std::size_t done = 0, failed = 0;
+  if (!mine.empty()) progress.show(progress_text(0, mine.size(), 0, mine.front()));
+  std::vector<CheckOutcome> outcomes = check_scenarios(mine, options, args.jobs, [&](const CheckOutcome& o) {
+    progress.clear();
+    print(o.report);
+    ++done;
+    failed += o.verdict == Verdict::Pass ? 0 : 1;
+    if (done < mine.size()) progress.show(progress_text(done, mine.size(), failed, mine[done]));
+  });
+  progress.clear();
 
   // Orphans are only knowable when every scenario under the root was seen
   // (and only matter when goldens are compared).
@@ -200,12 +260,13 @@ int check_command(const CheckArgs& args) {
       *controller == ControllerKind::Stepslide) {
     for (const std::string& golden : find_orphan_goldens(*files, args.scenario_root, args.golden_dir)) {
       outcomes.push_back(orphan_outcome(golden, options));
-      std::cout << outcomes.back().report;
+      print(outcomes.back().report);
     }
   }
+  const bool report_ok = args.report_dir.empty() || write_report(args.report_dir, outcomes);
   std::cout << closing_line(outcomes) << "\n" << std::flush;
 
-  int code = exit_code_for(outcomes);
+  int code = report_ok ? exit_code_for(outcomes) : kExitInvalid;
   if (!args.junit.empty()) {
     const std::string error = write_file_atomic(args.junit, junit_xml("stepslide check", junit_cases(outcomes)));
     if (!error.empty()) {
@@ -299,6 +360,56 @@ int validate_command(const std::vector<std::string>& paths) {
     }
   }
   return code;
+}
+
+int plot_command(const PlotArgs& args) {
+  const std::optional<DiffRules> rules = rules_or_report(args.exact, args.tolerances);
+  if (!rules) return kExitInvalid;
+  const LoadedScenario loaded = load_scenario(args.scenario);
+  if (!loaded.valid()) {
+    std::cerr << format_load_errors(loaded.load);
+    return kExitInvalid;
+  }
+  const std::string& reference_path = args.golden.empty() ? args.against : args.golden;
+  std::optional<Trajectory> reference;
+  if (!reference_path.empty()) {
+    std::string error;
+    const std::optional<std::string> text = read_file(reference_path, &error);
+    if (text) reference = parse_csv(*text, &error);
+    if (!reference) return usage_error(reference_path + ": " + error);
+    const std::vector<std::string> missing = missing_plot_columns(*reference);
+    if (!missing.empty()) {
+      std::string names;
+      for (const std::string& name : missing) names += (names.empty() ? "" : ", ") + name;
+      return usage_error(reference_path + ": expected columns x, y and z to plot, missing " + names);
+    }
+  }
+  std::string error;
+  const std::optional<SimulationResult> sim = simulate_with_metadata(loaded, build_fingerprint(), &error);
+  if (!sim) return usage_error(error);
+
+  std::optional<DiffResult> diff;
+  if (reference) diff = diff_trajectories(*reference, sim->trajectory, *rules);
+  std::vector<PlotTrace> traces{{"this run", &sim->trajectory}};
+  if (reference) traces.push_back({(args.golden.empty() ? "reference: " : "golden: ") + reference_path, &*reference});
+  const std::string svg = plot_svg(*loaded.load.scenario, traces, diff ? diff->first : std::nullopt);
+
+  const bool to_stdout = args.out == "-";
+  if (to_stdout) {
+    std::cout << svg << std::flush;
+  } else if (const std::string write_error = write_file_atomic(args.out, svg); !write_error.empty()) {
+    return usage_error("cannot write " + args.out + ": " + write_error);
+  }
+  std::ostream& report = to_stdout ? std::cerr : std::cout;
+  report << "plotted " << loaded.path << (to_stdout ? "" : " -> " + args.out);
+  if (diff && diff->equal) report << "; matches " << reference_path;
+  if (diff && !diff->equal) {
+    report << "; differs from " << reference_path << ": "
+           << diff_summary(format_diff_report(*diff, *reference, sim->trajectory, 0));
+  }
+  report << "\n" << format_expectation_failures(loaded.path, sim->expectation_failures) << std::flush;
+  const bool failed = (diff && !diff->equal) || !sim->expectation_failures.empty();
+  return failed ? kExitFailure : kExitOk;
 }
 
 int settings_command(bool json) {

@@ -24,6 +24,8 @@ struct CheckArgs {
   std::vector<std::string> tolerances;
   bool exact = false;
   std::string controller = "stepslide";  ///< bullet: expectations only, no goldens
+  std::string report_dir;          ///< write DIR/index.html; "" when not given
+  std::string color = "auto";      ///< auto, always or never
 };
 
 struct BlessArgs {
@@ -46,6 +48,15 @@ int check_command(const CheckArgs& args);
 int bless_command(const BlessArgs& args);
 int diff_command(const DiffArgs& args);
 int validate_command(const std::vector<std::string>& paths);
+struct PlotArgs {
+  std::string scenario;
+  std::string golden;   ///< reference trajectory given as --golden; "" when not given
+  std::string against;  ///< reference trajectory given as --against; "" when not given
+  std::string out;      ///< SVG file, or "-" for stdout
+  std::vector<std::string> tolerances;
+  bool exact = false;
+};
+int plot_command(const PlotArgs& args);
 int settings_command(bool json);
 
 /// "stepslide 0.1.0\nbuild: <fingerprint>"

@@ -73,6 +73,14 @@ CLI::App* add_check(CLI::App& app, CheckArgs& args) {
   add_controller_option(check, &args.controller,
                         "; goldens record stepslide only, so bullet is checked against each scenario's "
                         "expectations alone (no goldens, no orphans)");
+  check->add_option("--report", args.report_dir,
+                    "also write DIR/index.html: every scenario's status and, per failure, a plot of the run over "
+                    "its golden, the first divergence and the worst error per column (one self-contained page)")
+      ->type_name("DIR");
+  check->add_option("--color", args.color, "colour PASS/FAIL: auto (on a terminal, unless NO_COLOR is set), "
+                                            "always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
   check->footer(
       "Prints 'PASS <scenario>' per passing scenario and, per failure, a report: the first divergent tick and "
       "column with expected and actual values and context rows, the worst error per column, and failed "
@@ -80,7 +88,9 @@ CLI::App* add_check(CLI::App& app, CheckArgs& args) {
       "fails. With no PATH (the whole root) and no sharding, a golden with no scenario fails too. Ends with "
       "'N passed, N failed'.\n"
       "Sharding: GTEST_TOTAL_SHARDS/GTEST_SHARD_INDEX or TEST_TOTAL_SHARDS/TEST_SHARD_INDEX select every "
-      "TOTAL-th scenario of the sorted list; TEST_SHARD_STATUS_FILE is touched when set.\n" +
+      "TOTAL-th scenario of the sorted list; TEST_SHARD_STATUS_FILE is touched when set.\n"
+      "On a terminal, a progress line on stderr shows how far the run is; never when stderr is not a terminal "
+      "or the CI environment variable is set.\n" +
       std::string(kExitCodes) + " An invalid scenario or unreadable golden gives 2.");
   return check;
 }
@@ -119,6 +129,27 @@ CLI::App* add_validate(CLI::App& app, std::vector<std::string>& paths) {
   return validate;
 }
 
+CLI::App* add_plot(CLI::App& app, PlotArgs& args) {
+  CLI::App* plot = app.add_subcommand("plot", "Draw a scenario's run as an SVG: top and side views of the level "
+                                              "and the trajectory.");
+  plot->add_option("SCENARIO", args.scenario, "the scenario file")->required();
+  CLI::Option* golden = plot->add_option("--golden", args.golden, "also draw this golden trajectory and mark the "
+                                                                  "first tick where the run differs from it");
+  plot->add_option("--against", args.against, "like --golden, for any other trajectory CSV (e.g. another build's)")
+      ->excludes(golden);
+  plot->add_option("--out", args.out, "the SVG file to write; '-' is stdout")->required();
+  add_tolerance_options(plot, &args.tolerances, &args.exact);
+  plot->footer(
+      "The top view shows every body's outline seen from above, shaded by height (moving bodies dashed at tick 0 "
+      "and solid at the end); the side view shows the height of the feet against the horizontal distance "
+      "travelled (against time when the run barely moves), over the ground found under the feet. Both mark a "
+      "tick every few ticks, steps up and down, and airborne stretches (dashed). The file is self-contained and "
+      "written atomically.\n" +
+      std::string(kExitCodes) + " 1: the picture was written but the run differs from the reference or fails "
+                                "an expectation.");
+  return plot;
+}
+
 CLI::App* add_settings(CLI::App& app, bool& json) {
   CLI::App* settings = app.add_subcommand("settings", "List the controller settings with defaults and units.");
   settings->add_flag("--json", json, "print a JSON array instead of a table");
@@ -143,12 +174,14 @@ int dispatch(int argc, char** argv) {
   BlessArgs bless_args;
   DiffArgs diff_args;
   std::vector<std::string> validate_paths;
+  PlotArgs plot_args;
   bool settings_json = false;
   CLI::App* run = add_run(app, run_args);
   CLI::App* check = add_check(app, check_args);
   CLI::App* bless = add_bless(app, bless_args);
   CLI::App* diff = add_diff(app, diff_args);
   CLI::App* validate = add_validate(app, validate_paths);
+  CLI::App* plot = add_plot(app, plot_args);
   CLI::App* settings = add_settings(app, settings_json);
 
   if (argc <= 1) {  // no command: show what there is, but as a usage error
@@ -166,6 +199,7 @@ int dispatch(int argc, char** argv) {
   if (bless->parsed()) return bless_command(bless_args);
   if (diff->parsed()) return diff_command(diff_args);
   if (validate->parsed()) return validate_command(validate_paths);
+  if (plot->parsed()) return plot_command(plot_args);
   if (settings->parsed()) return settings_command(settings_json);
   if (trace->parsed()) return trace_command(trace_args);
   if (fuzz->parsed()) return fuzz_command(fuzz_args);

@@ -243,9 +243,22 @@ std::optional<Trajectory> read_golden(const std::string& golden, std::string* er
   return parsed;
 }
 
+/// Keeps what a failed check saw, when a report is going to draw it.
+void keep_detail(CheckOutcome* outcome, const GateOptions& options, const Scenario& scenario,
+                 const SimulationResult& sim, const Trajectory* golden, const DiffResult& diff) {
+  if (!options.keep_failure_detail) return;
+  auto detail = std::make_shared<FailureDetail>();
+  detail->scenario = scenario;
+  detail->actual = sim.trajectory;
+  if (golden) detail->golden = *golden;
+  detail->diff = diff;
+  detail->expectation_failures = sim.expectation_failures;
+  outcome->detail = std::move(detail);
+}
+
 /// Fills in a check of a scenario whose golden exists or is missing; the
 /// scenario has already loaded and simulated.
-void judge(CheckOutcome* outcome, const SimulationResult& sim, const GateOptions& options) {
+void judge(CheckOutcome* outcome, const Scenario& scenario, const SimulationResult& sim, const GateOptions& options) {
   const std::string& path = outcome->scenario;
   const std::vector<ExpectationFailure>& failed = sim.expectation_failures;
   const std::string expectation_text = format_expectation_failures(path, failed);
@@ -258,6 +271,7 @@ void judge(CheckOutcome* outcome, const SimulationResult& sim, const GateOptions
     outcome->verdict = Verdict::Fail;
     outcome->summary = missing;
     outcome->report = "FAIL " + path + ": " + missing + "\n" + expectation_text;
+    keep_detail(outcome, options, scenario, sim, nullptr, DiffResult{});
     return;
   }
   std::string error;
@@ -289,6 +303,7 @@ void judge(CheckOutcome* outcome, const SimulationResult& sim, const GateOptions
   outcome->verdict = Verdict::Fail;
   outcome->summary = diff.equal ? first_expectation : diff_summary(diff_report);
   outcome->report = report;
+  keep_detail(outcome, options, scenario, sim, &*golden, diff);
 }
 
 /// A check of another controller than ours: its scenario's expectations only,
@@ -328,7 +343,7 @@ void check_into(CheckOutcome* outcome, const GateOptions& options) {
     judge_expectations_only(outcome, *sim, options.controller);
     return;
   }
-  judge(outcome, *sim, options);
+  judge(outcome, *loaded.load.scenario, *sim, options);
 }
 
 /// Bless reports any change at all, however small.

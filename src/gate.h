@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -154,6 +155,7 @@ struct GateOptions {
   DiffRules rules = default_diff_rules();
   std::string fingerprint;  ///< this build's; see build_fingerprint()
   int context_rows = 2;     ///< rows of context in diff reports
+  bool keep_failure_detail = false;  ///< fill CheckOutcome::detail for failures (for check --report)
   /// Goldens record our controller only: with any other, a check evaluates
   /// the scenario's expectations and compares with no golden.
   ControllerKind controller = ControllerKind::Stepslide;
@@ -165,6 +167,15 @@ enum class Verdict {
   Invalid,  ///< invalid scenario or unreadable golden: exit 2
 };
 
+/// The run and golden behind a failed check.
+struct FailureDetail {
+  Scenario scenario;
+  Trajectory actual;
+  std::optional<Trajectory> golden;  ///< absent when the golden is missing
+  DiffResult diff;                   ///< against the golden; equal when there is none
+  std::vector<ExpectationFailure> expectation_failures;
+};
+
 struct CheckOutcome {
   std::string name;        ///< what the report calls it: the scenario path (or golden path for an orphan)
   std::string scenario;    ///< scenario path, "" for an orphan
@@ -173,6 +184,9 @@ struct CheckOutcome {
   std::string report;      ///< the exact block to print, ending in '\n'
   std::string summary;     ///< one line for JUnit's failure message; "" when passing
   double seconds = 0.0;    ///< wall time, for JUnit only (never printed)
+  /// What a failed check saw, for reports that draw it (report.h); set only
+  /// for a Fail with a run to show, and only with GateOptions::keep_failure_detail.
+  std::shared_ptr<const FailureDetail> detail;
 };
 
 /// Loads, simulates and checks expectations, then compares with the golden.

@@ -643,6 +643,8 @@ void read_scenario(JsonReader& r, const Field& root, Scenario& s) {
   if (format && !(format.value->is_string() && format.value->get_ref<const std::string&>() == kScenarioFormat)) {
     r.error(format.where, "expected " + quote(kScenarioFormat) + ", got " + describe(*format.value));
   }
+  std::string schema_reference;  // "$schema": for editors (schema/scenario.schema.json); ignored here
+  r.string(o.optional("$schema"), schema_reference);
   r.string(o.optional("name"), s.name);
   r.string(o.optional("description"), s.description);
   r.integer(o.optional("tick_rate"), between(1, Limits::max_tick_rate), s.tick_rate);

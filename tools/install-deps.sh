@@ -7,8 +7,13 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libbullet-dev libcli11-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
-  python3
+  python3 libpng-dev
 )
+# Headless Chromium (about 350 MB installed) renders a plot and a report in a
+# test that is skipped without it: opt in with STEPSLIDE_WITH_CHROMIUM=1.
+if [[ "${STEPSLIDE_WITH_CHROMIUM:-0}" == 1 ]]; then
+  packages+=(chromium fonts-dejavu-core)
+fi
 # shellcheck disable=SC2206
 packages+=(${STEPSLIDE_EXTRA_PACKAGES:-})
 

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Regenerates the pictures in docs/ from scenarios in scenarios/ with
+# `stepslide plot` (each run drawn over its golden). With --png, also takes a
+# PNG of each in headless Chromium (STEPSLIDE_WITH_CHROMIUM=1 tools/install-deps.sh).
+# Usage: tools/render-docs.sh [--png] [BUILD_DIR]   (default build/, built when missing)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+png=0
+if [[ "${1:-}" == "--png" ]]; then
+  png=1
+  shift
+fi
+build=${1:-build}
+if [[ ! -x "$build/stepslide" ]]; then
+  bash tools/build.sh
+  build=build
+fi
+
+# scenario -> picture: stairs up a spiral, a step down off its top and a fall.
+pictures=(
+  "scenarios/stairs/up_spiral.json docs/plot-up-spiral.svg"
+)
+
+for entry in "${pictures[@]}"; do
+  read -r scenario svg <<<"$entry"
+  golden="golden/${scenario#scenarios/}"
+  golden="${golden%.json}.csv"
+  # Exits 1 when the run no longer matches its golden: a picture must show
+  # the behaviour the gate accepts.
+  "$build/stepslide" plot "$scenario" --golden "$golden" --out "$svg"
+  if [[ $png == 1 ]]; then
+    chromium=$(command -v chromium || true)
+    if [[ -z "$chromium" ]]; then
+      echo "render-docs: chromium is not installed (STEPSLIDE_WITH_CHROMIUM=1 tools/install-deps.sh)" >&2
+      exit 2
+    fi
+    width=$(grep -o -m1 'width="[0-9]*' "$svg" | head -1 | tr -dc 0-9)
+    height=$(grep -o -m1 'height="[0-9]*' "$svg" | head -1 | tr -dc 0-9)
+    profile=$(mktemp -d)
+    "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+      --disable-background-networking --disable-component-update --disable-sync --hide-scrollbars \
+      --user-data-dir="$profile" --screenshot="$PWD/${svg%.svg}.png" --window-size="$width,$height" \
+      "file://$PWD/$svg" >/dev/null 2>&1
+    rm -rf "$profile"
+    echo "rendered ${svg%.svg}.png (${width}x${height})"
+  fi
+done
