@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "console.h"
@@ -116,28 +115,6 @@ std::optional<ControllerKind> controller_or_report(const std::string& name) {
   return kind;
 }
 
-bool env_set(const char* name) {
-  const char* value = std::getenv(name);
-  return value != nullptr && *value != '\0';
-}
-
-/// What the environment and `fd` say about colour and progress output.
-ConsoleFacts console_facts(int fd) {
-  ConsoleFacts facts;
-  facts.is_terminal = ::isatty(fd) == 1;
-  facts.no_color = env_set("NO_COLOR");
-  facts.ci = env_set("CI");
-  const char* term = std::getenv("TERM");
-  facts.dumb_terminal = term != nullptr && std::string(term) == "dumb";
-  return facts;
-}
-
-std::size_t terminal_width(int fd) {
-  winsize size{};
-  if (::ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
-  return 80;
-}
-
 /// Writes DIR/index.html; prints where, or why not. False on failure.
 bool write_report(const std::string& dir, const std::vector<CheckOutcome>& outcomes) {
   std::error_code ec;
@@ -235,14 +212,15 @@ int check_command(const CheckArgs& args) {
   options.keep_failure_detail = !args.report_dir.empty();
   const std::optional<ColorMode> color_mode = parse_color_mode(args.color);
   if (!color_mode) return usage_error("--color " + args.color + ": expected auto, always or never");
-  const bool color = color_enabled(*color_mode, console_facts(STDOUT_FILENO));
+  const bool color = color_enabled(*color_mode, read_console_facts(STDOUT_FILENO));
   auto print = [color](const std::string& report) {
     std::cout << (color ? colorize_verdicts(report) : report) << std::flush;
   };
 
   const std::vector<std::string> mine = select_shard(*files, *shard);
   // On a terminal (never in CI) one line on stderr says how far the run is.
-  ProgressLine progress(std::cerr, progress_enabled(console_facts(STDERR_FILENO)), terminal_width(STDERR_FILENO));
+  ProgressLine progress(std::cerr, progress_enabled(read_console_facts(STDERR_FILENO)),
+                        terminal_columns(STDERR_FILENO));
   std::size_t done = 0, failed = 0;
   if (!mine.empty()) progress.show(progress_text(0, mine.size(), 0, mine.front()));
   std::vector<CheckOutcome> outcomes = check_scenarios(mine, options, args.jobs, [&](const CheckOutcome& o) {

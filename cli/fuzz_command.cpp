@@ -1,7 +1,10 @@
 #include "fuzz_command.h"
 
+#include <unistd.h>
+
 #include <iostream>
 
+#include "console.h"
 #include "fuzz_campaign.h"
 #include "gate.h"
 
@@ -80,8 +83,21 @@ int fuzz_command(const FuzzArgs& args) {
   options.shrink = !args.no_shrink;
   options.keep_all = args.keep;
   options.world.max_ticks = args.max_ticks;
-  const FuzzSummary summary =
-      run_fuzz(options, [](const FuzzFinding& finding) { std::cout << format_finding(finding) << "\n" << std::flush; });
+  // On a terminal (never in CI) one line on stderr says how far the run is.
+  ProgressLine progress(std::cerr, progress_enabled(read_console_facts(STDERR_FILENO)),
+                        terminal_columns(STDERR_FILENO));
+  std::size_t found = 0;
+  options.on_progress = [&](std::int64_t done) {
+    progress.show("[" + std::to_string(done) + "/" + std::to_string(args.count) + "] " +
+                  (found > 0 ? std::to_string(found) + " violations | " : "") + "seed " +
+                  std::to_string(args.seed + static_cast<std::uint64_t>(done)));
+  };
+  const FuzzSummary summary = run_fuzz(options, [&](const FuzzFinding& finding) {
+    progress.clear();
+    ++found;
+    std::cout << format_finding(finding) << "\n" << std::flush;
+  });
+  progress.clear();
   for (const std::string& error : summary.generator_errors) std::cerr << "error: " << error << "\n";
   std::cout << "fuzz: " << summary.scenarios << " scenarios (seeds " << args.seed << ".."
             << args.seed + static_cast<std::uint64_t>(std::max<std::int64_t>(args.count, 1) - 1) << "), "

@@ -1,5 +1,10 @@
 #include "console.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
 namespace stepslide {
 
 namespace {
@@ -32,7 +37,28 @@ std::string fit(const std::string& text, std::size_t columns, std::size_t* used)
   return out;
 }
 
+bool env_set(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0';
+}
+
 }  // namespace
+
+ConsoleFacts read_console_facts(int fd) {
+  ConsoleFacts facts;
+  facts.is_terminal = ::isatty(fd) == 1;
+  facts.no_color = env_set("NO_COLOR");
+  facts.ci = env_set("CI");
+  const char* term = std::getenv("TERM");
+  facts.dumb_terminal = term != nullptr && std::string(term) == "dumb";
+  return facts;
+}
+
+std::size_t terminal_columns(int fd) {
+  winsize size{};
+  if (::ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  return 80;
+}
 
 std::optional<ColorMode> parse_color_mode(const std::string& text) {
   if (text == "auto") return ColorMode::Auto;

@@ -23,6 +23,13 @@ struct ConsoleFacts {
   bool dumb_terminal = false;  ///< TERM is "dumb"
 };
 
+/// The facts for file descriptor `fd` (isatty) and this process's NO_COLOR,
+/// CI and TERM.
+ConsoleFacts read_console_facts(int fd);
+
+/// Columns of the terminal on `fd`, or 80 when it does not say.
+std::size_t terminal_columns(int fd);
+
 /// never: no; always: yes (the command line beats NO_COLOR); auto: only on a
 /// terminal that is not dumb, without NO_COLOR.
 bool color_enabled(ColorMode mode, const ConsoleFacts& facts);

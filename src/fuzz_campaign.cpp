@@ -150,6 +150,7 @@ std::string format_finding(const FuzzFinding& f) {
 FuzzSummary run_fuzz(const FuzzOptions& options, const std::function<void(const FuzzFinding&)>& on_finding) {
   FuzzSummary summary;
   for (std::int64_t i = 0; i < options.count; ++i) {
+    if (options.on_progress) options.on_progress(i);
     const std::uint64_t seed = options.seed + static_cast<std::uint64_t>(i);
     const Json generated = generate_fuzz_scenario(seed, options.world);
     const LoadResult load = load_scenario_text(generated.dump(), label_for(seed));

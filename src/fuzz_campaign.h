@@ -20,6 +20,8 @@ struct FuzzOptions {
   bool shrink = true;
   bool keep_all = false;  ///< also save every generated scenario as <out_dir>/seed<seed>.json
   FuzzWorldOptions world;
+  /// Called before each scenario with how many are done, e.g. for a progress line.
+  std::function<void(std::int64_t done)> on_progress;
 };
 
 struct FuzzFinding {

@@ -1,6 +1,7 @@
 // Colour and the progress line: the policy (terminal, NO_COLOR, CI, --color),
 // the text, and `stepslide check` end to end, including on a real
-// pseudo-terminal (util-linux `script`) where the progress line must appear.
+// pseudo-terminal (util-linux `script`) where the progress line must appear;
+// `stepslide fuzz` likewise.
 #include "console.h"
 
 #include <gtest/gtest.h>
@@ -89,6 +90,28 @@ TEST(Console, ProgressLineCutsWholeUtf8CharactersAndStopsAtControls) {
   line.show("a\nb");
   line.clear();
   EXPECT_EQ(out.str(), "\r\xC3\xA9\xC3\xA9\xC3\xA9\ra  \ra\r \r");
+}
+
+TEST(Console, FactsComeFromTheDescriptorAndTheEnvironment) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const char* saved_no_color = std::getenv("NO_COLOR");
+  const std::string kept = saved_no_color ? saved_no_color : "";
+  ::setenv("NO_COLOR", "1", 1);
+  ConsoleFacts f = read_console_facts(fds[1]);
+  EXPECT_FALSE(f.is_terminal) << "a pipe is not a terminal";
+  EXPECT_TRUE(f.no_color);
+  ::setenv("NO_COLOR", "", 1);
+  f = read_console_facts(fds[1]);
+  EXPECT_FALSE(f.no_color) << "an empty NO_COLOR does not count (no-color.org)";
+  EXPECT_EQ(terminal_columns(fds[1]), 80u) << "a pipe has no width: the default";
+  if (saved_no_color) {
+    ::setenv("NO_COLOR", kept.c_str(), 1);
+  } else {
+    ::unsetenv("NO_COLOR");
+  }
+  ::close(fds[0]);
+  ::close(fds[1]);
 }
 
 TEST(Console, DisabledProgressLineWritesNothing) {
@@ -191,6 +214,21 @@ TEST_F(ConsoleCli, OnATerminalInCiOrWithNoColorThereIsNone) {
   EXPECT_EQ(shell("script -qefc \"" + kCheck + " --color=never\" /dev/null >never.txt 2>&1 </dev/null", "TERM=xterm"),
             1);
   EXPECT_EQ(read("never.txt").find('\x1b'), std::string::npos);
+}
+
+TEST_F(ConsoleCli, FuzzShowsProgressOnATerminalOnly) {
+  const std::string fuzz = std::string("'") + STEPSLIDE_BINARY + "' fuzz --count 3 --out-dir findings";
+  EXPECT_EQ(shell(fuzz + " >out.txt 2>err.txt"), 0);
+  EXPECT_EQ(read("err.txt"), "") << "no progress line when stderr is a file";
+  EXPECT_NE(read("out.txt").find("fuzz: 3 scenarios"), std::string::npos) << read("out.txt");
+  if (!script_available()) GTEST_SKIP() << "util-linux `script` is not installed: cannot make a pseudo-terminal";
+  EXPECT_EQ(shell("script -qefc \"" + fuzz + "\" /dev/null >tty.txt 2>&1 </dev/null", "TERM=xterm"), 0);
+  const std::string tty = read("tty.txt");
+  EXPECT_NE(tty.find("\r[0/3] seed 1"), std::string::npos) << tty;
+  EXPECT_NE(tty.find("\r[2/3] seed 3"), std::string::npos) << tty;
+  EXPECT_NE(tty.find("fuzz: 3 scenarios"), std::string::npos) << tty;
+  EXPECT_EQ(shell("script -qefc \"" + fuzz + "\" /dev/null >ci.txt 2>&1 </dev/null", "TERM=xterm CI=1"), 0);
+  EXPECT_EQ(read("ci.txt").find("[0/3]"), std::string::npos) << read("ci.txt");
 }
 
 }  // namespace
