@@ -16,6 +16,7 @@
 #include "file_io.h"
 #include "fingerprint.h"
 #include "gate.h"
+#include "self_check.h"
 #include "junit.h"
 #include "plot.h"
 #include "report.h"
@@ -242,9 +243,19 @@ int check_command(const CheckArgs& args) {
     }
   }
   const bool report_ok = args.report_dir.empty() || write_report(args.report_dir, outcomes);
+  // --self-check: nondeterminism is reported apart from regressions.
+  std::vector<SelfCheckOutcome> self_checked;
+  if (args.self_check) {
+    self_checked = self_check(mine);
+    for (const SelfCheckOutcome& o : self_checked) std::cout << o.report;
+    std::cout << self_check_line(self_checked) << "\n";
+  }
   std::cout << closing_line(outcomes) << "\n" << std::flush;
 
   int code = report_ok ? exit_code_for(outcomes) : kExitInvalid;
+  const bool nondeterministic = std::any_of(self_checked.begin(), self_checked.end(),
+                                            [](const SelfCheckOutcome& o) { return !o.deterministic; });
+  if (nondeterministic && code == kExitOk) code = kExitFailure;
   if (!args.junit.empty()) {
     const std::string error = write_file_atomic(args.junit, junit_xml("stepslide check", junit_cases(outcomes)));
     if (!error.empty()) {

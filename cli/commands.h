@@ -21,6 +21,7 @@ struct CheckArgs {
   std::string golden_dir = "golden";
   std::string junit;               ///< "" when not given
   int jobs = 1;                    ///< 0: one per core
+  bool self_check = false;         ///< also run each scenario twice in this process
   std::vector<std::string> tolerances;
   bool exact = false;
   std::string controller = "stepslide";  ///< bullet: expectations only, no goldens

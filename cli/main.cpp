@@ -70,6 +70,9 @@ CLI::App* add_check(CLI::App& app, CheckArgs& args) {
   check->add_option("-j,--jobs", args.jobs, "scenarios checked in parallel (0: one per core); output is the same")
       ->capture_default_str();
   add_tolerance_options(check, &args.tolerances, &args.exact);
+  check->add_flag("--self-check", args.self_check,
+                  "also run every scenario twice in this process (the second pass in reverse order) and report "
+                  "any difference as NONDETERMINISTIC, apart from regressions, before the closing line; exit 1 if any");
   add_controller_option(check, &args.controller,
                         "; goldens record stepslide only, so bullet is checked against each scenario's "
                         "expectations alone (no goldens, no orphans)");

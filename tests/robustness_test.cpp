@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,6 +18,11 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "file_io.h"
+#include "fingerprint.h"
+#include "gate.h"
+#include "self_check.h"
 
 namespace {
 
@@ -239,6 +246,115 @@ TEST_F(Robustness, DirectoryNamedLikeAScenarioIsSearchedNotRead) {
   const Result r = run("validate looks_like.json");
   EXPECT_EQ(r.code, 2);
   EXPECT_CONTAINS(r.err, "no scenarios (*.json) found in looks_like.json");
+}
+
+// ---------------------------------------------------------------------------
+// Trustworthy goldens
+
+TEST(Goldens, EachStartsWithFormatScenarioHashAndBuildOfItsScenario) {
+  const std::string root = STEPSLIDE_SOURCE_DIR;
+  const stepslide::ScenarioList list = stepslide::discover_scenarios({root + "/scenarios"});
+  ASSERT_GE(list.files.size(), 30u);
+  for (const std::string& scenario : list.files) {
+    SCOPED_TRACE(scenario);
+    const stepslide::LoadedScenario loaded = stepslide::load_scenario(scenario);
+    ASSERT_TRUE(loaded.valid());
+    const std::string golden = stepslide::golden_path_for(scenario, root + "/scenarios", root + "/golden");
+    std::string error;
+    const std::optional<std::string> text = stepslide::read_file(golden, &error);
+    ASSERT_TRUE(text) << error;
+    const std::optional<stepslide::Trajectory> t = stepslide::parse_csv(*text, &error);
+    ASSERT_TRUE(t) << error;
+    ASSERT_GE(t->metadata.size(), 3u);
+    EXPECT_EQ(t->metadata[0], " stepslide trajectory 1");
+    EXPECT_EQ(t->metadata[1].rfind(" scenario " + loaded.load.scenario->name + " fnv1a64:", 0), 0u) << t->metadata[1];
+    EXPECT_EQ(stepslide::metadata_scenario_hash(*t), "fnv1a64:" + stepslide::fnv1a64_hex(loaded.bytes))
+        << "the scenario changed since its golden was blessed: run `stepslide bless " << scenario
+        << "` (a metadata-only change when the trajectory is the same)";
+    const std::optional<std::string> build = stepslide::metadata_value(*t, "build");
+    ASSERT_TRUE(build);
+    EXPECT_EQ(build->rfind("stepslide ", 0), 0u) << *build;
+    EXPECT_NE(build->find("float64"), std::string::npos) << *build;
+  }
+}
+
+/// A scenario whose golden will be tampered with: 10 ticks on a floor.
+const char* const kFloor = R"({"format": "stepslide/scenario@1", "ticks": 10,
+  "world": [{"shape": {"type": "box", "half_extents": [5, 0.5, 5]}, "position": [0, -0.5, 0]}],
+  "input": [{"tick": 0, "move": [0, 1]}]})";
+
+/// Rewrites a golden as if an older build had written it with `y` at row 5.
+void pretend_older_build(const fs::path& golden, double y) {
+  std::string error;
+  std::optional<stepslide::Trajectory> t = stepslide::parse_csv(*stepslide::read_file(golden.string(), &error), &error);
+  ASSERT_TRUE(t) << error;
+  for (std::string& line : t->metadata) {
+    if (line.rfind(" build ", 0) == 0) line = " build stepslide 0.0.1; an older compiler";
+  }
+  if (!std::isnan(y)) t->rows.at(5).at(static_cast<std::size_t>(t->column_index("y"))) = y;
+  ASSERT_EQ(stepslide::write_file_atomic(golden.string(), stepslide::to_csv(*t)), "");
+}
+
+TEST_F(Robustness, BuildNoteComesOnceBeforeTheTickDiffsAndOnlyOnFailure) {
+  write("scenarios/a.json", kFloor);
+  write("scenarios/b.json", kFloor);
+  ASSERT_EQ(run("bless").code, 0);
+  pretend_older_build(path("golden/a.csv"), 0.5);
+  pretend_older_build(path("golden/b.csv"), std::nan(""));  // same trajectory, other build
+
+  const Result r = run("check");
+  EXPECT_EQ(r.code, 1);
+  const std::string note = "note: golden was written by a different build: stepslide 0.0.1; an older compiler (now: ";
+  EXPECT_EQ(count_of(r.out, note), 1u) << r.out;
+  const std::size_t fail = r.out.find("FAIL scenarios/a.json: trajectory differs from golden golden/a.csv\n");
+  ASSERT_NE(fail, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(note), r.out.find('\n', fail) + 1) << "the note must come right after the FAIL line";
+  EXPECT_LT(r.out.find(note), r.out.find("first divergence at tick 5, column y")) << r.out;
+  EXPECT_CONTAINS(r.out, "PASS scenarios/b.json\n");
+  EXPECT_CONTAINS(r.out, "\n1 passed, 1 failed\n");
+}
+
+// ---------------------------------------------------------------------------
+// check --self-check
+
+TEST_F(Robustness, SelfCheckRunsEveryScenarioTwiceAndReportsApartFromRegressions) {
+  write("scenarios/a.json", kFloor);
+  write("scenarios/b.json", kFloor);
+  ASSERT_EQ(run("bless").code, 0);
+  pretend_older_build(path("golden/a.csv"), 0.5);  // a regression, which is not nondeterminism
+
+  const Result r = run("check --self-check");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_CONTAINS(r.out, "FAIL scenarios/a.json: trajectory differs");
+  EXPECT_EQ(r.out.find("NONDETERMINISTIC"), std::string::npos) << r.out;
+  EXPECT_CONTAINS(r.out, "\nself-check: 2 scenarios run twice in one process, 0 nondeterministic\n1 passed, 1 failed\n");
+
+  ASSERT_EQ(run("bless scenarios/a.json").code, 0);
+  const Result clean = run("check --self-check");
+  EXPECT_EQ(clean.code, 0) << clean.out;
+  EXPECT_CONTAINS(clean.out, "self-check: 2 scenarios run twice in one process, 0 nondeterministic\n2 passed, 0 failed\n");
+}
+
+TEST_F(Robustness, SelfCheckNamesTheScenarioAndRowThatDifferedBetweenRuns) {
+  write("a.json", kFloor);
+  write("b.json", kFloor);
+  write("c.json", R"({"format": "stepslide/scenario@1"})");  // invalid: check reports it, self-check skips it
+  std::vector<std::string> order;
+  const stepslide::RunText flaky = [&order](const stepslide::LoadedScenario& s) {
+    order.push_back(fs::path(s.path).filename().string());
+    const bool second_run_of_b = order.size() > 2 && order.back() == "b.json";
+    return std::string("tick,y\n0,0\n1,") + (second_run_of_b ? "0.25" : "0.5") + "\n";
+  };
+  const std::vector<stepslide::SelfCheckOutcome> outcomes =
+      stepslide::self_check({path("a.json").string(), path("b.json").string(), path("c.json").string()}, flaky);
+  EXPECT_EQ(order, (std::vector<std::string>{"a.json", "b.json", "b.json", "a.json"}));  // second pass reversed
+  ASSERT_EQ(outcomes.size(), 2u);
+  EXPECT_TRUE(outcomes[0].deterministic);
+  EXPECT_EQ(outcomes[0].report, "");
+  EXPECT_FALSE(outcomes[1].deterministic);
+  EXPECT_EQ(outcomes[1].report, "NONDETERMINISTIC " + path("b.json").string() +
+                                    ": two runs in one process differ at row 1: '1,0.5' then '1,0.25'\n");
+  EXPECT_EQ(stepslide::self_check_line(outcomes), "self-check: 2 scenarios run twice in one process, 1 nondeterministic");
 }
 
 }  // namespace
