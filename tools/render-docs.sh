@@ -17,7 +17,7 @@ if [[ ! -x "$build/stepslide" ]]; then
   build=build
 fi
 
-# scenario -> picture: stairs up a spiral, a step down off its top and a fall.
+# scenario -> picture: up a spiral staircase onto its top step.
 pictures=(
   "scenarios/stairs/up_spiral.json docs/plot-up-spiral.svg"
 )
