@@ -218,35 +218,50 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
   TickReport report;
   queries_.reset_counts();
   if (settings_.skin_width != sweep_shape_skin_) rebuild_skin_shapes();  // changed at run time
-  const btVector3& up = ctx_.up;
 
-  // 0. Ride: the world has already moved this tick; a kinematic body we stand
-  // on carries us with it.
-  state_.ground_velocity.setZero();
-  if (state_.grounded && state_.ground_object != nullptr && state_.ground_object->isKinematicObject()) {
-    const btTransform& now = state_.ground_object->getWorldTransform();
-    const btVector3 carried = carry_with_ground(state_.position, state_.ground_transform, now);
-    state_.ground_velocity = (carried - state_.position) / dt;
-    state_.position = carried;
-    if (settings_.turn_with_ground) {
-      state_.ground_yaw_deg += yaw_about(now.getRotation() * state_.ground_transform.getRotation().inverse(), up);
-    }
-  }
+  ride_ground(dt);  // the world has already moved this tick
 
-  // 1. Out of any overlap (spawned inside geometry, pushed by a moving body).
   const DepenetrationResult freed = depenetrate(ctx_, state_.position);
   state_.position = freed.position;
   report.depen_iters = freed.iterations;
   report.depenetration_converged = freed.converged;
 
-  // 2. Velocity from input, gravity and jumping.
+  const Intent intent = steer(input, dt);
+  const btVector3 walk_start = state_.position;
+  const btVector3 walk_ground_normal = state_.ground_normal;
+  report.slide_iters = move(intent, dt);
+  settle(intent);
+  absorb_steps(intent, walk_start, walk_ground_normal, dt, report);
+  report.sweeps = queries_.counts().sweeps;
+  return report;
+}
+
+void CharacterController::ride_ground(double dt) {
+  state_.ground_velocity.setZero();
+  if (!state_.grounded || state_.ground_object == nullptr || !state_.ground_object->isKinematicObject()) return;
+  const btTransform& now = state_.ground_object->getWorldTransform();
+  const btVector3 carried = carry_with_ground(state_.position, state_.ground_transform, now);
+  state_.ground_velocity = (carried - state_.position) / dt;
+  state_.position = carried;
+  if (settings_.turn_with_ground) {
+    state_.ground_yaw_deg +=
+        yaw_about(now.getRotation() * state_.ground_transform.getRotation().inverse(), ctx_.up);
+  }
+}
+
+CharacterController::Intent CharacterController::steer(const CharacterInput& input, double dt) {
+  const btVector3& up = ctx_.up;
   const bool jump_pressed = input.jump && !state_.jump_was_held;
   state_.jump_was_held = input.jump;
   CharacterInput turned_input = input;
   turned_input.yaw_deg += state_.ground_yaw_deg;
   const btVector3 wish = wish_direction(turned_input, up);
+
+  Intent intent;
+  intent.was_grounded = state_.grounded;
+  intent.jumped = state_.grounded && jump_pressed;
+  intent.airborne = !state_.grounded || intent.jumped;
   btVector3 horizontal = horizontal_part(state_.velocity, up);
-  double vertical = state_.velocity.dot(up);
   if (input.use_wish_velocity) {
     horizontal = horizontal_part(btVector3(input.wish_x, 0, input.wish_z), up);
   } else if (state_.grounded) {
@@ -254,44 +269,49 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
   } else {
     horizontal = air_velocity(horizontal, wish, settings_, dt);
   }
-  const bool was_grounded = state_.grounded;
-  const bool jumped = was_grounded && jump_pressed;
-  if (was_grounded) vertical = jumped ? settings_.jump_speed : 0.0;
-  btVector3 velocity = horizontal + up * vertical;
-  const bool airborne = !was_grounded || jumped;
-  if (airborne) {
-    velocity += gravity_ * dt;
+  double vertical = state_.velocity.dot(up);
+  if (state_.grounded) vertical = intent.jumped ? settings_.jump_speed : 0.0;
+  intent.horizontal = horizontal;
+  intent.velocity = horizontal + up * vertical;
+  if (intent.airborne) {
+    intent.velocity += gravity_ * dt;
     const btVector3 down = safe_normalized(gravity_);
-    const double falling = velocity.dot(down);
-    if (falling > settings_.terminal_velocity) velocity -= down * (falling - settings_.terminal_velocity);
+    const double falling = intent.velocity.dot(down);
+    if (falling > settings_.terminal_velocity) intent.velocity -= down * (falling - settings_.terminal_velocity);
   }
+  if (ctx_.observer != nullptr) ctx_.observer->on_velocity({state_.velocity, intent.velocity, intent.jumped});
+  return intent;
+}
 
-  if (ctx_.observer != nullptr) ctx_.observer->on_velocity({state_.velocity, velocity, jumped});
-
-  // 3. Move: on the ground along the ground plane with steps; in the air freely.
-  const btVector3 walk_start = state_.position;
-  const btVector3 walk_ground_normal = state_.ground_normal;
+int CharacterController::move(const Intent& intent, double dt) {
+  // Walking: horizontally along the ground plane, stepping up risers; gravity
+  // waits for the ground check, so it can never make a step fall short.
+  // In the air: the whole velocity.
   SlideOptions options;
   options.max_iterations = settings_.max_slide_iterations;
   SlideResult moved;
-  if (airborne) {
-    moved = slide(ctx_, state_.position, velocity * dt, velocity, options);
+  if (intent.airborne) {
+    moved = slide(ctx_, state_.position, intent.velocity * dt, intent.velocity, options);
   } else {
     options.grounded = true;
     options.allow_step_up = true;
-    moved = slide(ctx_, state_.position, ground_motion(horizontal, dt), horizontal, options);
+    moved = slide(ctx_, state_.position, ground_motion(intent.horizontal, dt), intent.horizontal, options);
   }
   state_.position = moved.position;
   state_.velocity = moved.velocity;
-  report.slide_iters = moved.iterations;
+  return moved.iterations;
+}
 
-  // 4. Ground: snap down when walking (stairs, downhill); land when falling.
+void CharacterController::settle(const Intent& intent) {
+  // Snap down when walking (stairs, downhill); land when falling; never while
+  // moving up (a jump's apex is not ground).
+  const btVector3& up = ctx_.up;
   const bool leaving_ground = state_.velocity.dot(up) > kLeavingGroundSpeed;
   state_.grounded = false;
   state_.ground_normal.setZero();
   state_.ground_object = nullptr;
   if (!leaving_ground) {
-    const double reach = airborne ? ground_tolerance() : settings_.step_down_height + ground_tolerance();
+    const double reach = intent.airborne ? ground_tolerance() : settings_.step_down_height + ground_tolerance();
     const GroundInfo g = probe_ground(ctx_, state_.position, reach);
     if (g.found && g.walkable) {
       state_.position -= up * g.distance;
@@ -306,22 +326,21 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
       ctx_.observer->on_ground({g, state_.grounded ? g.distance : 0.0, state_.grounded});
     }
   }
-
   // Leaving a moving body keeps what it gave the feet.
-  if (was_grounded && !state_.grounded && settings_.inherit_ground_velocity) {
+  if (intent.was_grounded && !state_.grounded && settings_.inherit_ground_velocity) {
     state_.velocity += state_.ground_velocity;
   }
+}
 
-  // 5. Steps, and the camera absorbing them.
-  if (!airborne && state_.grounded) {
-    report.step_dy = stepped_height(walk_start, walk_ground_normal, state_.position, up);
+void CharacterController::absorb_steps(const Intent& intent, const btVector3& walk_start,
+                                       const btVector3& walk_ground_normal, double dt, TickReport& report) {
+  if (!intent.airborne && state_.grounded) {
+    report.step_dy = stepped_height(walk_start, walk_ground_normal, state_.position, ctx_.up);
     if (std::fabs(report.step_dy) >= settings_.min_step_event) {
       report.steps.push_back({report.step_dy > 0 ? StepEvent::Kind::Up : StepEvent::Kind::Down, report.step_dy});
     }
   }
   state_.camera_dy = update_camera(state_.camera_dy, report.step_dy, settings_.camera_smoothing, dt);
-  report.sweeps = queries_.counts().sweeps;
-  return report;
 }
 
 double CharacterController::penetration_depth() {

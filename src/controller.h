@@ -327,6 +327,23 @@ class CharacterController {
   double penetration_depth();
 
  private:
+  /// What the character means to do this tick, from input, gravity and jumping.
+  struct Intent {
+    btVector3 velocity{0, 0, 0};    ///< the whole velocity for this tick
+    btVector3 horizontal{0, 0, 0};  ///< its part across `up` (what walking moves by)
+    bool was_grounded = false;
+    bool jumped = false;
+    bool airborne = false;  ///< not grounded, or jumping this tick
+  };
+
+  // The stages of update(), in order.
+  void ride_ground(double dt);
+  Intent steer(const CharacterInput& input, double dt);
+  int move(const Intent& intent, double dt);
+  void settle(const Intent& intent);
+  void absorb_steps(const Intent& intent, const btVector3& walk_start, const btVector3& walk_ground_normal,
+                    double dt, TickReport& report);
+
   void classify_ground();
   /// Rebuilds the shapes grown by the skin (after skin_width changes).
   void rebuild_skin_shapes();
