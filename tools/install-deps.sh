@@ -14,6 +14,11 @@ packages=(
 if [[ "${STEPSLIDE_WITH_CHROMIUM:-0}" == 1 ]]; then
   packages+=(chromium fonts-dejavu-core)
 fi
+# clang with its libFuzzer, ASan and UBSan runtimes, for the asan preset
+# (tools/sanitize.sh, tools/fuzz-loader.sh): opt in with STEPSLIDE_WITH_CLANG=1.
+if [[ "${STEPSLIDE_WITH_CLANG:-0}" == 1 ]]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
 # shellcheck disable=SC2206
 packages+=(${STEPSLIDE_EXTRA_PACKAGES:-})
 
