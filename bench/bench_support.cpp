@@ -97,6 +97,14 @@ void set_cost_counters(benchmark::State& state, const RunTally& tally) {
   state.counters["expectations_failed"] = static_cast<double>(tally.expectation_failures);
 }
 
+double min_of(const std::vector<double>& values) {
+  return values.empty() ? 0.0 : *std::min_element(values.begin(), values.end());
+}
+
+benchmark::internal::Benchmark* with_min_statistic(benchmark::internal::Benchmark* bench) {
+  return bench->ComputeStatistics("min", min_of);
+}
+
 double column_sum(const Trajectory& t, const std::string& column) {
   const int index = t.column_index(column);
   if (index < 0) return 0.0;

@@ -49,6 +49,11 @@ SimulationResult run_and_tally(const Scenario& scenario, ControllerKind controll
 /// expectations_failed as user counters.
 void set_cost_counters(benchmark::State& state, const RunTally& tally);
 
+/// Adds a "min" statistic over repetitions (--benchmark_repetitions=N): on a
+/// shared machine the fastest repetition is the one least disturbed.
+benchmark::internal::Benchmark* with_min_statistic(benchmark::internal::Benchmark* bench);
+double min_of(const std::vector<double>& values);
+
 /// Sum of a column over every row.
 double column_sum(const Trajectory& t, const std::string& column);
 

@@ -1,10 +1,13 @@
 // The floor cost: one capsule sweep, the unit everything else is made of, as
-// the world grows. The sweep is a walking step: 5 cm along a floor, 2 mm above
-// it, through the same adapter our controller uses (CollisionQueries::sweep).
-//   sweep_floor/bodies/N: a floor box plus N-1 static boxes scattered around
-//   (constant density, so the world's extent grows with N).
-//   sweep_floor/mesh_triangles/T: the floor is a triangle mesh of T triangles
-//   (0.5 m cells; the mesh grows, the cells under the capsule do not).
+// the world grows. Two sweeps, through the same adapter our controller uses
+// (CollisionQueries::sweep), with the default capsule 2 mm above a floor:
+//   walk:  5 cm along the floor; touches nothing (a walking step on flat ground);
+//   probe: 0.37 m down; hits the floor after 2 mm (the ground probe).
+// Against:
+//   sweep_floor/<kind>/bodies/N: a floor box plus N-1 static boxes scattered
+//   around (constant density, so the world's extent grows with N);
+//   sweep_floor/<kind>/mesh_triangles/T: a floor of T triangles (0.5 m cells;
+//   the mesh grows, the cells under the capsule do not).
 #include <memory>
 
 #include "bench_support.h"
@@ -16,7 +19,8 @@ namespace stepslide::bench {
 namespace {
 
 constexpr double kClearance = 0.002;
-constexpr double kStep = 0.05;
+
+enum class SweepKind { Walk, Probe };
 
 BodyDef floor_box() {
   BodyDef floor;
@@ -44,13 +48,16 @@ BodyDef floor_mesh(int cells) {
   return mesh;
 }
 
-/// Sweeps the default capsule 5 cm along +X, 2 mm above height 0, at (0.1, 0.1).
-void time_walking_sweep(benchmark::State& state, const Scenario& scenario) {
+/// Times one sweep of the default capsule from 2 mm above height 0 at (0.1, 0.1).
+void time_sweep(benchmark::State& state, const Scenario& scenario, SweepKind kind) {
   World world(scenario);
   CollisionQueries queries(world.collision_world(), nullptr);
   btCapsuleShape capsule(0.3, 1.2);
   const btTransform from(btQuaternion::getIdentity(), btVector3(0.1, 0.9 + kClearance, 0.1));
-  const btVector3 to = from.getOrigin() + btVector3(kStep, 0, 0);
+  const btVector3 motion = kind == SweepKind::Walk ? btVector3(0.05, 0, 0) : btVector3(0, -0.37, 0);
+  const btVector3 to = from.getOrigin() + motion;
+  const bool hits = queries.sweep(&capsule, from, to).hit;
+  if (hits != (kind == SweepKind::Probe)) state.SkipWithError("the sweep does not do what it should");
   for (auto _ : state) {
     SweepHit hit = queries.sweep(&capsule, from, to);
     benchmark::DoNotOptimize(hit);
@@ -58,28 +65,42 @@ void time_walking_sweep(benchmark::State& state, const Scenario& scenario) {
   state.counters["bodies"] = static_cast<double>(world.bodies().size());
 }
 
-void BM_SweepFloorBodies(benchmark::State& state) {
+void BM_SweepFloorBodies(benchmark::State& state, SweepKind kind) {
   Scenario scenario;
   scenario.world.push_back(floor_box());
   const std::vector<BodyDef> clutter =
       scatter_boxes(static_cast<int>(state.range(0)) - 1, Area{-12, -12, 12, 12});
   scenario.world.insert(scenario.world.end(), clutter.begin(), clutter.end());
-  time_walking_sweep(state, scenario);
+  time_sweep(state, scenario, kind);
 }
 
-void BM_SweepFloorMesh(benchmark::State& state) {
+void BM_SweepFloorMesh(benchmark::State& state, SweepKind kind) {
   // range(0) is the triangle count: 2 per cell.
   int cells = 1;
   while (2 * cells * cells < state.range(0)) ++cells;
   Scenario scenario;
   scenario.world.push_back(floor_mesh(cells));
   state.counters["triangles"] = static_cast<double>(2 * cells * cells);
-  time_walking_sweep(state, scenario);
+  time_sweep(state, scenario, kind);
 }
 
 }  // namespace
 
-BENCHMARK(BM_SweepFloorBodies)->Name("sweep_floor/bodies")->Arg(10)->Arg(1000)->Arg(10000)->Arg(100000);
-BENCHMARK(BM_SweepFloorMesh)->Name("sweep_floor/mesh_triangles")->Arg(128)->Arg(2048)->Arg(32768)->Arg(524288);
+BENCHMARK_CAPTURE(BM_SweepFloorBodies, walk, SweepKind::Walk)
+    ->Name("sweep_floor/walk/bodies")
+    ->Arg(10)->Arg(1000)->Arg(10000)->Arg(100000)
+    ->ComputeStatistics("min", min_of);
+BENCHMARK_CAPTURE(BM_SweepFloorBodies, probe, SweepKind::Probe)
+    ->Name("sweep_floor/probe/bodies")
+    ->Arg(10)->Arg(1000)->Arg(10000)->Arg(100000)
+    ->ComputeStatistics("min", min_of);
+BENCHMARK_CAPTURE(BM_SweepFloorMesh, walk, SweepKind::Walk)
+    ->Name("sweep_floor/walk/mesh_triangles")
+    ->Arg(128)->Arg(2048)->Arg(32768)->Arg(524288)
+    ->ComputeStatistics("min", min_of);
+BENCHMARK_CAPTURE(BM_SweepFloorMesh, probe, SweepKind::Probe)
+    ->Name("sweep_floor/probe/mesh_triangles")
+    ->Arg(128)->Arg(2048)->Arg(32768)->Arg(524288)
+    ->ComputeStatistics("min", min_of);
 
 }  // namespace stepslide::bench

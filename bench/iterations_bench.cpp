@@ -82,7 +82,8 @@ void register_iteration_benchmarks() {
     const auto base = std::make_shared<const Scenario>(std::move(*loaded));
     const auto reference = std::make_shared<const Path>(
         path_of(simulate(with_iterations(*base, kReferenceSlide, kReferenceStepUp)).trajectory));
-    benchmark::RegisterBenchmark(("iterations/" + std::string(name)).c_str(), iteration_tradeoff, base, reference)
+    with_min_statistic(benchmark::RegisterBenchmark(("iterations/" + std::string(name)).c_str(), iteration_tradeoff,
+                                                    base, reference))
         ->ArgsProduct({{1, 2, 3, 4, 6, 8}, {0, 1, 2, 4}})
         ->ArgNames({"slide", "step_up"})
         ->UseManualTime()

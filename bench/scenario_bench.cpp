@@ -98,14 +98,14 @@ void register_scenario_benchmarks(const std::vector<NamedScenario>& scenarios) {
   for (const NamedScenario& s : scenarios) {
     for (ControllerKind controller : {ControllerKind::Stepslide, ControllerKind::Bullet}) {
       const std::string name = "scenario/" + s.name + "/" + controller_name(controller);
-      benchmark::RegisterBenchmark(name.c_str(), scenario_tick_cost, s.scenario, controller)
+      with_min_statistic(benchmark::RegisterBenchmark(name.c_str(), scenario_tick_cost, s.scenario, controller))
           ->UseManualTime()
           ->Unit(benchmark::kMicrosecond);
     }
   }
   for (const NamedScenario& s : scenarios) {
     const std::string name = "breakdown/" + s.name;
-    benchmark::RegisterBenchmark(name.c_str(), sweep_breakdown, s.scenario)
+    with_min_statistic(benchmark::RegisterBenchmark(name.c_str(), sweep_breakdown, s.scenario))
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);
   }

@@ -41,7 +41,7 @@ void register_world_size_benchmarks() {
     const Area keep_clear = path_area(simulate(*base).trajectory, kKeepClear);
     for (ControllerKind controller : {ControllerKind::Stepslide, ControllerKind::Bullet}) {
       const std::string bench = "world_size/" + std::string(name) + "/" + controller_name(controller);
-      benchmark::RegisterBenchmark(bench.c_str(), world_size_cost, base, keep_clear, controller)
+      with_min_statistic(benchmark::RegisterBenchmark(bench.c_str(), world_size_cost, base, keep_clear, controller))
           ->Arg(10)
           ->Arg(1000)
           ->Arg(10000)

@@ -6,8 +6,10 @@
   tools/bench_table.py BEFORE.json AFTER.json the same benchmarks side by side,
                                               with the change in time per tick
 
-Standard library only. With --benchmark_repetitions the median of each
-benchmark is used; otherwise its single run.
+Standard library only. With --benchmark_repetitions each benchmark's "min"
+aggregate is used (stepslide_bench adds it: on a shared machine the fastest
+repetition is the least disturbed), else its median; without repetitions its
+single run.
 """
 
 import json
@@ -18,21 +20,22 @@ SUFFIXES = re.compile(r"(/(manual_time|real_time|iterations:\d+|repeats:\d+|min_
 
 
 def load(path):
-    """{clean benchmark name: result entry}, medians preferred."""
+    """{clean benchmark name: result entry}: the min aggregate, else the median, else the run."""
     with open(path, encoding="utf-8") as f:
         data = json.load(f)
-    plain, medians = {}, {}
+    chosen, rank = {}, {}
+    preference = {"min": 3, "median": 2}
     for entry in data.get("benchmarks", []):
+        if entry.get("error_occurred"):
+            continue
         name = SUFFIXES.sub("", entry.get("run_name", entry["name"]))
         if entry.get("run_type") == "aggregate":
-            if entry.get("aggregate_name") == "median":
-                medians[name] = entry
-        elif entry.get("error_occurred"):
-            continue
+            level = preference.get(entry.get("aggregate_name"), 0)
         else:
-            plain.setdefault(name, entry)
-    plain.update(medians)
-    return data.get("context", {}), plain
+            level = 1
+        if level > rank.get(name, 0):
+            chosen[name], rank[name] = entry, level
+    return data.get("context", {}), chosen
 
 
 def num(value, digits=3):
@@ -97,18 +100,20 @@ def breakdown_section(results):
         ["scenario", "µs/tick (hooked)", "in sweeps", "outside sweeps"], rows)
 
 
+def nanoseconds(entry):
+    return entry["real_time"] * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[entry.get("time_unit", "ns")]
+
+
 def floor_section(results):
     parts = []
     for kind, label in (("bodies", "static bodies"), ("mesh_triangles", "mesh triangles")):
-        entries = family(results, "sweep_floor/" + kind)
-        rows = []
-        for count in sorted(entries, key=int):
-            e = entries[count]
-            unit = e.get("time_unit", "ns")
-            ns = e["real_time"] * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[unit]
-            rows.append([count, num(ns, 4)])
+        walk = family(results, "sweep_floor/walk/" + kind)
+        probe = family(results, "sweep_floor/probe/" + kind)
+        rows = [[count, num(nanoseconds(walk[count]), 4) if count in walk else "–",
+                 num(nanoseconds(probe[count]), 4) if count in probe else "–"]
+                for count in sorted(set(walk) | set(probe), key=int)]
         if rows:
-            parts.append(table([label, "ns per walking sweep"], rows))
+            parts.append(table([label, "ns: walking sweep (no hit)", "ns: ground probe (hits)"], rows))
     if not parts:
         return ""
     return "### Floor cost: one capsule sweep\n\n" + "\n\n".join(parts)
