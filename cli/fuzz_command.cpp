@@ -67,7 +67,8 @@ CLI::App* add_fuzz(CLI::App& app, FuzzArgs& args) {
       "moving bodies allow; it falls no faster than terminal_velocity. A second run must be byte-identical.\n"
       "A violation is shrunk (bodies, motion, input keys and fields, settings and ticks dropped while it still "
       "fails) and saved as DIR/seed<N>_<kind>.json, an ordinary scenario: `stepslide run` simulates it (for "
-      "overlap and rise it carries an expectation that fails) and `stepslide fuzz --replay` checks it again. "
+      "overlap, rise and a fall through a floor it carries an expectation that fails) and `stepslide fuzz "
+      "--replay` checks it again. "
       "`--seed N --count 1` regenerates one scenario of a longer run.\n"
       "Exit codes: 0 no violation; 1 a violation; 2 invalid input or usage (or a generated scenario the loader "
       "refused, a fuzzer bug, or a file that cannot be written).");

@@ -1,6 +1,7 @@
 #include "fuzz_campaign.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "file_io.h"
@@ -130,6 +131,8 @@ nlohmann::ordered_json finding_document(nlohmann::ordered_json scenario, std::ui
     check = Json{{"ticks", ticks}, {"max_penetration", violation.limit}};
   } else if (violation.kind == InvariantKind::Rise && y_up && violation.tick > 0) {
     check = Json{{"ticks", ticks}, {"y_between", Json::array({-ScenarioLimits::max_coordinate, violation.limit})}};
+  } else if (violation.kind == InvariantKind::Tunnel && y_up && violation.tick > 0 && std::isfinite(violation.limit)) {
+    check = Json{{"ticks", ticks}, {"y_between", Json::array({violation.limit, ScenarioLimits::max_coordinate})}};
   }
   if (!check.is_null()) {
     Json with_check = scenario;

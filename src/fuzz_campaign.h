@@ -45,8 +45,8 @@ FuzzSummary run_fuzz(const FuzzOptions& options, const std::function<void(const 
 
 /// The document of a finding: the shrunk scenario with a description saying
 /// what failed and how to replay it, and, where the loader has a matching
-/// check (overlap: max_penetration, rise: y_between), an expectation that
-/// makes `stepslide run` fail on it too.
+/// check (overlap: max_penetration; rise, and a fall through a floor:
+/// y_between), an expectation that makes `stepslide run` fail on it too.
 nlohmann::ordered_json finding_document(nlohmann::ordered_json scenario, std::uint64_t seed, const Violation& violation,
                                         const std::string& shrink_note);
 

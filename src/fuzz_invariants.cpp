@@ -160,7 +160,8 @@ bool segment_hits_triangle(const btVector3& a, const btVector3& b, const Triangl
 /// A pass straight through `box`: the segment enters one face and leaves by
 /// the opposite one, crossing the mid-plane at least `margin` inside the
 /// other two extents (so it cannot have gone round an edge instead).
-bool passes_through(const SolidBox& box, const btVector3& from, const btVector3& to, double margin, int* axis) {
+bool passes_through(const SolidBox& box, const btVector3& from, const btVector3& to, double margin, int* axis,
+                    btVector3* crossing) {
   const btVector3 a = box.pose.invXform(from), b = box.pose.invXform(to);
   for (int k = 0; k < 3; ++k) {
     const double h = box.half[k];
@@ -172,6 +173,7 @@ bool passes_through(const SolidBox& box, const btVector3& from, const btVector3&
     }
     if (inside) {
       *axis = k;
+      *crossing = box.pose * mid;
       return true;
     }
   }
@@ -215,7 +217,10 @@ class Checker {
 
   void observe(const TickView& view) {
     const CharacterState& s = view.controller.state();
-    if (view.tick == 0) geometry_ = collect_static_geometry(scenario_, view.world);
+    if (view.tick == 0) {
+      geometry_ = collect_static_geometry(scenario_, view.world);
+      feet_to_center_ = view.controller.context().feet_to_center;
+    }
     check_finite(view.tick, s, view.report);
     const btVector3 centre = s.position + up_ * view.controller.context().feet_to_center;
     if (view.tick > 0 && finite(s.position) && finite(previous_position_)) {
@@ -283,14 +288,27 @@ class Checker {
     }
   }
 
+  /// For a fall through a floor-like surface (normal within 45 degrees of
+  /// up, crossed going down): the lowest feet height that would have kept the
+  /// centre above the crossing. NaN otherwise.
+  double floor_limit(const btVector3& from, const btVector3& to, const btVector3& crossing,
+                     const btVector3& normal) const {
+    const double length = normal.length();
+    const bool floor_like = length > 0.0 && std::fabs(normal.dot(up_)) >= std::sqrt(0.5) * length;
+    if (!floor_like || (to - from).dot(up_) >= 0.0) return std::nan("");
+    return crossing.dot(up_) - feet_to_center_;
+  }
+
   void check_tunnel(std::int64_t tick, const btVector3& from, const btVector3& to) {
     const double margin = (to - from).length() + inner_radius(scenario_.character.shape);
     for (const SolidBox& box : geometry_.boxes) {
       int axis = 0;
-      if (passes_through(box, from, to, margin, &axis)) {
+      btVector3 crossing;
+      if (passes_through(box, from, to, margin, &axis, &crossing)) {
         add(InvariantKind::Tunnel, tick,
             "the shape's centre passed through static box " + box.body + " along its local " + "xyz"[axis] +
-                " axis, from " + text(from) + " to " + text(to));
+                " axis, from " + text(from) + " to " + text(to),
+            floor_limit(from, to, crossing, box.pose.getBasis().getColumn(axis)));
         return;
       }
     }
@@ -311,7 +329,8 @@ class Checker {
         if (near_boundary) continue;
         add(InvariantKind::Tunnel, tick,
             "the shape's centre passed through the surface of " + surface.body + " at " + text(point) + ", from " +
-                text(from) + " to " + text(to));
+                text(from) + " to " + text(to),
+            floor_limit(from, to, point, (t.b - t.a).cross(t.c - t.a)));
         return;
       }
     }
@@ -349,6 +368,7 @@ class Checker {
   const Scenario& scenario_;
   const double dt_;
   btVector3 up_;
+  double feet_to_center_ = 0.0;
   StaticGeometry geometry_;
   btVector3 previous_position_{0, 0, 0}, previous_velocity_{0, 0, 0}, previous_centre_{0, 0, 0};
   std::int64_t ticks_ = 0;

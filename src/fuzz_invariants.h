@@ -32,7 +32,8 @@ struct Violation {
   std::int64_t tick = 0;  ///< trajectory row where it was seen
   std::string message;
   /// For Overlap: the allowed depth; for Rise: the highest allowed feet
-  /// height (along up) at `tick`. Lets a saved finding carry an expectation.
+  /// height (along up) at `tick`; for a Tunnel down through a floor: the
+  /// lowest (NaN for other tunnels). Lets a saved finding carry an expectation.
   double limit = 0.0;
 };
 

@@ -198,6 +198,7 @@ TEST(FuzzInvariants, PassingThroughAThinWallIsATunnel) {
   ASSERT_NE(v, nullptr) << format_violations(report);
   EXPECT_EQ(v->tick, 50);
   EXPECT_NE(v->message.find("static box wall along its local z axis"), std::string::npos) << v->message;
+  EXPECT_TRUE(std::isnan(v->limit)) << "a wall is not a floor: no lowest feet height";
 }
 
 TEST(FuzzInvariants, SinkingIntoABoxIsAnOverlap) {
@@ -268,6 +269,7 @@ TEST(FuzzInvariants, DroppingThroughTerrainIsATunnelWalkingOffItsEdgeIsNot) {
   const Violation* v = through.first(InvariantKind::Tunnel);
   ASSERT_NE(v, nullptr) << format_violations(through);
   EXPECT_NE(v->message.find("surface of terrain"), std::string::npos) << v->message;
+  EXPECT_NEAR(v->limit, -0.9, 1e-9);  // the centre (0.9 above the feet) crossed the terrain at height 0
 
   const InvariantReport off_the_edge = check_invariants(load_or_fail(terrain(3, "0.5, 0, 0")));
   EXPECT_TRUE(off_the_edge.ok()) << format_violations(off_the_edge);
@@ -360,6 +362,30 @@ TEST_F(TempDir, CampaignsAreReproducibleAndKeptScenariosLoad) {
     EXPECT_EQ(text, read_text(dir_ / "b" / name));
     EXPECT_TRUE(load_scenario_text(text, name).scenario.has_value()) << name;
   }
+}
+
+TEST(FuzzCampaign, SavedFindingsAreScenariosThatSayWhatTheyShow) {
+  const fs::path dir = fs::path(STEPSLIDE_SOURCE_DIR) / "tests" / "fuzz_findings";
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") continue;
+    ++files;
+    const std::string name = entry.path().stem().string();  // seed<N>_<kind>
+    SCOPED_TRACE(name);
+    const std::size_t underscore = name.find('_');
+    ASSERT_EQ(name.rfind("seed", 0), 0u);
+    ASSERT_NE(underscore, std::string::npos);
+    const std::string seed = name.substr(4, underscore - 4), kind = name.substr(underscore + 1);
+    const std::string text = read_text(entry.path());
+    const LoadResult load = load_scenario_text(text, name);
+    ASSERT_TRUE(load.scenario) << (load.errors.empty() ? "" : format_error(load.errors.front()));
+    const std::string& description = load.scenario->description;
+    EXPECT_NE(description.find("stepslide fuzz --seed " + seed + " --count 1"), std::string::npos) << description;
+    EXPECT_NE(description.find(": " + kind + " at tick "), std::string::npos) << description;
+    EXPECT_EQ(load.scenario->name, "fuzz_seed" + seed + "_" + kind);
+    EXPECT_NO_THROW(simulate(*load.scenario));
+  }
+  EXPECT_GE(files, 1);
 }
 
 // ---------------------------------------------------------------------------
