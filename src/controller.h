@@ -205,8 +205,11 @@ struct DepenetrationResult {
   bool converged = true;    ///< no overlap deeper than tolerance remains
 };
 /// Pushes the shape out of every overlap at once: each iteration gathers all
-/// contacts, solves for one correction that clears each of them plus the skin
-/// (Gauss-Seidel over the contact normals), applies it, and looks again.
+/// contacts, solves for one correction that clears each of them plus the skin,
+/// applies it, and looks again, up to max_depenetration_iterations. When they
+/// cannot all be cleared (crushed, wedged), only the static level is cleared:
+/// a moving body may keep overlapping the character, the level may not.
+/// `converged` is then false (the trajectory's `stuck`).
 DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position);
 
 /// Solves for a correction c with n_i·c >= depth_i for every contact: the

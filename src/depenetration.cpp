@@ -111,43 +111,83 @@ btVector3 solve_depenetration(const std::vector<btVector3>& normals, const std::
   return correction;
 }
 
-DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position) {
+namespace {
+
+struct PushOut {
+  btVector3 direction;
+  double depth;
+};
+
+/// How to clear one overlap. The level is left along the shortest way out. A
+/// moving body pushes the character along its own motion at the contact (as
+/// far as it moved this tick): the shortest way out of a thin platform that
+/// has come down through a character's head is up through it.
+PushOut push_out(const Contact& c, double skin) {
+  const double depth = -c.distance;
+  if (c.object != nullptr && c.object->isKinematicObject()) {
+    const btTransform& now = c.object->getWorldTransform();
+    const btTransform& before = c.object->getInterpolationWorldTransform();
+    const btVector3 moved = now * (before.inverse() * c.point) - c.point;
+    const double distance = moved.length();
+    if (distance > 1e-9) return {moved / distance, std::min(depth, distance) + skin};
+  }
+  return {c.normal, depth + skin};
+}
+
+/// Iterates queries and corrections until no overlap deeper than the
+/// tolerance is left (converged) or the iterations run out. With
+/// `static_only`, overlaps with moving (kinematic) bodies are left alone.
+DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector3& position, bool static_only,
+                                     int max_iterations) {
   DepenetrationResult result;
   result.position = position;
   std::vector<Contact> contacts;
+  std::vector<Contact> overlaps;
   std::vector<btVector3> normals;
   std::vector<double> depths;
   for (;;) {
     ctx.object->setWorldTransform(ctx.transform_at(result.position));
     ctx.queries->contacts(ctx.object, 0.0, contacts);
+    overlaps.clear();
     normals.clear();
     depths.clear();
     for (const Contact& c : contacts) {
       if (c.distance >= -kPenetrationTolerance) continue;
-      normals.push_back(c.normal);
-      depths.push_back(-c.distance + ctx.settings->skin_width);
+      if (static_only && c.object != nullptr && c.object->isKinematicObject()) continue;
+      overlaps.push_back(c);
+      const PushOut push = push_out(c, ctx.settings->skin_width);
+      normals.push_back(push.direction);
+      depths.push_back(push.depth);
     }
     if (normals.empty()) {
       result.converged = true;
       return result;
     }
-    if (result.iterations >= ctx.settings->max_depenetration_iterations) {
+    if (result.iterations >= max_iterations) {
       result.converged = false;
       return result;
     }
     ++result.iterations;
     const btVector3 correction = solve_depenetration(normals, depths, 64);
-    if (ctx.observer != nullptr) {
-      DepenetrationEvent e;
-      e.iteration = result.iterations;
-      for (const Contact& c : contacts) {
-        if (c.distance < -kPenetrationTolerance) e.overlaps.push_back(c);
-      }
-      e.correction = correction;
-      ctx.observer->on_depenetration(e);
-    }
+    if (ctx.observer != nullptr) ctx.observer->on_depenetration({result.iterations, overlaps, correction});
     result.position += correction;
   }
+}
+
+}  // namespace
+
+DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position) {
+  const int budget = ctx.settings->max_depenetration_iterations;
+  const DepenetrationResult all = resolve_overlaps(ctx, position, false, budget);
+  if (all.converged) return all;
+  // Squeezed: the overlaps cannot all be cleared (crushed between a moving
+  // body and the level, or wedged). Moving bodies may keep overlapping the
+  // character, the level may not: it is never pushed through the floor to
+  // escape a crusher, nor popped out on top of it. Reported as stuck.
+  DepenetrationResult level = resolve_overlaps(ctx, position, true, budget);
+  level.iterations += all.iterations;
+  level.converged = false;
+  return level;
 }
 
 }  // namespace stepslide

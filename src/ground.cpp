@@ -87,7 +87,11 @@ GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& posit
     if (rise <= 0.05) continue;  // beside or above the shape, not under it
     const double gap = c.distance + ctx.probe_inflation;
     if (gap > window) continue;
-    const double distance = std::min(swept + gap / rise, snap_limit);
+    // A moving body the shape is inside of (a crusher it is stuck in) is not
+    // ground to stand on; and the probe never lifts the feet above where it
+    // started looking.
+    if (gap < -kPenetrationTolerance && c.object != nullptr && c.object->isKinematicObject()) continue;
+    const double distance = std::max(0.0, std::min(swept + gap / rise, snap_limit));
     int rank = 0;
     btVector3 face(0, 0, 0);
     if (ctx.is_walkable(c.normal)) {

@@ -148,6 +148,7 @@ World::World(const Scenario& scenario) : scenario_(scenario) {
     body.object = object.get();
     body.local_offset = offset;
     object->setWorldTransform(body_pose(i, 0) * offset);
+    object->setInterpolationWorldTransform(object->getWorldTransform());
     world_->addCollisionObject(object.get());
     bodies_.push_back(body);
     objects_.push_back(std::move(object));
@@ -204,6 +205,9 @@ btTransform World::body_pose(std::size_t def_index, std::int64_t tick) const {
 void World::set_time(std::int64_t tick) {
   for (const WorldBody& body : bodies_) {
     if (scenario_.world[body.def_index].motion.type == MotionType::None) continue;
+    // The pose it moves from is kept as the interpolation transform, so a
+    // query can tell where any point of the body was a tick ago.
+    body.object->setInterpolationWorldTransform(body.object->getWorldTransform());
     body.object->setWorldTransform(body_pose(body.def_index, tick) * body.local_offset);
     world_->updateSingleAabb(body.object);
   }
