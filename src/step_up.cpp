@@ -29,7 +29,10 @@ StepUpResult attempt_step_up(const CharacterContext& ctx, const btVector3& posit
   // at the height the raised shape would be widest, the raised shape cannot
   // move forward over it either.
   const btVector3 into_step = safe_normalized(horizontal_part(-riser_normal, ctx.up));
-  const double reach = ctx.horizontal_radius + std::max(0.0, horizontal_motion.dot(into_step));
+  // The swept shape is grown by the skin: it would meet anything within its
+  // radius plus the skin plus the forward motion.
+  const double reach =
+      ctx.horizontal_radius + ctx.settings->skin_width + std::max(0.0, horizontal_motion.dot(into_step));
   const btVector3 eye = position + ctx.up * (s.max_step_height + std::min(ctx.horizontal_radius, ctx.feet_to_center));
   if (observed_ray(ctx, RayEvent::Purpose::RiserHeight, eye, eye + into_step * reach).hit) {
     result.rule = StepRule::RiserTooTall;
