@@ -12,6 +12,9 @@ using namespace detail;
 
 namespace {
 
+/// Largest correction accepted, as a multiple of the summed overlap depths.
+constexpr double kMaxCorrectionRatio = 2.5;
+
 /// Correction with exactly the contacts in `subset` resolved (n_i·c = d_i),
 /// as c = Σ λ_i n_i. False when the normals are dependent or some λ_i < 0
 /// (that contact would be pulled, not pushed).
@@ -86,8 +89,15 @@ bool smallest_clearing_correction(const std::vector<btVector3>& normals, const s
 
 btVector3 solve_depenetration(const std::vector<btVector3>& normals, const std::vector<double>& depths,
                               int max_passes) {
+  // A correction many times larger than the overlaps themselves only exists
+  // between nearly opposing contacts: the character is wedged, and taking it
+  // would teleport it (fuzzing found 89 m). Treat that as not clearable.
+  double total_depth = 0.0;
+  for (double d : depths) total_depth += std::max(d, 0.0);
   btVector3 exact;
-  if (smallest_clearing_correction(normals, depths, &exact)) return exact;
+  if (smallest_clearing_correction(normals, depths, &exact) && exact.length() <= kMaxCorrectionRatio * total_depth) {
+    return exact;
+  }
   // No correction clears them all: the contacts oppose each other (squeezed
   // between two walls). Simultaneous projection (Cimmino) moves each pass by
   // the average of what every violated contact asks for, and settles on the
@@ -141,6 +151,7 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
                                      int max_iterations) {
   DepenetrationResult result;
   result.position = position;
+  double first_depth = -1.0;  // summed depths found by the first query
   std::vector<Contact> contacts;
   std::vector<Contact> overlaps;
   std::vector<btVector3> normals;
@@ -163,7 +174,14 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
       result.converged = true;
       return result;
     }
-    if (result.iterations >= max_iterations) {
+    if (first_depth < 0) {
+      first_depth = 0.0;
+      for (double d : depths) first_depth += d;
+    }
+    // Iterations that walk the character far beyond the overlap it started
+    // with are climbing out of a wedge, not clearing an overlap.
+    const bool wandered = (result.position - position).length() > kMaxCorrectionRatio * first_depth;
+    if (result.iterations >= max_iterations || wandered) {
       result.converged = false;
       return result;
     }
