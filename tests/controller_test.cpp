@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "controller.h"
+#include "test_bodies.h"
 #include "world.h"
 
 namespace stepslide {
@@ -11,15 +12,10 @@ namespace {
 
 constexpr double kDt60 = 1.0 / 60.0;
 
-BodyDef box(Vec3 center, Vec3 half_extents) {
-  BodyDef b;
-  b.shape.type = ShapeType::Box;
-  b.shape.half_extents = half_extents;
-  b.position = center;
-  return b;
-}
-
-BodyDef floor_at(double height) { return box({0, height - 0.5, 0}, {50, 0.5, 50}); }
+using test::box;
+using test::floor_at;
+using test::ramp;
+using test::stairs;
 
 /// A world plus a capsule controller standing in it.
 struct Rig {
@@ -129,13 +125,7 @@ TEST(Slide, StopsASkinShortOfAWallAndSlidesAlongIt) {
 }
 
 TEST(Slide, GroundedWalkDoesNotClimbASteepIncline) {
-  BodyDef ramp;
-  ramp.shape.type = ShapeType::Ramp;
-  ramp.shape.length = 4;
-  ramp.shape.width = 4;
-  ramp.shape.angle_deg = 60;
-  ramp.position = {0, 0, -1};
-  Rig rig({floor_at(0), ramp});
+  Rig rig({floor_at(0), ramp(4, 4, 60, {0, 0, -1})});
   rig.place(btVector3(0, 0, 0));
   SlideOptions options;
   options.grounded = true;
@@ -232,13 +222,7 @@ TEST(ProbeGround, ReportsTheFaceNormalNotTheEdgeNormal) {
 }
 
 TEST(ProbeGround, SteepSlopeIsNotWalkable) {
-  BodyDef ramp;
-  ramp.shape.type = ShapeType::Ramp;
-  ramp.shape.length = 6;
-  ramp.shape.width = 6;
-  ramp.shape.angle_deg = 60;
-  ramp.position = {0, 0, 2};
-  Rig rig({ramp});
+  Rig rig({ramp(6, 6, 60, {0, 0, 2})});
   const GroundInfo g = probe_ground(rig.ctx(), btVector3(0, 3.0, 0), 3.0);
   ASSERT_TRUE(g.found);
   EXPECT_FALSE(g.walkable);
@@ -602,14 +586,7 @@ TEST(SteppedHeight, IsWhatTheGroundPlaneDoesNotExplain) {
 }
 
 TEST(Camera, AbsorbsTheWholeRiseOfAStaircaseAndTheEyeRisesSmoothly) {
-  BodyDef stairs;
-  stairs.shape.type = ShapeType::Stairs;
-  stairs.shape.steps = 6;
-  stairs.shape.rise = 0.2;
-  stairs.shape.run = 0.3;
-  stairs.shape.width = 2;
-  stairs.position = {0, 0, -1};
-  Rig rig({floor_at(0), stairs, box({0, 0.6, -1 - 1.8 - 3}, {1, 0.6, 3})});
+  Rig rig({floor_at(0), stairs(6, 0.2, 0.3, 2, {0, 0, -1}), box({0, 0.6, -1 - 1.8 - 3}, {1, 0.6, 3})});
   rig.place(btVector3(0, 0, 0));
   CharacterInput in;
   in.move_forward = 1;

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "reference_controller.h"
+#include "test_bodies.h"
 #include "world.h"
 
 namespace stepslide {
@@ -17,15 +18,9 @@ namespace {
 
 constexpr double kDt = 1.0 / 60.0;
 
-BodyDef box(Vec3 center, Vec3 half_extents) {
-  BodyDef b;
-  b.shape.type = ShapeType::Box;
-  b.shape.half_extents = half_extents;
-  b.position = center;
-  return b;
-}
+using test::box;
 
-BodyDef floor_box() { return box({0, -0.5, 0}, {20, 0.5, 20}); }
+BodyDef floor_box() { return test::floor_at(0, 20); }
 
 /// A world plus Bullet's controller with a 1.8 m capsule, r 0.3.
 struct ReferenceRig {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "collision.h"
+#include "test_bodies.h"
 #include "world.h"
 
 namespace stepslide {
@@ -17,14 +18,7 @@ double surface_height(World& world, double x, double z) {
 
 TEST(World, StairsClimbAlongLocalMinusZFromTheFirstRiser) {
   Scenario s;
-  BodyDef stairs;
-  stairs.shape.type = ShapeType::Stairs;
-  stairs.shape.steps = 3;
-  stairs.shape.rise = 0.2;
-  stairs.shape.run = 0.3;
-  stairs.shape.width = 2;
-  stairs.position = {1, 0.5, -1};
-  s.world.push_back(stairs);
+  s.world.push_back(test::stairs(3, 0.2, 0.3, 2, {1, 0.5, -1}));
   World w(s);
   EXPECT_EQ(surface_height(w, 1, -0.95), -1e9);  // before the first riser
   EXPECT_NEAR(surface_height(w, 1, -1.05), 0.7, 1e-9);
@@ -36,14 +30,7 @@ TEST(World, StairsClimbAlongLocalMinusZFromTheFirstRiser) {
 
 TEST(World, RotatedStairsFollowTheBodyRotation) {
   Scenario s;
-  BodyDef stairs;
-  stairs.shape.type = ShapeType::Stairs;
-  stairs.shape.steps = 2;
-  stairs.shape.rise = 0.2;
-  stairs.shape.run = 0.5;
-  stairs.shape.width = 1;
-  stairs.rotation_deg = {0, 90, 0};  // local -Z becomes world -X
-  s.world.push_back(stairs);
+  s.world.push_back(test::stairs(2, 0.2, 0.5, 1, {0, 0, 0}, {0, 90, 0}));  // local -Z becomes world -X
   World w(s);
   EXPECT_NEAR(surface_height(w, -0.25, 0), 0.2, 1e-9);
   EXPECT_NEAR(surface_height(w, -0.75, 0), 0.4, 1e-9);
@@ -51,13 +38,7 @@ TEST(World, RotatedStairsFollowTheBodyRotation) {
 
 TEST(World, RampRisesAlongLocalMinusZFromItsBottomEdge) {
   Scenario s;
-  BodyDef ramp;
-  ramp.shape.type = ShapeType::Ramp;
-  ramp.shape.length = 2;
-  ramp.shape.width = 1;
-  ramp.shape.angle_deg = 30;
-  ramp.position = {0, 1, 0};
-  s.world.push_back(ramp);
+  s.world.push_back(test::ramp(2, 1, 30, {0, 1, 0}));
   World w(s);
   const double run = 1.0;  // horizontal distance from the bottom edge
   EXPECT_NEAR(surface_height(w, 0, -run), 1 + run * std::tan(M_PI / 6), 1e-9);
