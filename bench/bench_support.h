@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "scenario.h"
-#include "simulate.h"
+#include "scenario/scenario.h"
+#include "scenario/simulate.h"
 
 namespace stepslide::bench {
 

@@ -11,8 +11,8 @@
 #include <memory>
 
 #include "bench_support.h"
-#include "collision.h"
-#include "world.h"
+#include "stepslide/collision.h"
+#include "scenario/world.h"
 
 namespace stepslide::bench {
 

@@ -6,8 +6,8 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_support.h"
-#include "controller.h"
-#include "simulate.h"
+#include "stepslide/controller.h"
+#include "scenario/simulate.h"
 
 namespace stepslide::bench {
 namespace {

@@ -12,16 +12,16 @@
 
 #include <unistd.h>
 
-#include "console.h"
-#include "file_io.h"
-#include "fingerprint.h"
-#include "gate.h"
-#include "self_check.h"
-#include "junit.h"
-#include "plot.h"
-#include "report.h"
-#include "settings.h"
-#include "trajectory.h"
+#include "gate/console.h"
+#include "base/file_io.h"
+#include "gate/fingerprint.h"
+#include "gate/gate.h"
+#include "gate/self_check.h"
+#include "gate/junit.h"
+#include "gate/plot.h"
+#include "gate/report.h"
+#include "stepslide/settings.h"
+#include "scenario/trajectory.h"
 
 namespace stepslide::cli {
 

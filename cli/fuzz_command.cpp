@@ -4,9 +4,9 @@
 
 #include <iostream>
 
-#include "console.h"
-#include "fuzz_campaign.h"
-#include "gate.h"
+#include "gate/console.h"
+#include "fuzz/campaign.h"
+#include "gate/gate.h"
 
 namespace stepslide::cli {
 

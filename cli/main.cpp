@@ -8,7 +8,7 @@
 #include "commands.h"
 #include "trace_command.h"
 #include "fuzz_command.h"
-#include "gate.h"
+#include "gate/gate.h"
 
 namespace {
 

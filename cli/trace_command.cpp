@@ -2,8 +2,8 @@
 
 #include <iostream>
 
-#include "scenario.h"
-#include "trace.h"
+#include "scenario/scenario.h"
+#include "gate/trace.h"
 
 namespace stepslide::cli {
 

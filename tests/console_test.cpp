@@ -2,7 +2,7 @@
 // the text, and `stepslide check` end to end, including on a real
 // pseudo-terminal (util-linux `script`) where the progress line must appear;
 // `stepslide fuzz` likewise.
-#include "console.h"
+#include "gate/console.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -3,9 +3,9 @@
 
 #include <cmath>
 
-#include "controller.h"
+#include "stepslide/controller.h"
 #include "test_bodies.h"
-#include "world.h"
+#include "scenario/world.h"
 
 namespace stepslide {
 namespace {

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "scenario.h"
-#include "simulate.h"
-#include "trajectory.h"
+#include "scenario/scenario.h"
+#include "scenario/simulate.h"
+#include "scenario/trajectory.h"
 
 namespace stepslide {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "trajectory.h"
+#include "scenario/trajectory.h"
 
 namespace stepslide {
 namespace {

@@ -1,6 +1,6 @@
 // File helpers: bounded reads, atomic writes that leave nothing behind.
 
-#include "file_io.h"
+#include "base/file_io.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -15,15 +15,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "controller.h"
-#include "fuzz_campaign.h"
-#include "fuzz_invariants.h"
-#include "fuzz_random.h"
-#include "fuzz_shrink.h"
-#include "fuzz_world.h"
-#include "gate.h"
-#include "scenario.h"
-#include "simulate.h"
+#include "stepslide/controller.h"
+#include "fuzz/campaign.h"
+#include "fuzz/invariants.h"
+#include "fuzz/random.h"
+#include "fuzz/shrink.h"
+#include "fuzz/random_world.h"
+#include "gate/gate.h"
+#include "scenario/scenario.h"
+#include "scenario/simulate.h"
 
 namespace stepslide {
 namespace {

@@ -1,6 +1,6 @@
 // The gate library: discovery, golden paths, sharding, metadata, tolerance
 // options, and checking/blessing scenarios end to end in a temp directory.
-#include "gate.h"
+#include "gate/gate.h"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 
 #include <unistd.h>
 
-#include "file_io.h"
-#include "fingerprint.h"
+#include "base/file_io.h"
+#include "gate/fingerprint.h"
 
 namespace stepslide {
 namespace {

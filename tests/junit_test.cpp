@@ -1,7 +1,8 @@
 // JUnit XML: structure, counts, escaping, and well-formedness checked by a
 // small strict XML reader (and by Python's parser when it is installed).
 
-#include "junit.h"
+#include "gate/junit.h"
+#include "base/xml.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

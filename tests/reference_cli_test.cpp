@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "trajectory.h"
+#include "scenario/trajectory.h"
 
 namespace {
 

@@ -9,9 +9,9 @@
 #include <cmath>
 #include <memory>
 
-#include "reference_controller.h"
+#include "scenario/reference_controller.h"
 #include "test_bodies.h"
-#include "world.h"
+#include "scenario/world.h"
 
 namespace stepslide {
 namespace {

@@ -19,10 +19,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "file_io.h"
-#include "fingerprint.h"
-#include "gate.h"
-#include "self_check.h"
+#include "base/file_io.h"
+#include "gate/fingerprint.h"
+#include "gate/gate.h"
+#include "gate/self_check.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 namespace stepslide {
 namespace {

@@ -3,17 +3,17 @@
 // bad-input files at the same JSON path, and agree on generated variants
 // (every setting's range, every shape, motion and check); and the small
 // validator that makes this possible without another dependency is tested.
-#include "schema_check.h"
+#include "scenario/schema_check.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 
-#include "gate.h"
-#include "json_reader.h"
-#include "scenario.h"
-#include "settings.h"
+#include "gate/gate.h"
+#include "scenario/json_reader.h"
+#include "scenario/scenario.h"
+#include "stepslide/settings.h"
 
 namespace stepslide {
 namespace {

@@ -1,7 +1,7 @@
 // Body definitions for the hand-built worlds of the unit tests.
 #pragma once
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 namespace stepslide::test {
 

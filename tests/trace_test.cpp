@@ -7,11 +7,11 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "controller.h"
-#include "scenario.h"
-#include "simulate.h"
-#include "trace.h"
-#include "trajectory.h"
+#include "stepslide/controller.h"
+#include "scenario/scenario.h"
+#include "scenario/simulate.h"
+#include "gate/trace.h"
+#include "scenario/trajectory.h"
 
 namespace stepslide {
 namespace {

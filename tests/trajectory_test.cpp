@@ -1,6 +1,6 @@
 // Trajectory CSV: number formatting, writing, strict parsing.
 
-#include "trajectory.h"
+#include "scenario/trajectory.h"
 
 #include <gtest/gtest.h>
 

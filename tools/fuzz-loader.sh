@@ -3,7 +3,7 @@
 # the asan preset's stepslide_load_fuzzer (clang, ASan+UBSan), seeds it with
 # every scenario in scenarios/ and every file of tests/bad_input/, and stops at
 # the first input that crashes, hangs, leaks or breaks the loader's contract
-# (fuzz/load_fuzzer.cpp). A crashing input is saved in fuzz-artifacts/: add
+# (fuzz/loader/load_fuzzer.cpp). A crashing input is saved in fuzz-artifacts/: add
 # it to tests/bad_input/ with its expected errors once fixed.
 #
 # Usage: tools/fuzz-loader.sh [SECONDS]
@@ -33,7 +33,7 @@ done < <(find scenarios tests/bad_input -name '*.json' -print0 | sort -z)
 echo "fuzz-loader: $n seed files, ${seconds} s, seed $seed"
 status=0
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  build-asan/fuzz/stepslide_load_fuzzer "$corpus" "$work/seeds" -dict=fuzz/scenario.dict \
+  build-asan/fuzz/loader/stepslide_load_fuzzer "$corpus" "$work/seeds" -dict=fuzz/loader/scenario.dict \
   -max_total_time="$seconds" -max_len=16384 -timeout=10 -seed="$seed" \
   -artifact_prefix=fuzz-artifacts/ -print_final_stats=1 >"$work/log" 2>&1 || status=$?
 grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added|stat::peak_rss_mb)' "$work/log" || true

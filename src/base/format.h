@@ -1,0 +1,21 @@
+// Numbers as text: exact for data, short for people.
+#pragma once
+
+#include <string>
+
+namespace stepslide {
+
+/// Shortest text that reads back to the same double (std::to_chars), for data
+/// (trajectory cells, JSON): "nan", "inf", "-inf" for non-finite values, and
+/// -0 written as 0 so that a sign of zero never makes a diff.
+std::string format_number(double value);
+
+/// Six significant digits, round-off noise below 5e-10 shown as 0: for
+/// messages, labels and traces, which are read, not read back.
+std::string readable_number(double value);
+
+/// `digits` significant digits (non-finite as format_number does), for
+/// error and tolerance values in reports.
+std::string format_significant(double value, int digits);
+
+}  // namespace stepslide

@@ -1,0 +1,129 @@
+#include "stepslide/collision.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace stepslide {
+
+namespace {
+
+constexpr double kGrazingCosine = 1e-6;
+
+// Closest sweep hit, skipping the character itself and surfaces the motion
+// does not move into (already touching and sliding along, or moving away).
+struct ClosestOpposingSweep : btCollisionWorld::ConvexResultCallback {
+  ClosestOpposingSweep(const btCollisionObject* self, const btVector3& motion) : self_(self), motion_(motion) {}
+
+  bool needsCollision(btBroadphaseProxy* proxy) const override {
+    if (static_cast<const btCollisionObject*>(proxy->m_clientObject) == self_) return false;
+    return ConvexResultCallback::needsCollision(proxy);
+  }
+
+  btScalar addSingleResult(btCollisionWorld::LocalConvexResult& result, bool normal_in_world_space) override {
+    if (result.m_hitCollisionObject == self_) return m_closestHitFraction;
+    const btVector3 normal = normal_in_world_space
+                                 ? result.m_hitNormalLocal
+                                 : result.m_hitCollisionObject->getWorldTransform().getBasis() *
+                                       result.m_hitNormalLocal;
+    // A motion that only grazes the surface (within a few hundred-thousandths
+    // of a degree of tangent, e.g. walking on the floor it stands on) does not hit it.
+    if (normal.dot(motion_) >= -kGrazingCosine * motion_.length()) return m_closestHitFraction;
+    m_closestHitFraction = result.m_hitFraction;
+    hit.hit = true;
+    hit.fraction = result.m_hitFraction;
+    hit.normal = normal.normalized();
+    hit.point = result.m_hitPointLocal;
+    hit.object = result.m_hitCollisionObject;
+    return result.m_hitFraction;
+  }
+
+  const btCollisionObject* self_;
+  btVector3 motion_;
+  SweepHit hit;
+};
+
+struct AllContacts : btCollisionWorld::ContactResultCallback {
+  AllContacts(const btCollisionObject* character, const btCollisionObject* self, std::vector<Contact>* out)
+      : character_(character), self_(self), out_(out) {}
+
+  bool needsCollision(btBroadphaseProxy* proxy) const override {
+    const auto* object = static_cast<const btCollisionObject*>(proxy->m_clientObject);
+    if (object == self_ || object == character_) return false;
+    return ContactResultCallback::needsCollision(proxy);
+  }
+
+  btScalar addSingleResult(btManifoldPoint& point, const btCollisionObjectWrapper* wrap0, int, int,
+                           const btCollisionObjectWrapper* wrap1, int, int) override {
+    // m_normalWorldOnB points from object 1 to object 0; we want it pointing
+    // at the character whichever side Bullet put it on.
+    const bool character_is_0 = wrap0->getCollisionObject() == character_;
+    Contact c;
+    c.normal = character_is_0 ? point.m_normalWorldOnB : -point.m_normalWorldOnB;
+    c.distance = point.getDistance();
+    c.point = character_is_0 ? point.getPositionWorldOnB() : point.getPositionWorldOnA();
+    c.object = character_is_0 ? wrap1->getCollisionObject() : wrap0->getCollisionObject();
+    if (c.normal.length2() < 1e-24) return 0;
+    c.normal.normalize();
+    out_->push_back(c);
+    return 0;
+  }
+
+  const btCollisionObject* character_;
+  const btCollisionObject* self_;
+  std::vector<Contact>* out_;
+};
+
+struct ClosestRay : btCollisionWorld::ClosestRayResultCallback {
+  ClosestRay(const btVector3& from, const btVector3& to, const btCollisionObject* self)
+      : ClosestRayResultCallback(from, to), self_(self) {}
+  bool needsCollision(btBroadphaseProxy* proxy) const override {
+    if (static_cast<const btCollisionObject*>(proxy->m_clientObject) == self_) return false;
+    return ClosestRayResultCallback::needsCollision(proxy);
+  }
+  const btCollisionObject* self_;
+};
+
+}  // namespace
+
+CollisionQueries::CollisionQueries(btCollisionWorld* world, const btCollisionObject* self)
+    : world_(world), self_(self) {}
+
+SweepHit CollisionQueries::sweep(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin) {
+  ++counts_.sweeps;
+  btTransform to = from;
+  to.setOrigin(to_origin);
+  ClosestOpposingSweep callback(self_, to_origin - from.getOrigin());
+  world_->convexSweepTest(shape, from, to, callback, 0.0);
+  return callback.hit;
+}
+
+void CollisionQueries::contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out) {
+  ++counts_.contact_queries;
+  out.clear();
+  AllContacts callback(object, self_, &out);
+  callback.m_closestDistanceThreshold = max_distance;
+  world_->contactTest(object, callback);
+  // Broadphase pair order is deterministic for a given world, but sorting makes
+  // the solver's input independent of it altogether.
+  std::sort(out.begin(), out.end(), [](const Contact& a, const Contact& b) {
+    return std::make_tuple(a.distance, a.normal.x(), a.normal.y(), a.normal.z(), a.point.x(), a.point.y(),
+                           a.point.z()) < std::make_tuple(b.distance, b.normal.x(), b.normal.y(), b.normal.z(),
+                                                          b.point.x(), b.point.y(), b.point.z());
+  });
+}
+
+RayHit CollisionQueries::ray(const btVector3& from, const btVector3& to) {
+  ++counts_.rays;
+  ClosestRay callback(from, to, self_);
+  world_->rayTest(from, to, callback);
+  RayHit hit;
+  if (!callback.hasHit()) return hit;
+  hit.hit = true;
+  hit.fraction = callback.m_closestHitFraction;
+  hit.normal = callback.m_hitNormalWorld.normalized();
+  hit.point = callback.m_hitPointWorld;
+  hit.object = callback.m_collisionObject;
+  return hit;
+}
+
+}  // namespace stepslide

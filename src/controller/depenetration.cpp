@@ -1,0 +1,211 @@
+// Depenetration: pushing the shape out of every overlap at once.
+#include "stepslide/controller.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "internal.h"
+
+namespace stepslide {
+
+using namespace detail;
+
+namespace {
+
+/// Largest correction accepted, as a multiple of the summed overlap depths.
+constexpr double kMaxCorrectionRatio = 2.5;
+
+/// Correction with exactly the contacts in `subset` resolved (n_i·c = d_i),
+/// as c = Σ λ_i n_i. False when the normals are dependent or some λ_i < 0
+/// (that contact would be pulled, not pushed).
+bool solve_active_set(const std::vector<btVector3>& normals, const std::vector<double>& depths,
+                      const std::vector<std::size_t>& subset, btVector3* correction) {
+  const std::size_t k = subset.size();
+  double gram[3][3];
+  double rhs[3];
+  for (std::size_t i = 0; i < k; ++i) {
+    rhs[i] = depths[subset[i]];
+    for (std::size_t j = 0; j < k; ++j) gram[i][j] = normals[subset[i]].dot(normals[subset[j]]);
+  }
+  double lambda[3] = {0, 0, 0};
+  if (k == 1) {
+    lambda[0] = rhs[0] / gram[0][0];
+  } else if (k == 2) {
+    const double det = gram[0][0] * gram[1][1] - gram[0][1] * gram[1][0];
+    if (std::fabs(det) < 1e-10) return false;
+    lambda[0] = (rhs[0] * gram[1][1] - gram[0][1] * rhs[1]) / det;
+    lambda[1] = (gram[0][0] * rhs[1] - rhs[0] * gram[1][0]) / det;
+  } else {
+    const btMatrix3x3 g(gram[0][0], gram[0][1], gram[0][2], gram[1][0], gram[1][1], gram[1][2], gram[2][0],
+                        gram[2][1], gram[2][2]);
+    if (std::fabs(g.determinant()) < 1e-10) return false;
+    const btVector3 l = g.inverse() * btVector3(rhs[0], rhs[1], rhs[2]);
+    lambda[0] = l.x();
+    lambda[1] = l.y();
+    lambda[2] = l.z();
+  }
+  btVector3 c(0, 0, 0);
+  for (std::size_t i = 0; i < k; ++i) {
+    if (lambda[i] < 0) return false;
+    c += normals[subset[i]] * lambda[i];
+  }
+  *correction = c;
+  return true;
+}
+
+bool resolves_all(const std::vector<btVector3>& normals, const std::vector<double>& depths, const btVector3& c) {
+  for (std::size_t i = 0; i < normals.size(); ++i) {
+    if (normals[i].dot(c) < depths[i] - 1e-9) return false;
+  }
+  return true;
+}
+
+/// Smallest correction that clears every contact, if one exists. In 3D it is
+/// a non-negative combination of at most three contact normals, so trying
+/// every active set of one, two and three contacts finds it exactly.
+bool smallest_clearing_correction(const std::vector<btVector3>& normals, const std::vector<double>& depths,
+                                  btVector3* best) {
+  const std::size_t n = std::min<std::size_t>(normals.size(), 12);  // deepest first
+  double best_length = -1;
+  auto consider = [&](const std::vector<std::size_t>& subset) {
+    btVector3 c;
+    if (!solve_active_set(normals, depths, subset, &c) || !resolves_all(normals, depths, c)) return;
+    if (best_length < 0 || c.length2() < best_length) {
+      best_length = c.length2();
+      *best = c;
+    }
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    consider({i});
+    for (std::size_t j = i + 1; j < n; ++j) {
+      consider({i, j});
+      for (std::size_t k = j + 1; k < n; ++k) consider({i, j, k});
+    }
+  }
+  return best_length >= 0;
+}
+
+}  // namespace
+
+btVector3 solve_depenetration(const std::vector<btVector3>& normals, const std::vector<double>& depths,
+                              int max_passes) {
+  // A correction many times larger than the overlaps themselves only exists
+  // between nearly opposing contacts: the character is wedged, and taking it
+  // would teleport it (fuzzing found 89 m). Treat that as not clearable.
+  double total_depth = 0.0;
+  for (double d : depths) total_depth += std::max(d, 0.0);
+  btVector3 exact;
+  if (smallest_clearing_correction(normals, depths, &exact) && exact.length() <= kMaxCorrectionRatio * total_depth) {
+    return exact;
+  }
+  // No correction clears them all: the contacts oppose each other (squeezed
+  // between two walls). Simultaneous projection (Cimmino) moves each pass by
+  // the average of what every violated contact asks for, and settles on the
+  // balance point instead of bouncing from one side to the other as
+  // sequential projection would.
+  btVector3 correction(0, 0, 0);
+  for (int pass = 0; pass < max_passes; ++pass) {
+    btVector3 sum(0, 0, 0);
+    int violated = 0;
+    double worst = 0.0;
+    for (std::size_t i = 0; i < normals.size(); ++i) {
+      const double unresolved = depths[i] - normals[i].dot(correction);
+      if (unresolved <= 0) continue;
+      sum += normals[i] * unresolved;
+      ++violated;
+      worst = std::max(worst, unresolved);
+    }
+    if (violated == 0 || worst < 1e-9) break;
+    correction += sum / violated;
+  }
+  return correction;
+}
+
+namespace {
+
+struct PushOut {
+  btVector3 direction;
+  double depth;
+};
+
+/// How to clear one overlap. The level is left along the shortest way out. A
+/// moving body pushes the character along its own motion at the contact (as
+/// far as it moved this tick): the shortest way out of a thin platform that
+/// has come down through a character's head is up through it.
+PushOut push_out(const Contact& c, double skin) {
+  const double depth = -c.distance;
+  if (c.object != nullptr && c.object->isKinematicObject()) {
+    const btTransform& now = c.object->getWorldTransform();
+    const btTransform& before = c.object->getInterpolationWorldTransform();
+    const btVector3 moved = now * (before.inverse() * c.point) - c.point;
+    const double distance = moved.length();
+    if (distance > 1e-9) return {moved / distance, std::min(depth, distance) + skin};
+  }
+  return {c.normal, depth + skin};
+}
+
+/// Iterates queries and corrections until no overlap deeper than the
+/// tolerance is left (converged) or the iterations run out. With
+/// `static_only`, overlaps with moving (kinematic) bodies are left alone.
+DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector3& position, bool static_only,
+                                     int max_iterations) {
+  DepenetrationResult result;
+  result.position = position;
+  double first_depth = -1.0;  // summed depths found by the first query
+  std::vector<Contact> contacts;
+  std::vector<Contact> overlaps;
+  std::vector<btVector3> normals;
+  std::vector<double> depths;
+  for (;;) {
+    ctx.object->setWorldTransform(ctx.transform_at(result.position));
+    ctx.queries->contacts(ctx.object, 0.0, contacts);
+    overlaps.clear();
+    normals.clear();
+    depths.clear();
+    for (const Contact& c : contacts) {
+      if (c.distance >= -kPenetrationTolerance) continue;
+      if (static_only && c.object != nullptr && c.object->isKinematicObject()) continue;
+      overlaps.push_back(c);
+      const PushOut push = push_out(c, ctx.settings->skin_width);
+      normals.push_back(push.direction);
+      depths.push_back(push.depth);
+    }
+    if (normals.empty()) {
+      result.converged = true;
+      return result;
+    }
+    if (first_depth < 0) {
+      first_depth = 0.0;
+      for (double d : depths) first_depth += d;
+    }
+    // Iterations that walk the character far beyond the overlap it started
+    // with are climbing out of a wedge, not clearing an overlap.
+    const bool wandered = (result.position - position).length() > kMaxCorrectionRatio * first_depth;
+    if (result.iterations >= max_iterations || wandered) {
+      result.converged = false;
+      return result;
+    }
+    ++result.iterations;
+    const btVector3 correction = solve_depenetration(normals, depths, 64);
+    if (ctx.observer != nullptr) ctx.observer->on_depenetration({result.iterations, overlaps, correction});
+    result.position += correction;
+  }
+}
+
+}  // namespace
+
+DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position) {
+  const int budget = ctx.settings->max_depenetration_iterations;
+  const DepenetrationResult all = resolve_overlaps(ctx, position, false, budget);
+  if (all.converged) return all;
+  // Squeezed: the overlaps cannot all be cleared (crushed between a moving
+  // body and the level, or wedged). Moving bodies may keep overlapping the
+  // character, the level may not: it is never pushed through the floor to
+  // escape a crusher, nor popped out on top of it. Reported as stuck.
+  DepenetrationResult level = resolve_overlaps(ctx, position, true, budget);
+  level.iterations += all.iterations;
+  level.converged = false;
+  return level;
+}
+
+}  // namespace stepslide

@@ -1,0 +1,57 @@
+// Private to the controller's implementation files: shared constants and
+// small helpers. Not installed.
+#pragma once
+
+#include <btBulletCollisionCommon.h>
+
+#include <cmath>
+
+#include "stepslide/controller.h"
+
+namespace stepslide::detail {
+
+constexpr double kPi = 3.14159265358979323846;
+/// Motions shorter than this are finished: below GJK's resolution anyway.
+constexpr double kMinMove = 1e-7;
+/// Overlaps shallower than this are contact, not penetration: GJK reports
+/// touching shapes a few nanometres either side of zero.
+constexpr double kPenetrationTolerance = 1e-6;
+/// Height a step must gain to count as one: well above the millimetre
+/// Bullet's sweep may stop short, which a steep edge normal turns into a few
+/// millimetres of apparent height.
+constexpr double kMinStepGain = 5e-3;
+/// Horizontal inset of the rays that look at the face beside an edge.
+constexpr double kEdgeRayInset = 0.01;
+/// Walking sweeps skim this far above the ground, and the ground probe looks
+/// from this high. Bullet's convex cast reports a hit as soon as the shapes
+/// are within a millimetre, which on a plane made of many triangles (or boxes
+/// side by side) turns every nearby internal edge into a tilted hit; 2 mm
+/// clears that.
+constexpr double kGroundClearance = 2e-3;
+/// Least growth of the ground-contact probe shape over the character.
+constexpr double kMinProbeInflation = 0.02;
+/// Upward speed above which the character is leaving the ground.
+constexpr double kLeavingGroundSpeed = 1e-6;
+
+inline btVector3 horizontal_part(const btVector3& v, const btVector3& up) { return v - up * v.dot(up); }
+
+inline btVector3 safe_normalized(const btVector3& v) {
+  const double length = v.length();
+  return length > 1e-12 ? v / length : btVector3(0, 0, 0);
+}
+
+/// A blocking face steep enough to be a riser (not walkable) but not a ceiling.
+inline bool is_riser(const CharacterContext& ctx, const btVector3& normal) {
+  return !ctx.is_walkable(normal) && std::fabs(normal.dot(ctx.up)) < ctx.cos_max_slope();
+}
+
+/// A ray, reported to the observer with its purpose.
+RayHit observed_ray(const CharacterContext& ctx, RayEvent::Purpose purpose, const btVector3& from,
+                    const btVector3& to);
+
+/// A sweep of the real shape (ground probe) or the skin-grown one (steps),
+/// from feet `from` to feet `to`, reported to the observer.
+SweepHit observed_sweep(const CharacterContext& ctx, SweepEvent::Purpose purpose, const btVector3& from,
+                        const btVector3& to);
+
+}  // namespace stepslide::detail

@@ -1,0 +1,74 @@
+#include "stepslide/settings.h"
+
+namespace stepslide {
+
+namespace {
+SettingInfo real(const char* name, const char* unit, const char* description, double lo, double hi,
+                 double ControllerSettings::*field) {
+  return SettingInfo{name, unit, description, false, lo, hi, field, nullptr};
+}
+SettingInfo integer(const char* name, const char* unit, const char* description, double lo, double hi,
+                    int ControllerSettings::*field) {
+  return SettingInfo{name, unit, description, true, lo, hi, nullptr, field};
+}
+}  // namespace
+
+const std::vector<SettingInfo>& setting_table() {
+  using S = ControllerSettings;
+  static const std::vector<SettingInfo> table = {
+      real("max_step_height", "m", "highest riser stepped onto without jumping", 0, 10, &S::max_step_height),
+      real("min_step_depth", "m", "walkable depth needed beyond a riser's edge to accept a step", 0, 10,
+           &S::min_step_depth),
+      real("max_slope_deg", "deg", "steepest walkable surface, from horizontal", 0, 89.9, &S::max_slope_deg),
+      real("step_down_height", "m", "how far down ground is snapped to after moving", 0, 10, &S::step_down_height),
+      real("skin_width", "m", "gap kept from surfaces hit by sweeps; extra push-out clearance", 1e-5, 0.5,
+           &S::skin_width),
+      integer("max_slide_iterations", "count", "collide-and-slide sweeps per move", 1, 64, &S::max_slide_iterations),
+      integer("max_depenetration_iterations", "count", "overlap queries per tick when pushing out", 0, 64,
+              &S::max_depenetration_iterations),
+      integer("step_up_slide_iterations", "count", "slide iterations of the step-up up and forward sweeps", 0, 64,
+              &S::step_up_slide_iterations),
+      real("walk_speed", "m/s", "top horizontal speed at full stick", 0, 1000, &S::walk_speed),
+      real("ground_acceleration", "m/s^2", "acceleration toward the wished velocity on the ground", 0, 1e6,
+           &S::ground_acceleration),
+      real("air_acceleration", "m/s^2", "acceleration toward the wished velocity in the air", 0, 1e6,
+           &S::air_acceleration),
+      real("friction", "1/s", "decay rate of unwanted ground velocity, exp(-friction*dt) per tick", 0, 1e4,
+           &S::friction),
+      real("jump_speed", "m/s", "upward speed given by a jump", 0, 1000, &S::jump_speed),
+      real("terminal_velocity", "m/s", "largest falling speed", 0, 1e4, &S::terminal_velocity),
+      real("camera_smoothing", "1/s", "decay rate of the step-absorbing camera offset", 0, 1e4, &S::camera_smoothing),
+      real("stop_speed", "m/s", "ground speed below which an idle character stops", 0, 100, &S::stop_speed),
+      real("min_step_event", "m", "smallest vertical move in one tick reported as a step event", 0, 10,
+           &S::min_step_event),
+      integer("constant_horizontal_speed", "bool",
+              "1: slopes keep horizontal speed; 0: slopes keep speed along the surface", 0, 1,
+              &S::constant_horizontal_speed),
+      integer("inherit_ground_velocity", "bool", "1: leaving a moving body keeps the velocity it gave the feet", 0, 1,
+              &S::inherit_ground_velocity),
+      integer("turn_with_ground", "bool", "1: the stick's frame turns with the body stood on", 0, 1,
+              &S::turn_with_ground),
+  };
+  return table;
+}
+
+const SettingInfo* find_setting(const std::string& name) {
+  for (const SettingInfo& info : setting_table()) {
+    if (name == info.name) return &info;
+  }
+  return nullptr;
+}
+
+double get_setting(const ControllerSettings& s, const SettingInfo& info) {
+  return info.is_integer ? static_cast<double>(s.*(info.int_field)) : s.*(info.real_field);
+}
+
+void set_setting(ControllerSettings& s, const SettingInfo& info, double value) {
+  if (info.is_integer) {
+    s.*(info.int_field) = static_cast<int>(value);
+  } else {
+    s.*(info.real_field) = value;
+  }
+}
+
+}  // namespace stepslide

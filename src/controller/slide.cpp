@@ -1,0 +1,122 @@
+// Collide and slide.
+#include "stepslide/controller.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "internal.h"
+
+namespace stepslide {
+
+using namespace detail;
+
+btVector3 slide_direction(const btVector3& remainder, const btVector3& normal, const btVector3& previous_normal) {
+  const btVector3 along_plane = remainder - normal * remainder.dot(normal);
+  if (previous_normal.isZero() || along_plane.dot(previous_normal) >= 0) return along_plane;
+  // The planes form an acute corner: sliding along the new one would push back
+  // into the old one, so follow the line where they meet.
+  const btVector3 crease = safe_normalized(normal.cross(previous_normal));
+  return crease * remainder.dot(crease);
+}
+
+namespace {
+
+/// The plane a hit makes the remainder slide along. Walking into something
+/// too steep to stand on, it is treated as a vertical wall, so sliding never
+/// carries the character up a steep incline.
+btVector3 slide_plane(const CharacterContext& ctx, const btVector3& hit_normal, const SlideOptions& options) {
+  const bool flatten = options.horizontal_only || (options.grounded && !ctx.is_walkable(hit_normal));
+  if (!flatten) return hit_normal;
+  const btVector3 flat = safe_normalized(horizontal_part(hit_normal, ctx.up));
+  return flat.isZero() ? hit_normal : flat;
+}
+
+/// The velocity after a hit. Walking keeps its horizontal velocity over
+/// walkable surfaces (ramps, step edges); only walls take away the part that
+/// runs into them. Landing on walkable ground stops the fall and keeps the
+/// horizontal velocity: projecting it onto an upslope would launch the
+/// character.
+btVector3 clip_velocity(const CharacterContext& ctx, const btVector3& velocity, const btVector3& hit_normal,
+                        const btVector3& plane, const btVector3& previous_plane, const SlideOptions& options) {
+  const bool walking = options.grounded || options.horizontal_only;
+  if (ctx.is_walkable(hit_normal)) {
+    if (walking) return velocity;
+    const double down = velocity.dot(ctx.up);
+    return down < 0 ? velocity - ctx.up * down : velocity;
+  }
+  if (velocity.dot(plane) >= 0) return velocity;
+  return slide_direction(velocity, plane, previous_plane);
+}
+
+}  // namespace
+
+SlideResult slide(const CharacterContext& ctx, const btVector3& position, const btVector3& motion,
+                  const btVector3& velocity, const SlideOptions& options) {
+  SlideResult r;
+  r.position = position;
+  r.velocity = velocity;
+  btVector3 remaining = motion;
+  btVector3 previous_plane(0, 0, 0);
+  bool on_crease = false;
+  for (int i = 0; i < options.max_iterations; ++i) {
+    if (remaining.length2() < kMinMove * kMinMove) break;
+    ++r.iterations;
+    const SweepHit hit = ctx.queries->sweep(ctx.sweep_shape, ctx.sweep_transform_at(r.position),
+                                            ctx.sweep_transform_at(r.position + remaining).getOrigin());
+    SweepEvent event;
+    event.purpose = options.purpose;
+    event.from = r.position;
+    event.to = r.position + remaining;
+    event.hit = hit;
+    if (!hit.hit) {
+      if (ctx.observer != nullptr) ctx.observer->on_sweep(event);
+      r.position += remaining;
+      remaining.setZero();
+      break;
+    }
+    // The swept shape is the character grown by the skin (its bottom kept at
+    // the feet): where it touches a wall the character is a skin away along
+    // the wall's normal, however glancing the approach, and it can never creep
+    // into that gap.
+    r.position += remaining * hit.fraction;
+    const btVector3 left = remaining * (1.0 - hit.fraction);
+    const btVector3 plane = slide_plane(ctx, hit.normal, options);
+    const btVector3 forward = horizontal_part(left, ctx.up);
+    event.tries_step = options.allow_step_up && is_riser(ctx, hit.normal) && forward.length() > kMinMove;
+    event.slid_along = plane;
+    event.stopped = on_crease;  // already following a crease, and a third plane blocks it
+    event.crease = !on_crease && !previous_plane.isZero() &&
+                   (left - plane * left.dot(plane)).dot(previous_plane) < 0;
+    if (ctx.observer != nullptr) ctx.observer->on_sweep(event);
+    if (hit.normal.dot(ctx.up) < -1e-6) r.hit_ceiling = true;
+
+    bool keeps_velocity = false;
+    if (event.tries_step) {
+      const StepUpResult step = step_up(ctx, r.position, forward, hit.normal, hit.point);
+      if (step.rule == StepRule::Accepted) {
+        r.stepped = true;
+        r.position = step.position;
+        remaining.setZero();
+        break;
+      }
+      // Refused only because this tick's motion did not carry the shape far
+      // enough over the edge: keep the speed, so the next tick tries again
+      // with a full tick of motion instead of starting from rest (at high
+      // tick rates it would never get over).
+      keeps_velocity = step.rule == StepRule::NoHeightGained;
+    }
+    if (event.stopped) {
+      remaining.setZero();
+      r.velocity.setZero();
+      break;
+    }
+    remaining = slide_direction(left, plane, previous_plane);
+    on_crease = event.crease;
+    if (!keeps_velocity) r.velocity = clip_velocity(ctx, r.velocity, hit.normal, plane, previous_plane, options);
+    previous_plane = plane;
+  }
+  r.blocked = remaining.length2() >= kMinMove * kMinMove;
+  return r;
+}
+
+}  // namespace stepslide

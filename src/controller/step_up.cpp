@@ -1,0 +1,127 @@
+// Stepping up: up, forward, down, and the rules that accept or refuse a step.
+#include "stepslide/controller.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "internal.h"
+
+namespace stepslide {
+
+using namespace detail;
+
+namespace {
+
+StepUpResult attempt_step_up(const CharacterContext& ctx, const btVector3& position,
+                             const btVector3& horizontal_motion, const btVector3& riser_normal,
+                             const btVector3& riser_point) {
+  const ControllerSettings& s = *ctx.settings;
+  StepUpResult result;
+  if (!is_riser(ctx, riser_normal)) {
+    result.rule = StepRule::RiserNotSteep;
+    return result;
+  }
+  if (horizontal_part(horizontal_motion, ctx.up).length() <= kMinMove) {
+    result.rule = StepRule::NotMovingHorizontally;
+    return result;
+  }
+  // Cheap early out before three sweeps: if the obstacle still stands ahead
+  // at the height the raised shape would be widest, the raised shape cannot
+  // move forward over it either.
+  const btVector3 into_step = safe_normalized(horizontal_part(-riser_normal, ctx.up));
+  // The swept shape is grown by the skin: it would meet anything within its
+  // radius plus the skin plus the forward motion.
+  const double reach =
+      ctx.horizontal_radius + ctx.settings->skin_width + std::max(0.0, horizontal_motion.dot(into_step));
+  const btVector3 eye = position + ctx.up * (s.max_step_height + std::min(ctx.horizontal_radius, ctx.feet_to_center));
+  if (observed_ray(ctx, RayEvent::Purpose::RiserHeight, eye, eye + into_step * reach).hit) {
+    result.rule = StepRule::RiserTooTall;
+    return result;
+  }
+  const int iterations = std::max(1, s.step_up_slide_iterations);
+
+  // Up, sliding along sloped ceilings.
+  SlideOptions up_options;
+  up_options.max_iterations = iterations;
+  up_options.purpose = SweepEvent::Purpose::StepUp;
+  const SlideResult raised = slide(ctx, position, ctx.up * s.max_step_height, btVector3(0, 0, 0), up_options);
+  const double raised_by = (raised.position - position).dot(ctx.up);
+  if (raised_by <= kMinStepGain) {
+    result.rule = StepRule::BlockedByCeiling;
+    return result;
+  }
+
+  // Forward by the rest of the horizontal motion, sliding along walls.
+  SlideOptions forward_options;
+  forward_options.max_iterations = iterations;
+  forward_options.horizontal_only = true;  // never ride up an edge: that would step higher than allowed
+  forward_options.purpose = SweepEvent::Purpose::StepForward;
+  const SlideResult moved = slide(ctx, raised.position, horizontal_motion, btVector3(0, 0, 0), forward_options);
+
+  // Down by no more than the height gained.
+  const btVector3 top = moved.position;
+  const SweepHit down = observed_sweep(ctx, SweepEvent::Purpose::StepDown, top, top - ctx.up * raised_by);
+  if (!down.hit) {
+    result.rule = StepRule::NoLanding;
+    return result;
+  }
+  const btVector3 landing = top - ctx.up * (raised_by * down.fraction);
+  const double gained = (landing - position).dot(ctx.up);
+  if (gained <= kMinStepGain) {
+    result.rule = StepRule::NoHeightGained;
+    return result;
+  }
+  if (gained > s.max_step_height + kMinStepGain) {
+    result.rule = StepRule::RiserTooTall;
+    return result;
+  }
+
+  // The sweep's normal at a step's edge is the edge's, not the tread's: look
+  // at the tread itself with a ray just past the edge, into the step.
+  const double probe = s.max_step_height;
+  const btVector3 tread_at = down.point + into_step * kEdgeRayInset;
+  const RayHit tread = observed_ray(ctx, RayEvent::Purpose::Tread, tread_at + ctx.up * probe, tread_at - ctx.up * probe);
+  if (!tread.hit) {
+    result.rule = StepRule::NoRoomToStand;
+    return result;
+  }
+  if (!ctx.is_walkable(tread.normal)) {
+    result.rule = StepRule::LandingTooSteep;
+    return result;
+  }
+  // A rounded shape can come to rest perched on the edge of a riser taller
+  // than the step height; what counts is the tread's height above the feet.
+  const double tread_height = tread.point.dot(ctx.up);
+  if (tread_height - position.dot(ctx.up) > s.max_step_height + kMinStepGain) {
+    result.rule = StepRule::RiserTooTall;
+    return result;
+  }
+  // Room to stand: the tread (or a higher one) must continue min_step_depth
+  // beyond the riser.
+  const btVector3 depth_at = riser_point + into_step * s.min_step_depth;
+  const btVector3 depth_from = depth_at + ctx.up * (tread_height + probe - depth_at.dot(ctx.up));
+  const RayHit far =
+      observed_ray(ctx, RayEvent::Purpose::RoomToStand, depth_from, depth_from - ctx.up * (2 * probe));
+  if (!far.hit || !ctx.is_walkable(far.normal) || far.point.dot(ctx.up) < tread_height - kMinStepGain - 1e-3) {
+    result.rule = StepRule::NoRoomToStand;
+    return result;
+  }
+
+  result.rule = StepRule::Accepted;
+  result.position = landing;  // the ground snap settles it exactly onto the tread
+  result.height = tread_height - position.dot(ctx.up);
+  return result;
+}
+
+}  // namespace
+
+StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, const btVector3& horizontal_motion,
+                     const btVector3& riser_normal, const btVector3& riser_point) {
+  const StepUpResult result = attempt_step_up(ctx, position, horizontal_motion, riser_normal, riser_point);
+  if (ctx.observer != nullptr) {
+    ctx.observer->on_step_attempt({position, horizontal_motion, riser_normal, result.rule, result.height});
+  }
+  return result;
+}
+
+}  // namespace stepslide

@@ -1,0 +1,71 @@
+// The velocity model: stick, acceleration, friction, air control.
+#include "stepslide/controller.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "internal.h"
+
+namespace stepslide {
+
+using namespace detail;
+
+btVector3 wish_direction(const CharacterInput& input, const btVector3& up) {
+  btVector3 forward = horizontal_part(btVector3(0, 0, -1), up);
+  if (forward.length2() < 1e-12) forward = horizontal_part(btVector3(0, 1, 0), up);
+  forward.normalize();
+  const btQuaternion yaw(up, input.yaw_deg * kPi / 180.0);
+  forward = quatRotate(yaw, forward);
+  const btVector3 right = forward.cross(up);
+  btVector3 wish = right * input.move_right + forward * input.move_forward;
+  if (wish.length2() > 1.0) wish.normalize();
+  return wish;
+}
+
+namespace {
+
+/// Acceleration may turn the velocity toward the stick but never raise the
+/// speed above the stick's target or the speed the character already had
+/// (which friction or drag then take away). Without this, accelerating along
+/// the stick while the sideways part decays would exceed the target, and
+/// sliding along a wall would gain speed.
+btVector3 limit_speed_gain(const btVector3& velocity, double before, double target) {
+  const double limit = std::max(target, before);
+  const double speed = velocity.length();
+  return speed > limit ? velocity * (limit / speed) : velocity;
+}
+
+}  // namespace
+
+btVector3 ground_velocity(const btVector3& horizontal, const btVector3& wish, const ControllerSettings& s,
+                          double dt) {
+  const double decay = std::exp(-s.friction * dt);
+  const double stick = wish.length();
+  if (stick <= 0) {
+    const btVector3 v = horizontal * decay;
+    return v.length() < s.stop_speed ? btVector3(0, 0, 0) : v;
+  }
+  const btVector3 direction = wish / stick;
+  const double target = s.walk_speed * stick;
+  double along = horizontal.dot(direction);
+  const btVector3 across = (horizontal - direction * along) * decay;
+  if (along < target) {
+    along = std::min(target, along + s.ground_acceleration * dt);
+  } else {
+    along = target + (along - target) * decay;
+  }
+  return limit_speed_gain(direction * along + across, horizontal.length(), target);
+}
+
+btVector3 air_velocity(const btVector3& horizontal, const btVector3& wish, const ControllerSettings& s, double dt) {
+  const double stick = wish.length();
+  if (stick <= 0) return horizontal;
+  const btVector3 direction = wish / stick;
+  const double target = s.walk_speed * stick;
+  const double along = horizontal.dot(direction);
+  if (along >= target) return horizontal;
+  const btVector3 accelerated = horizontal + direction * (std::min(target, along + s.air_acceleration * dt) - along);
+  return limit_speed_gain(accelerated, horizontal.length(), target);
+}
+
+}  // namespace stepslide

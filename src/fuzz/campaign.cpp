@@ -1,0 +1,181 @@
+#include "fuzz/campaign.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "base/file_io.h"
+#include "fuzz/shrink.h"
+#include "scenario/scenario.h"
+#include "scenario/simulate.h"
+
+namespace stepslide {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+/// JSON for people: objects one key per line, arrays of plain values on one
+/// line (a vertex, a key's position), other arrays one element per line.
+std::string readable_json(const Json& value, const std::string& indent = "") {
+  const std::string inner = indent + "  ";
+  if (value.is_object() && !value.empty()) {
+    std::string out = "{\n";
+    std::size_t i = 0;
+    for (const auto& item : value.items()) {
+      out += inner + Json(item.key()).dump() + ": " + readable_json(item.value(), inner);
+      out += ++i < value.size() ? ",\n" : "\n";
+    }
+    return out + indent + "}";
+  }
+  if (value.is_array() && !value.empty()) {
+    const bool flat = std::none_of(value.begin(), value.end(), [](const Json& v) { return v.is_structured(); });
+    std::string out = flat ? "[" : "[\n";
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      out += flat ? (i > 0 ? ", " : "") + value[i].dump() : inner + readable_json(value[i], inner);
+      if (!flat) out += i + 1 < value.size() ? ",\n" : "\n";
+    }
+    return out + (flat ? "]" : indent + "]");
+  }
+  return value.dump();
+}
+
+std::string label_for(std::uint64_t seed) { return "fuzz_seed_" + std::to_string(seed) + ".json"; }
+
+std::size_t count_of(const Json& document, const char* key) {
+  return document.contains(key) && document[key].is_array() ? document[key].size() : 0;
+}
+
+std::string shrink_note(const Json& before, const Json& after, int runs) {
+  auto pair = [](std::size_t a, std::size_t b) { return std::to_string(a) + " -> " + std::to_string(b); };
+  return "bodies " + pair(count_of(before, "world"), count_of(after, "world")) + ", input keys " +
+         pair(count_of(before, "input"), count_of(after, "input")) + ", ticks " +
+         pair(before.value("ticks", std::size_t{0}), after.value("ticks", std::size_t{0})) + " (" +
+         std::to_string(runs) + " runs)";
+}
+
+/// The first violation of `kind` in `document`, or none when it passes or
+/// does not load.
+std::optional<Violation> violation_in(const Json& document, const std::string& label, InvariantKind kind,
+                                      bool check_rerun) {
+  const LoadResult load = load_scenario_text(document.dump(), label);
+  if (!load.scenario) return std::nullopt;
+  InvariantOptions options;
+  options.check_rerun = check_rerun;
+  const InvariantReport report = check_invariants(*load.scenario, options);
+  const Violation* v = report.first(kind);
+  return v ? std::optional<Violation>(*v) : std::nullopt;
+}
+
+/// True when `stepslide run` on `document` fails an expectation.
+bool expectations_fail(const Json& document) {
+  const LoadResult load = load_scenario_text(document.dump(), "finding.json");
+  if (!load.scenario) return false;
+  try {
+    return !simulate(*load.scenario).expectation_failures.empty();
+  } catch (...) {
+    return false;
+  }
+}
+
+/// Shrinks (when asked), adds the description and expectation, saves.
+FuzzFinding record_finding(const FuzzOptions& options, std::uint64_t seed, const Json& generated,
+                           const Violation& seen) {
+  const std::string label = label_for(seed);
+  const bool rerun = seen.kind == InvariantKind::Nondeterministic;
+  Json scenario = generated;
+  Violation violation = seen;
+  std::string note = "not shrunk";
+  if (options.shrink) {
+    const FailsAt fails_at = [&](const Json& candidate) -> std::optional<std::int64_t> {
+      const std::optional<Violation> v = violation_in(candidate, label, seen.kind, rerun);
+      return v ? std::optional<std::int64_t>(v->tick) : std::nullopt;
+    };
+    const ShrinkResult shrunk = shrink_scenario(generated, seen.tick, fails_at);
+    note = "shrunk: " + shrink_note(generated, shrunk.scenario, shrunk.attempts);
+    if (const std::optional<Violation> v = violation_in(shrunk.scenario, label, seen.kind, rerun)) {
+      scenario = shrunk.scenario;
+      violation = *v;
+    }
+  }
+
+  FuzzFinding finding;
+  finding.seed = seed;
+  finding.violation = violation;
+  finding.shrink_note = note;
+  const Json document = finding_document(scenario, seed, violation, note);
+  const std::string file = (std::filesystem::path(options.out_dir) /
+                            ("seed" + std::to_string(seed) + "_" + invariant_name(violation.kind) + ".json"))
+                               .generic_string();
+  finding.save_error = write_file_atomic(file, readable_json(document) + "\n");
+  if (finding.save_error.empty()) finding.file = file;
+  return finding;
+}
+
+}  // namespace
+
+nlohmann::ordered_json finding_document(nlohmann::ordered_json scenario, std::uint64_t seed, const Violation& violation,
+                                        const std::string& shrink_note) {
+  const std::string kind = invariant_name(violation.kind);
+  scenario["name"] = "fuzz_seed" + std::to_string(seed) + "_" + kind;
+  scenario["description"] = "Found by `stepslide fuzz --seed " + std::to_string(seed) + " --count 1` (" +
+                            shrink_note + "): " + kind + " at tick " + std::to_string(violation.tick) + ": " +
+                            violation.message + ". Replay with `stepslide fuzz --replay FILE`.";
+  scenario.erase("expect");
+
+  const LoadResult load = load_scenario_text(scenario.dump(), "finding.json");
+  const bool y_up = load.scenario && load.scenario->up == Vec3{0, 1, 0};
+  const Json ticks = Json::array({violation.tick, violation.tick});
+  Json check;
+  if (violation.kind == InvariantKind::Overlap && violation.tick > 0) {
+    check = Json{{"ticks", ticks}, {"max_penetration", violation.limit}};
+  } else if (violation.kind == InvariantKind::Rise && y_up && violation.tick > 0) {
+    check = Json{{"ticks", ticks}, {"y_between", Json::array({-ScenarioLimits::max_coordinate, violation.limit})}};
+  } else if (violation.kind == InvariantKind::Tunnel && y_up && violation.tick > 0 && std::isfinite(violation.limit)) {
+    check = Json{{"ticks", ticks}, {"y_between", Json::array({violation.limit, ScenarioLimits::max_coordinate})}};
+  }
+  if (!check.is_null()) {
+    Json with_check = scenario;
+    with_check["expect"] = Json::array({check});
+    if (expectations_fail(with_check)) return with_check;
+  }
+  return scenario;
+}
+
+std::string format_finding(const FuzzFinding& f) {
+  std::string line = "seed " + std::to_string(f.seed) + ": " + invariant_name(f.violation.kind) + " at tick " +
+                     std::to_string(f.violation.tick) + ": " + f.violation.message;
+  if (!f.file.empty()) line += "\n  saved " + f.file + " (" + f.shrink_note + ")";
+  if (!f.save_error.empty()) line += "\n  not saved: " + f.save_error;
+  return line;
+}
+
+FuzzSummary run_fuzz(const FuzzOptions& options, const std::function<void(const FuzzFinding&)>& on_finding) {
+  FuzzSummary summary;
+  for (std::int64_t i = 0; i < options.count; ++i) {
+    if (options.on_progress) options.on_progress(i);
+    const std::uint64_t seed = options.seed + static_cast<std::uint64_t>(i);
+    const Json generated = generate_fuzz_scenario(seed, options.world);
+    const LoadResult load = load_scenario_text(generated.dump(), label_for(seed));
+    if (!load.scenario) {
+      summary.generator_errors.push_back("seed " + std::to_string(seed) + ": generated an invalid scenario: " +
+                                         (load.errors.empty() ? "?" : format_error(load.errors.front())));
+      continue;
+    }
+    if (options.keep_all) {
+      const std::string file =
+          (std::filesystem::path(options.out_dir) / ("seed" + std::to_string(seed) + ".json")).generic_string();
+      const std::string error = write_file_atomic(file, readable_json(generated) + "\n");
+      if (!error.empty()) summary.generator_errors.push_back("cannot write " + file + ": " + error);
+    }
+    const InvariantReport report = check_invariants(*load.scenario);
+    ++summary.scenarios;
+    summary.ticks += report.ticks_checked;
+    if (report.ok()) continue;
+    summary.findings.push_back(record_finding(options, seed, generated, report.violations.front()));
+    if (on_finding) on_finding(summary.findings.back());
+  }
+  return summary;
+}
+
+}  // namespace stepslide

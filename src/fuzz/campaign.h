@@ -1,0 +1,56 @@
+// `stepslide fuzz`: generate random scenarios, check the invariants on every
+// tick, shrink each violation and save it as an ordinary scenario file.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "fuzz/invariants.h"
+#include "fuzz/random_world.h"
+
+namespace stepslide {
+
+struct FuzzOptions {
+  std::uint64_t seed = 1;  ///< scenario i uses seed + i, so any one can be rerun alone with --count 1
+  std::int64_t count = 100;
+  std::string out_dir = "fuzz-findings";
+  bool shrink = true;
+  bool keep_all = false;  ///< also save every generated scenario as <out_dir>/seed<seed>.json
+  FuzzWorldOptions world;
+  /// Called before each scenario with how many are done, e.g. for a progress line.
+  std::function<void(std::int64_t done)> on_progress;
+};
+
+struct FuzzFinding {
+  std::uint64_t seed = 0;
+  Violation violation;    ///< as seen in the saved (shrunk) scenario
+  std::string file;       ///< where it was saved; "" when saving failed
+  std::string save_error;
+  std::string shrink_note;  ///< "bodies 9 -> 2, input keys 7 -> 1, ticks 360 -> 41 (118 runs)"
+};
+
+struct FuzzSummary {
+  std::int64_t scenarios = 0;
+  std::int64_t ticks = 0;  ///< ticks simulated and checked, over all scenarios (first runs only)
+  std::vector<FuzzFinding> findings;
+  std::vector<std::string> generator_errors;  ///< a generated scenario the loader refused: a fuzzer bug
+};
+
+/// Runs `options.count` scenarios. Saves each finding as
+/// `<out_dir>/seed<seed>_<kind>.json` and calls `on_finding` as it is found.
+FuzzSummary run_fuzz(const FuzzOptions& options, const std::function<void(const FuzzFinding&)>& on_finding = {});
+
+/// The document of a finding: the shrunk scenario with a description saying
+/// what failed and how to replay it, and, where the loader has a matching
+/// check (overlap: max_penetration; rise, and a fall through a floor:
+/// y_between), an expectation that makes `stepslide run` fail on it too.
+nlohmann::ordered_json finding_document(nlohmann::ordered_json scenario, std::uint64_t seed, const Violation& violation,
+                                        const std::string& shrink_note);
+
+/// One line: "seed 17: overlap at tick 41: ... -> DIR/seed17_overlap.json (shrunk: ...)".
+std::string format_finding(const FuzzFinding& finding);
+
+}  // namespace stepslide

@@ -1,0 +1,451 @@
+#include "fuzz/invariants.h"
+
+#include <BulletCollision/CollisionShapes/btTriangleCallback.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "stepslide/controller.h"
+#include "scenario/simulate.h"
+#include "scenario/trajectory.h"
+#include "scenario/world.h"
+
+namespace stepslide {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+/// Slack for rounding in the height bound, and the ground clearance the
+/// controller keeps when walking (2 mm) with room to spare.
+constexpr double kRiseSlack = 0.005;
+
+// ---- Static geometry the centre must never pass through ---------------------
+
+struct SolidBox {
+  btTransform pose;
+  btVector3 half;
+  std::string body;
+};
+
+struct Triangle {
+  btVector3 a, b, c;
+};
+
+/// A static mesh or heightfield in world space. Its boundary edges (used by
+/// one triangle only) are where the character may legitimately pass around it.
+struct Surface {
+  std::vector<Triangle> triangles;
+  std::vector<std::pair<btVector3, btVector3>> boundary;
+  btVector3 lo, hi;  ///< bounding box
+  std::string body;
+};
+
+class TriangleCollector : public btTriangleCallback {
+ public:
+  TriangleCollector(const btTransform& pose, std::vector<Triangle>* out) : pose_(pose), out_(out) {}
+  void processTriangle(btVector3* v, int, int) override {
+    out_->push_back(Triangle{pose_ * v[0], pose_ * v[1], pose_ * v[2]});
+  }
+
+ private:
+  btTransform pose_;
+  std::vector<Triangle>* out_;
+};
+
+using PointKey = std::array<double, 3>;
+PointKey key_of(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
+
+std::vector<std::pair<btVector3, btVector3>> boundary_edges(const std::vector<Triangle>& triangles) {
+  std::map<std::pair<PointKey, PointKey>, int> uses;
+  auto add = [&uses](const btVector3& p, const btVector3& q) {
+    PointKey a = key_of(p), b = key_of(q);
+    if (b < a) std::swap(a, b);
+    ++uses[{a, b}];
+  };
+  for (const Triangle& t : triangles) {
+    add(t.a, t.b);
+    add(t.b, t.c);
+    add(t.c, t.a);
+  }
+  std::vector<std::pair<btVector3, btVector3>> edges;
+  for (const auto& [edge, count] : uses) {
+    if (count != 1) continue;
+    edges.push_back({btVector3(edge.first[0], edge.first[1], edge.first[2]),
+                     btVector3(edge.second[0], edge.second[1], edge.second[2])});
+  }
+  return edges;
+}
+
+Surface make_surface(std::vector<Triangle> triangles, const std::string& body) {
+  Surface s;
+  s.lo = btVector3(BT_LARGE_FLOAT, BT_LARGE_FLOAT, BT_LARGE_FLOAT);
+  s.hi = -s.lo;
+  for (const Triangle& t : triangles) {
+    for (const btVector3& v : {t.a, t.b, t.c}) {
+      s.lo.setMin(v);
+      s.hi.setMax(v);
+    }
+  }
+  s.boundary = boundary_edges(triangles);
+  s.triangles = std::move(triangles);
+  s.body = body;
+  return s;
+}
+
+struct StaticGeometry {
+  std::vector<SolidBox> boxes;
+  std::vector<Surface> surfaces;
+};
+
+void add_boxes(const btCollisionShape* shape, const btTransform& pose, const std::string& body, StaticGeometry& g) {
+  if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {
+    g.boxes.push_back({pose, static_cast<const btBoxShape*>(shape)->getHalfExtentsWithMargin(), body});
+  } else if (shape->getShapeType() == COMPOUND_SHAPE_PROXYTYPE) {
+    const auto* compound = static_cast<const btCompoundShape*>(shape);
+    for (int i = 0; i < compound->getNumChildShapes(); ++i) {
+      add_boxes(compound->getChildShape(i), pose * compound->getChildTransform(i), body, g);
+    }
+  }
+}
+
+StaticGeometry collect_static_geometry(const Scenario& scenario, const World& world) {
+  StaticGeometry g;
+  for (const WorldBody& body : world.bodies()) {
+    if (scenario.world[body.def_index].motion.type != MotionType::None) continue;
+    const btCollisionShape* shape = body.object->getCollisionShape();
+    const btTransform& pose = body.object->getWorldTransform();
+    if (shape->isConcave()) {
+      std::vector<Triangle> triangles;
+      TriangleCollector collect(pose, &triangles);
+      const btVector3 everywhere(1e9, 1e9, 1e9);
+      static_cast<const btConcaveShape*>(shape)->processAllTriangles(&collect, -everywhere, everywhere);
+      g.surfaces.push_back(make_surface(std::move(triangles), body.name));
+    } else {
+      add_boxes(shape, pose, body.name, g);
+    }
+  }
+  return g;
+}
+
+// ---- Segment tests ------------------------------------------------------------
+
+double distance_to_segment(const btVector3& p, const btVector3& a, const btVector3& b) {
+  const btVector3 ab = b - a;
+  const double length2 = ab.length2();
+  const double t = length2 > 0.0 ? std::clamp((p - a).dot(ab) / length2, 0.0, 1.0) : 0.0;
+  return (p - (a + ab * t)).length();
+}
+
+/// Where the segment from `a` to `b` passes through triangle `t`, if it does.
+bool segment_hits_triangle(const btVector3& a, const btVector3& b, const Triangle& t, btVector3* point) {
+  const btVector3 d = b - a, e1 = t.b - t.a, e2 = t.c - t.a;
+  const btVector3 p = d.cross(e2);
+  const double det = e1.dot(p);
+  if (std::fabs(det) < 1e-14) return false;  // parallel
+  const btVector3 s = a - t.a;
+  const double u = s.dot(p) / det;
+  if (u < 0.0 || u > 1.0) return false;
+  const btVector3 q = s.cross(e1);
+  const double v = d.dot(q) / det;
+  if (v < 0.0 || u + v > 1.0) return false;
+  const double along = e2.dot(q) / det;
+  if (along < 0.0 || along > 1.0) return false;
+  *point = a + d * along;
+  return true;
+}
+
+/// A pass straight through `box`: the segment enters one face and leaves by
+/// the opposite one, crossing the mid-plane at least `margin` inside the
+/// other two extents (so it cannot have gone round an edge instead).
+bool passes_through(const SolidBox& box, const btVector3& from, const btVector3& to, double margin, int* axis,
+                    btVector3* crossing) {
+  const btVector3 a = box.pose.invXform(from), b = box.pose.invXform(to);
+  for (int k = 0; k < 3; ++k) {
+    const double h = box.half[k];
+    if (!((a[k] > h && b[k] < -h) || (a[k] < -h && b[k] > h))) continue;
+    const btVector3 mid = a + (b - a) * (a[k] / (a[k] - b[k]));
+    bool inside = true;
+    for (int i = 0; i < 3; ++i) {
+      if (i != k && std::fabs(mid[i]) > box.half[i] - margin) inside = false;
+    }
+    if (inside) {
+      *axis = k;
+      *crossing = box.pose * mid;
+      return true;
+    }
+  }
+  return false;
+}
+
+// ---- Numbers --------------------------------------------------------------------
+
+bool finite(const btVector3& v) { return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z()); }
+
+std::string text(double v) { return format_number(v); }
+std::string text(const btVector3& v) { return "(" + text(v.x()) + ", " + text(v.y()) + ", " + text(v.z()) + ")"; }
+
+/// Radius of the largest ball around the shape's centre that lies inside it.
+double inner_radius(const ShapeDef& shape) {
+  switch (shape.type) {
+    case ShapeType::Cylinder: return std::min(shape.radius, 0.5 * shape.height);
+    case ShapeType::Box: return std::min({shape.half_extents[0], shape.half_extents[1], shape.half_extents[2]});
+    default: return shape.radius;
+  }
+}
+
+/// Farthest any point of a moving body travels between two poses.
+double body_travel(const btCollisionShape* shape, const btTransform& before, const btTransform& after) {
+  btVector3 centre;
+  btScalar radius = 0;
+  shape->getBoundingSphere(centre, radius);
+  const double reach = centre.length() + radius;
+  const btQuaternion turn = before.getRotation().inverse() * after.getRotation();
+  const double angle = 2.0 * std::acos(std::min(1.0, std::fabs(static_cast<double>(turn.getW()))));
+  return (after.getOrigin() - before.getOrigin()).length() + angle * reach;
+}
+
+// ---- The per-tick checker -------------------------------------------------------
+
+class Checker {
+ public:
+  explicit Checker(const Scenario& scenario) : scenario_(scenario), dt_(1.0 / scenario.tick_rate) {
+    up_ = btVector3(scenario.up[0], scenario.up[1], scenario.up[2]);
+  }
+
+  void observe(const TickView& view) {
+    const CharacterState& s = view.controller.state();
+    if (view.tick == 0) {
+      geometry_ = collect_static_geometry(scenario_, view.world);
+      feet_to_center_ = view.controller.context().feet_to_center;
+    }
+    check_finite(view.tick, s, view.report);
+    const btVector3 centre = s.position + up_ * view.controller.context().feet_to_center;
+    if (view.tick > 0 && finite(s.position) && finite(previous_position_)) {
+      const double carry = moving_body_travel(view.world, view.tick);
+      check_overlap(view);
+      check_tunnel(view.tick, previous_centre_, centre);
+      check_rise(view, carry);
+      check_fall_speed(view, carry);
+    }
+    previous_position_ = s.position;
+    previous_velocity_ = s.velocity;
+    previous_centre_ = centre;
+    ticks_ = view.tick;
+  }
+
+  void add(InvariantKind kind, std::int64_t tick, const std::string& message, double limit = 0.0) {
+    for (const Violation& v : violations_) {
+      if (v.kind == kind) return;  // the first of each kind says enough
+    }
+    violations_.push_back(Violation{kind, tick, message, limit});
+  }
+
+  InvariantReport report() const {
+    InvariantReport r;
+    r.violations = violations_;
+    std::stable_sort(r.violations.begin(), r.violations.end(),
+                     [](const Violation& a, const Violation& b) { return a.tick < b.tick; });
+    r.ticks_checked = ticks_;
+    return r;
+  }
+
+ private:
+  const ControllerSettings& settings(const TickView& view) const { return view.controller.settings(); }
+
+  void check_finite(std::int64_t tick, const CharacterState& s, const TickReport& report) {
+    const bool ok = finite(s.position) && finite(s.velocity) && finite(s.ground_normal) && std::isfinite(s.camera_dy) &&
+                    std::isfinite(report.step_dy);
+    if (!ok) {
+      add(InvariantKind::NonFinite, tick,
+          "state is not finite: feet " + text(s.position) + ", velocity " + text(s.velocity) + ", camera_dy " +
+              text(s.camera_dy));
+    }
+  }
+
+  /// Sum over moving bodies of the farthest any of their points moved this tick.
+  double moving_body_travel(const World& world, std::int64_t tick) const {
+    double travel = 0.0;
+    for (const WorldBody& body : world.bodies()) {
+      if (scenario_.world[body.def_index].motion.type == MotionType::None) continue;
+      travel += body_travel(body.object->getCollisionShape(), world.body_pose(body.def_index, tick - 1),
+                            world.body_pose(body.def_index, tick));
+    }
+    return travel;
+  }
+
+  void check_overlap(const TickView& view) {
+    if (!view.report.depenetration_converged) return;  // reported as stuck: crushed or wedged, allowed
+    const double limit = settings(view).skin_width;
+    const double depth = view.controller.penetration_depth();
+    if (depth > limit) {
+      add(InvariantKind::Overlap, view.tick,
+          "overlaps the world by " + text(depth) + " m, more than skin_width " + text(limit) +
+              ", and the tick did not report it stuck; feet " + text(view.controller.state().position),
+          limit);
+    }
+  }
+
+  /// For a fall through a floor-like surface (normal within 45 degrees of
+  /// up, crossed going down): the lowest feet height that would have kept the
+  /// centre above the crossing. NaN otherwise.
+  double floor_limit(const btVector3& from, const btVector3& to, const btVector3& crossing,
+                     const btVector3& normal) const {
+    const double length = normal.length();
+    const bool floor_like = length > 0.0 && std::fabs(normal.dot(up_)) >= std::sqrt(0.5) * length;
+    if (!floor_like || (to - from).dot(up_) >= 0.0) return std::nan("");
+    return crossing.dot(up_) - feet_to_center_;
+  }
+
+  void check_tunnel(std::int64_t tick, const btVector3& from, const btVector3& to) {
+    const double margin = (to - from).length() + inner_radius(scenario_.character.shape);
+    for (const SolidBox& box : geometry_.boxes) {
+      int axis = 0;
+      btVector3 crossing;
+      if (passes_through(box, from, to, margin, &axis, &crossing)) {
+        add(InvariantKind::Tunnel, tick,
+            "the shape's centre passed through static box " + box.body + " along its local " + "xyz"[axis] +
+                " axis, from " + text(from) + " to " + text(to),
+            floor_limit(from, to, crossing, box.pose.getBasis().getColumn(axis)));
+        return;
+      }
+    }
+    btVector3 lo = from, hi = from;
+    lo.setMin(to);
+    hi.setMax(to);
+    for (const Surface& surface : geometry_.surfaces) {
+      if (hi.x() < surface.lo.x() || hi.y() < surface.lo.y() || hi.z() < surface.lo.z() ||
+          lo.x() > surface.hi.x() || lo.y() > surface.hi.y() || lo.z() > surface.hi.z()) {
+        continue;
+      }
+      for (const Triangle& t : surface.triangles) {
+        btVector3 point;
+        if (!segment_hits_triangle(from, to, t, &point)) continue;
+        const bool near_boundary =
+            std::any_of(surface.boundary.begin(), surface.boundary.end(),
+                        [&](const auto& e) { return distance_to_segment(point, e.first, e.second) < margin; });
+        if (near_boundary) continue;
+        add(InvariantKind::Tunnel, tick,
+            "the shape's centre passed through the surface of " + surface.body + " at " + text(point) + ", from " +
+                text(from) + " to " + text(to),
+            floor_limit(from, to, point, (t.b - t.a).cross(t.c - t.a)));
+        return;
+      }
+    }
+  }
+
+  void check_rise(const TickView& view, double carry) {
+    const ControllerSettings& s = settings(view);
+    const CharacterState& state = view.controller.state();
+    const double rise = (state.position - previous_position_).dot(up_);
+    const btVector3 before_h = previous_velocity_ - up_ * previous_velocity_.dot(up_);
+    const btVector3 after_h = state.velocity - up_ * state.velocity.dot(up_);
+    const double horizontal = std::max(before_h.length(), after_h.length());
+    const double slope = std::tan(std::min(s.max_slope_deg, 89.9) * kPi / 180.0);
+    const double allowed = std::max(0.0, previous_velocity_.dot(up_)) * dt_ + (view.input.jump ? s.jump_speed * dt_ : 0.0) +
+                           s.max_step_height + slope * horizontal * dt_ + carry + 2.0 * s.skin_width + kRiseSlack;
+    if (rise > allowed) {
+      add(InvariantKind::Rise, view.tick,
+          "rose " + text(rise) + " m in one tick; velocity, jump, max_step_height, slope and moving bodies allow " +
+              text(allowed) + " m; feet " + text(previous_position_) + " -> " + text(state.position),
+          previous_position_.dot(up_) + allowed);
+    }
+  }
+
+  void check_fall_speed(const TickView& view, double carry) {
+    const ControllerSettings& s = settings(view);
+    const double falling = -view.controller.state().velocity.dot(up_);
+    const double allowed = s.terminal_velocity + (s.inherit_ground_velocity != 0 ? carry / dt_ : 0.0) + 1e-9;
+    if (falling > allowed) {
+      add(InvariantKind::FallSpeed, view.tick,
+          "falls at " + text(falling) + " m/s, faster than terminal_velocity " + text(s.terminal_velocity) +
+              (carry > 0.0 ? " plus what moving bodies hand over" : ""));
+    }
+  }
+
+  const Scenario& scenario_;
+  const double dt_;
+  btVector3 up_;
+  double feet_to_center_ = 0.0;
+  StaticGeometry geometry_;
+  btVector3 previous_position_{0, 0, 0}, previous_velocity_{0, 0, 0}, previous_centre_{0, 0, 0};
+  std::int64_t ticks_ = 0;
+  std::vector<Violation> violations_;
+};
+
+/// The first trajectory row where two CSV texts differ (-1: the header), and both lines.
+std::pair<std::int64_t, std::string> first_difference(const std::string& a, const std::string& b) {
+  std::istringstream in_a(a), in_b(b);
+  std::string line_a, line_b;
+  for (std::int64_t row = -1;; ++row) {
+    const bool more_a = static_cast<bool>(std::getline(in_a, line_a));
+    const bool more_b = static_cast<bool>(std::getline(in_b, line_b));
+    if (!more_a && !more_b) return {row, "no difference"};
+    if (!more_a) line_a.clear();
+    if (!more_b) line_b.clear();
+    if (line_a != line_b) return {row, "row " + std::to_string(row) + ": '" + line_a + "' then '" + line_b + "'"};
+  }
+}
+
+}  // namespace
+
+const char* invariant_name(InvariantKind kind) {
+  switch (kind) {
+    case InvariantKind::NonFinite: return "non_finite";
+    case InvariantKind::Overlap: return "overlap";
+    case InvariantKind::Tunnel: return "tunnel";
+    case InvariantKind::Rise: return "rise";
+    case InvariantKind::FallSpeed: return "fall_speed";
+    case InvariantKind::Nondeterministic: return "nondeterministic";
+    case InvariantKind::Exception: return "exception";
+  }
+  return "?";
+}
+
+const Violation* InvariantReport::first(InvariantKind kind) const {
+  for (const Violation& v : violations) {
+    if (v.kind == kind) return &v;
+  }
+  return nullptr;
+}
+
+InvariantReport check_invariants(const Scenario& scenario, const InvariantOptions& options) {
+  Checker checker(scenario);
+  std::string observed_csv;
+  try {
+    SimulationOptions observe;
+    observe.on_tick = [&checker, &options](const TickView& view) {
+      if (options.before_check) options.before_check(view);
+      checker.observe(view);
+    };
+    observed_csv = to_csv(simulate(scenario, observe).trajectory);
+  } catch (const std::exception& e) {
+    checker.add(InvariantKind::Exception, 0, std::string("simulation threw: ") + e.what());
+    return checker.report();
+  }
+  if (options.check_rerun) {
+    try {
+      const std::string rerun_csv = to_csv(simulate(scenario).trajectory);
+      if (rerun_csv != observed_csv) {
+        const auto [row, where] = first_difference(observed_csv, rerun_csv);
+        checker.add(InvariantKind::Nondeterministic, std::max<std::int64_t>(row, 0),
+                    "a second run differs from the first (which measured overlaps each tick) at " + where);
+      }
+    } catch (const std::exception& e) {
+      checker.add(InvariantKind::Exception, 0, std::string("second run threw: ") + e.what());
+    }
+  }
+  return checker.report();
+}
+
+std::string format_violations(const InvariantReport& report) {
+  std::string out;
+  for (const Violation& v : report.violations) {
+    out += std::string(invariant_name(v.kind)) + " at tick " + std::to_string(v.tick) + ": " + v.message + "\n";
+  }
+  return out;
+}
+
+}  // namespace stepslide

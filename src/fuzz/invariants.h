@@ -1,0 +1,65 @@
+// What must hold on every tick of any scenario, whatever the world and input:
+// the properties `stepslide fuzz` checks on random worlds and
+// `stepslide fuzz --replay` checks on any file. Runs through simulate(), the
+// same path as `stepslide run`, watching each tick through its observer.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "scenario/scenario.h"
+#include "scenario/simulate.h"
+
+namespace stepslide {
+
+enum class InvariantKind {
+  NonFinite,         ///< position, velocity, ground normal or camera offset is NaN or infinite
+  Overlap,           ///< overlaps the world by more than skin_width while not reported stuck
+  Tunnel,            ///< the shape's centre passed through a static box or a mesh/heightfield surface
+  Rise,              ///< gained more height in one tick than velocity, a jump, a step and moving bodies allow
+  FallSpeed,         ///< falls faster than terminal_velocity (plus what a moving body can hand over)
+  Nondeterministic,  ///< a second run of the same scenario is not byte-identical
+  Exception,         ///< the simulation threw
+};
+
+/// "non_finite", "overlap", "tunnel", "rise", "fall_speed", "nondeterministic", "exception".
+const char* invariant_name(InvariantKind kind);
+
+struct Violation {
+  InvariantKind kind = InvariantKind::NonFinite;
+  std::int64_t tick = 0;  ///< trajectory row where it was seen
+  std::string message;
+  /// For Overlap: the allowed depth; for Rise: the highest allowed feet
+  /// height (along up) at `tick`; for a Tunnel down through a floor: the
+  /// lowest (NaN for other tunnels). Lets a saved finding carry an expectation.
+  double limit = 0.0;
+};
+
+struct InvariantOptions {
+  /// Run the scenario a second time and compare the CSV bytes. The observed
+  /// run measures overlaps every tick and the rerun does not, so this also
+  /// proves that measuring changes nothing.
+  bool check_rerun = true;
+  /// Called on each tick before it is checked. For tests: it may move the
+  /// character to stand in for a controller that breaks an invariant.
+  std::function<void(const TickView&)> before_check;
+};
+
+struct InvariantReport {
+  /// The first violation of each kind, in order of tick.
+  std::vector<Violation> violations;
+  std::int64_t ticks_checked = 0;
+  bool ok() const { return violations.empty(); }
+  /// The first violation of `kind`, or null.
+  const Violation* first(InvariantKind kind) const;
+};
+
+/// Simulates `scenario` and checks every invariant on every tick. Never throws.
+InvariantReport check_invariants(const Scenario& scenario, const InvariantOptions& options = {});
+
+/// "overlap at tick 41: ..." lines, one per violation.
+std::string format_violations(const InvariantReport& report);
+
+}  // namespace stepslide

@@ -1,0 +1,261 @@
+#include "gate/trace.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <vector>
+
+#include "stepslide/controller.h"
+#include "scenario/simulate.h"
+#include "scenario/trajectory.h"
+
+namespace stepslide {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json vec(const btVector3& v) { return Json::array({v.x(), v.y(), v.z()}); }
+
+const char* purpose_name(SweepEvent::Purpose p) {
+  switch (p) {
+    case SweepEvent::Purpose::Slide: return "slide";
+    case SweepEvent::Purpose::StepUp: return "step-up";
+    case SweepEvent::Purpose::StepForward: return "step-forward";
+    case SweepEvent::Purpose::StepDown: return "step-down";
+    case SweepEvent::Purpose::GroundProbe: return "ground-probe";
+  }
+  return "?";
+}
+
+const char* purpose_name(RayEvent::Purpose p) {
+  switch (p) {
+    case RayEvent::Purpose::RiserHeight: return "riser-height";
+    case RayEvent::Purpose::Tread: return "tread";
+    case RayEvent::Purpose::RoomToStand: return "room-to-stand";
+    case RayEvent::Purpose::PerchFace: return "perch-face";
+    case RayEvent::Purpose::FaceNormal: return "face-normal";
+  }
+  return "?";
+}
+
+/// Records one tick's events as JSON; the text form is rendered from it, so
+/// both forms always say the same thing.
+class TickRecorder : public ControllerObserver {
+ public:
+  explicit TickRecorder(const Scenario& scenario) : scenario_(scenario) {}
+
+  void start() { events_ = Json::array(); }
+  Json take() { return std::move(events_); }
+
+  void on_depenetration(const DepenetrationEvent& e) override {
+    Json overlaps = Json::array();
+    for (const Contact& c : e.overlaps) {
+      overlaps.push_back({{"body", body(c.object)}, {"normal", vec(c.normal)}, {"depth", -c.distance}});
+    }
+    events_.push_back({{"event", "depenetration"},
+                       {"iteration", e.iteration},
+                       {"overlaps", overlaps},
+                       {"correction", vec(e.correction)}});
+  }
+
+  void on_sweep(const SweepEvent& e) override {
+    Json j = {{"event", "sweep"}, {"purpose", purpose_name(e.purpose)}, {"from", vec(e.from)}, {"to", vec(e.to)}};
+    j["hit"] = e.hit.hit;
+    if (e.hit.hit) {
+      j["fraction"] = e.hit.fraction;
+      j["normal"] = vec(e.hit.normal);
+      j["body"] = body(e.hit.object);
+      if (e.purpose != SweepEvent::Purpose::GroundProbe && !e.slid_along.isZero()) {
+        j["tries_step"] = e.tries_step;
+        j["slid_along"] = vec(e.slid_along);
+        j["crease"] = e.crease;
+        j["stopped"] = e.stopped;
+      }
+    }
+    events_.push_back(j);
+  }
+
+  void on_ray(const RayEvent& e) override {
+    Json j = {{"event", "ray"}, {"purpose", purpose_name(e.purpose)}, {"from", vec(e.from)}, {"to", vec(e.to)}};
+    j["hit"] = e.hit.hit;
+    if (e.hit.hit) {
+      j["point"] = vec(e.hit.point);
+      j["normal"] = vec(e.hit.normal);
+      j["body"] = body(e.hit.object);
+    }
+    events_.push_back(j);
+  }
+
+  void on_step_attempt(const StepAttemptEvent& e) override {
+    Json j = {{"event", "step-up"},
+              {"from", vec(e.from)},
+              {"forward", vec(e.forward)},
+              {"riser_normal", vec(e.riser_normal)},
+              {"accepted", e.rule == StepRule::Accepted},
+              {"rule", step_rule_name(e.rule)}};
+    if (e.rule == StepRule::Accepted) j["height"] = e.height;
+    events_.push_back(j);
+  }
+
+  void on_ground(const GroundEvent& e) override {
+    Json j = {{"event", "ground"}, {"found", e.ground.found}};
+    if (e.ground.found) {
+      j["walkable"] = e.ground.walkable;
+      j["distance"] = e.ground.distance;
+      j["normal"] = vec(e.ground.normal);
+      j["body"] = body(e.ground.object);
+    }
+    j["grounded"] = e.grounded;
+    j["snapped_by"] = e.snapped_by;
+    events_.push_back(j);
+  }
+
+  void on_velocity(const VelocityEvent& e) override {
+    events_.push_back(
+        {{"event", "velocity"}, {"before", vec(e.before)}, {"after", vec(e.after)}, {"jumped", e.jumped}});
+  }
+
+ private:
+  std::string body(const btCollisionObject* object) const {
+    if (object == nullptr) return "";
+    const int i = object->getUserIndex();
+    if (i < 0 || static_cast<std::size_t>(i) >= scenario_.world.size()) return "?";
+    const std::string& name = scenario_.world[static_cast<std::size_t>(i)].name;
+    return name.empty() ? "world[" + std::to_string(i) + "]" : name;
+  }
+
+  const Scenario& scenario_;
+  Json events_ = Json::array();
+};
+
+/// Six significant digits for people; rounding noise (under a nanometre)
+/// reads as 0. The JSON form keeps every digit.
+std::string num(const Json& j) {
+  const double v = j.get<double>();
+  if (std::fabs(v) < 1e-9) return "0";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", v);
+  return buffer;
+}
+
+std::string vec_text(const Json& j) {
+  return "(" + num(j[0]) + ", " + num(j[1]) + ", " + num(j[2]) + ")";
+}
+
+/// One event as an indented human-readable line.
+std::string event_text(const Json& e) {
+  std::ostringstream out;
+  const std::string kind = e["event"];
+  if (kind == "velocity") {
+    out << "velocity  " << vec_text(e["before"]) << " -> " << vec_text(e["after"]);
+    if (e["jumped"].get<bool>()) out << "  (jump)";
+  } else if (kind == "depenetration") {
+    out << "depenetration #" << e["iteration"].get<int>() << ": " << e["overlaps"].size() << " overlap(s)";
+    for (const Json& o : e["overlaps"]) {
+      out << "; " << o["body"].get<std::string>() << " depth " << num(o["depth"]) << " normal "
+          << vec_text(o["normal"]);
+    }
+    out << "; correction " << vec_text(e["correction"]);
+  } else if (kind == "sweep") {
+    out << "sweep " << e["purpose"].get<std::string>() << "  " << vec_text(e["from"]) << " -> " << vec_text(e["to"]);
+    if (!e["hit"].get<bool>()) {
+      out << "  clear";
+    } else {
+      out << "  hit " << e["body"].get<std::string>() << " at " << num(e["fraction"]) << " normal "
+          << vec_text(e["normal"]);
+      if (e.contains("slid_along")) {
+        if (e["tries_step"].get<bool>()) out << "  riser: try a step up, else";
+        out << (e["stopped"].get<bool>() ? "  stopped: a third plane blocks the crease"
+                : e["crease"].get<bool>() ? "  slid along the crease with the previous plane"
+                                          : "  slid along plane ")
+            << (e["stopped"].get<bool>() || e["crease"].get<bool>() ? "" : vec_text(e["slid_along"]));
+      }
+    }
+  } else if (kind == "ray") {
+    out << "ray " << e["purpose"].get<std::string>() << "  " << vec_text(e["from"]) << " -> " << vec_text(e["to"]);
+    if (e["hit"].get<bool>()) {
+      out << "  hit " << e["body"].get<std::string>() << " at " << vec_text(e["point"]) << " normal "
+          << vec_text(e["normal"]);
+    } else {
+      out << "  clear";
+    }
+  } else if (kind == "step-up") {
+    out << "step up from " << vec_text(e["from"]) << " forward " << vec_text(e["forward"]) << ": ";
+    if (e["accepted"].get<bool>()) {
+      out << "accepted, tread " << num(e["height"]) << " m above the feet";
+    } else {
+      out << "refused: " << e["rule"].get<std::string>();
+    }
+  } else if (kind == "ground") {
+    out << "ground  ";
+    if (!e["found"].get<bool>()) {
+      out << "nothing below";
+    } else {
+      out << (e["walkable"].get<bool>() ? "walkable " : "not walkable ") << e["body"].get<std::string>()
+          << " distance " << num(e["distance"]) << " normal " << vec_text(e["normal"]);
+    }
+    out << (e["grounded"].get<bool>() ? "  -> grounded" : "  -> airborne");
+    if (e["grounded"].get<bool>() && e["snapped_by"].get<double>() != 0.0) {
+      out << ", feet moved down " << num(e["snapped_by"]);
+    }
+  }
+  return out.str();
+}
+
+Json row_json(const Trajectory& t, std::size_t row) {
+  Json j = Json::object();
+  for (std::size_t c = 0; c < t.columns.size(); ++c) j[t.columns[c]] = t.rows[row][c];
+  return j;
+}
+
+std::string row_text(const Json& row) {
+  std::ostringstream out;
+  out << "feet (" << num(row["x"]) << ", " << num(row["y"]) << ", " << num(row["z"]) << ")  velocity ("
+      << num(row["vx"]) << ", " << num(row["vy"]) << ", " << num(row["vz"]) << ")  "
+      << (row["grounded"].get<double>() != 0 ? "grounded" : "airborne") << "  step_dy " << num(row["step_dy"])
+      << "  sweeps " << num(row["sweeps"]) << "  slide_iters " << num(row["slide_iters"]) << "  depen_iters "
+      << num(row["depen_iters"]);
+  return out.str();
+}
+
+}  // namespace
+
+std::string trace_scenario(const Scenario& scenario, const TraceRequest& request) {
+  TickRecorder recorder(scenario);
+  std::vector<Json> ticks;  // events of each traced tick, in order
+
+  SimulationOptions options;
+  // Called after each row is written: attach the recorder for the step that
+  // produces the next row if that row is traced; detach it otherwise.
+  options.on_tick = [&](const TickView& view) {
+    if (view.tick >= request.first && view.tick <= request.last) ticks.push_back(recorder.take());
+    const std::int64_t next = view.tick + 1;
+    const bool traced = next >= request.first && next <= request.last;
+    if (traced) recorder.start();
+    view.controller.set_observer(traced ? &recorder : nullptr);
+  };
+  const SimulationResult result = simulate(scenario, options);
+
+  std::ostringstream out;
+  for (std::size_t i = 0; i < ticks.size(); ++i) {
+    const std::int64_t tick = request.first + static_cast<std::int64_t>(i);
+    const Json before = row_json(result.trajectory, static_cast<std::size_t>(tick - 1));
+    const Json after = row_json(result.trajectory, static_cast<std::size_t>(tick));
+    if (request.json) {
+      Json line = {{"tick", tick}, {"before", before}, {"events", ticks[i]}, {"after", after}};
+      out << line.dump() << "\n";
+      continue;
+    }
+    out << "tick " << tick << " (row " << tick - 1 << " -> row " << tick << ", t = " << num(after["time"])
+        << " s)\n";
+    out << "  before  " << row_text(before) << "\n";
+    for (const Json& e : ticks[i]) out << "  " << event_text(e) << "\n";
+    out << "  after   " << row_text(after) << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace stepslide

@@ -1,0 +1,469 @@
+#include "scenario/json_reader.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <unordered_map>
+
+namespace stepslide::strict_json {
+
+namespace {
+
+// JSON Pointer escaping (RFC 6901).
+void append_escaped(std::string& out, std::string_view key) {
+  for (char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+}
+
+bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+
+// Parser messages may quote raw input bytes (binary garbage, broken UTF-8):
+// keep them printable and short.
+std::string printable(std::string_view text) {
+  constexpr std::size_t kMaxLength = 300;
+  static const char* const kHex = "0123456789ABCDEF";
+  std::string out;
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte >= 0x7F) {
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xF];
+    } else {
+      out += c;
+    }
+    if (out.size() > kMaxLength) {
+      out += "...";
+      break;
+    }
+  }
+  return out;
+}
+
+// nlohmann's what() reads "[json.exception.parse_error.101] parse error at
+// line 1, column 5: syntax error while parsing value - ...".
+std::string syntax_message(std::string_view what) {
+  const std::size_t tag_end = what.find("] ");
+  if (tag_end != std::string_view::npos) what.remove_prefix(tag_end + 2);
+  constexpr std::string_view kParseError = "parse error ";
+  if (starts_with(what, kParseError)) {
+    what.remove_prefix(kParseError.size());
+    return "invalid JSON " + printable(what);
+  }
+  return "invalid JSON: " + printable(what);
+}
+
+// Builds the document from nlohmann's SAX events. Unlike nlohmann's own DOM
+// builder it reports duplicate keys instead of silently keeping the last value,
+// and refuses to open containers beyond the depth limit. The parser itself is
+// iterative, so deep input cannot exhaust the stack.
+class DomBuilder {
+ public:
+  DomBuilder(Json& root, int max_depth, std::size_t max_duplicates)
+      : root_(root), max_depth_(static_cast<std::size_t>(max_depth)), max_duplicates_(max_duplicates) {}
+
+  bool null() { return place(Json(nullptr)) != nullptr; }
+  bool boolean(bool value) { return place(Json(value)) != nullptr; }
+  bool number_integer(Json::number_integer_t value) { return place(Json(value)) != nullptr; }
+  bool number_unsigned(Json::number_unsigned_t value) { return place(Json(value)) != nullptr; }
+  bool number_float(Json::number_float_t value, const std::string& /*text*/) { return place(Json(value)) != nullptr; }
+  bool string(std::string& value) { return place(Json(std::move(value))) != nullptr; }
+  bool binary(Json::binary_t& value) { return place(Json(std::move(value))) != nullptr; }
+
+  bool start_object(std::size_t /*size*/) { return open(Json::object()); }
+  bool start_array(std::size_t /*size*/) { return open(Json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool key(std::string& name);
+
+  bool parse_error(std::size_t /*byte*/, const std::string& token, const nlohmann::detail::exception& e);
+
+  std::vector<JsonIssue> issues;
+  bool fatal = false;
+
+ private:
+  struct Frame {
+    Json* container = nullptr;
+    Where slot;  ///< where the container sits in its parent; parent pointer unused
+    std::unordered_map<std::string, std::size_t> members;  ///< objects: name -> position
+    Json* pending = nullptr;                               ///< objects: the member whose value comes next
+    Where pending_slot;
+  };
+
+  Json* place(Json&& value);
+  bool open(Json&& container);
+  bool close() {
+    frames_.pop_back();
+    return true;
+  }
+  /// Where the next value goes; null for the root.
+  const Where* next_slot();
+  JsonIssue issue_at(const Where* last, std::string message) const;
+
+  Json& root_;
+  std::size_t max_depth_;
+  std::size_t max_duplicates_;
+  std::vector<Frame> frames_;
+  Where array_slot_;  ///< scratch for next_slot()
+};
+
+Json* DomBuilder::place(Json&& value) {
+  if (frames_.empty()) {
+    root_ = std::move(value);
+    return &root_;
+  }
+  Frame& top = frames_.back();
+  if (top.container->is_array()) {
+    top.container->get_ref<Json::array_t&>().push_back(std::move(value));
+    return &top.container->get_ref<Json::array_t&>().back();
+  }
+  Json* member = top.pending;
+  top.pending = nullptr;
+  *member = std::move(value);
+  return member;
+}
+
+bool DomBuilder::open(Json&& container) {
+  if (frames_.size() >= max_depth_) {
+    issues.push_back(
+        issue_at(next_slot(), "expected at most " + std::to_string(max_depth_) + " levels of nesting, got more"));
+    fatal = true;
+    return false;
+  }
+  const Where* slot = next_slot();
+  Frame frame;
+  frame.slot = slot ? *slot : Where{};
+  frame.container = place(std::move(container));
+  frames_.push_back(std::move(frame));
+  return true;
+}
+
+bool DomBuilder::key(std::string& name) {
+  Frame& top = frames_.back();
+  auto& members = top.container->get_ref<Json::object_t&>();
+  const auto known = top.members.find(name);
+  if (known != top.members.end()) {
+    const std::size_t position = known->second;
+    auto& member = *(members.begin() + static_cast<std::ptrdiff_t>(position));
+    top.pending_slot = Where{nullptr, member.first, position, false};
+    if (issues.size() < max_duplicates_) issues.push_back(issue_at(&top.pending_slot, "duplicate key " + quote(name)));
+    top.pending = &member.second;  // the last value wins; the document is invalid anyway
+    return true;
+  }
+  const std::size_t position = members.size();
+  top.members.emplace(name, position);
+  // ordered_map is a vector: append directly (its own emplace searches linearly).
+  members.emplace_back(std::move(name), nullptr);
+  top.pending_slot = Where{nullptr, members.back().first, position, false};
+  top.pending = &members.back().second;
+  return true;
+}
+
+bool DomBuilder::parse_error(std::size_t /*byte*/, const std::string& token, const nlohmann::detail::exception& e) {
+  // 406: a number literal beyond the range of a double, such as 1e999.
+  constexpr int kNumberOverflow = 406;
+  if (e.id == kNumberOverflow) {
+    issues.push_back(issue_at(next_slot(), "expected a finite number, got " + printable(token)));
+  } else {
+    issues.push_back(JsonIssue{"", {}, syntax_message(e.what())});
+  }
+  fatal = true;
+  return false;
+}
+
+const Where* DomBuilder::next_slot() {
+  if (frames_.empty()) return nullptr;
+  const Frame& top = frames_.back();
+  if (top.container->is_array()) {
+    array_slot_ = Where{nullptr, {}, top.container->size(), true};
+    return &array_slot_;
+  }
+  return &top.pending_slot;
+}
+
+JsonIssue DomBuilder::issue_at(const Where* last, std::string message) const {
+  // Link the open containers' slots into a Where chain, so pointers and
+  // document order are computed in one place.
+  std::vector<Where> chain;
+  chain.reserve(frames_.size() + 2);
+  chain.push_back(Where{});
+  auto link = [&chain](const Where& slot) {
+    Where step = slot;
+    step.parent = &chain.back();
+    chain.push_back(step);
+  };
+  for (std::size_t i = 1; i < frames_.size(); ++i) link(frames_[i].slot);
+  if (last) link(*last);
+  return JsonIssue{chain.back().pointer(), chain.back().order(), std::move(message)};
+}
+
+}  // namespace
+
+std::string Where::pointer() const {
+  std::vector<const Where*> steps;
+  for (const Where* w = this; w->parent; w = w->parent) steps.push_back(w);
+  std::string out;
+  for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
+    out += '/';
+    if ((*it)->is_index) {
+      out += std::to_string((*it)->position);
+    } else {
+      append_escaped(out, (*it)->key);
+    }
+  }
+  return out;
+}
+
+std::vector<std::size_t> Where::order() const {
+  std::vector<std::size_t> out;
+  for (const Where* w = this; w->parent; w = w->parent) out.push_back(w->position);
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+ParsedJson parse_json(const std::string& text, int max_depth, std::size_t max_duplicates) {
+  ParsedJson result;
+  DomBuilder builder(result.document, max_depth, max_duplicates);
+  const bool parsed = Json::sax_parse(text, &builder, Json::input_format_t::json, /*strict=*/true,
+                                      /*ignore_comments=*/true);
+  result.ok = parsed && !builder.fatal;
+  if (result.ok) {
+    result.issues = std::move(builder.issues);
+  } else if (builder.fatal) {
+    result.issues = {std::move(builder.issues.back())};  // only the error that stopped parsing
+  } else {
+    result.issues = {JsonIssue{"", {}, "invalid JSON"}};
+  }
+  if (!result.ok) result.document = Json();
+  return result;
+}
+
+std::string number_text(double value) {
+  char buffer[64];
+  const bool whole = std::abs(value) < 1e15 && std::floor(value) == value;
+  const auto end = whole ? std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed).ptr
+                         : std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
+  return std::string(buffer, end);
+}
+
+std::string quote(std::string_view text) {
+  constexpr std::size_t kMaxLength = 40;
+  const bool cut = text.size() > kMaxLength;
+  if (cut) {
+    std::size_t end = kMaxLength;  // back up to the start of a UTF-8 sequence
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+    text = text.substr(0, end);
+  }
+  std::string out = Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (cut) out.insert(out.size() - 1, "...");
+  return out;
+}
+
+std::string describe(const Json& value) {
+  switch (value.type()) {
+    case Json::value_t::null:
+      return "null";
+    case Json::value_t::boolean:
+      return value.get<bool>() ? "true" : "false";
+    case Json::value_t::string:
+      return quote(value.get_ref<const std::string&>());
+    case Json::value_t::array:
+      return "an array";
+    case Json::value_t::object:
+      return "an object";
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned:
+      return value.dump();  // exact, even beyond 2^53
+    case Json::value_t::number_float:
+      return number_text(value.get<double>());
+    default:
+      return "an unsupported value";
+  }
+}
+
+void JsonReader::error(const Where& where, std::string message) {
+  if (issues_.size() >= max_issues_) {
+    overflowed_ = true;
+    return;
+  }
+  issues_.push_back(JsonIssue{where.pointer(), where.order(), std::move(message)});
+}
+
+void JsonReader::add(JsonIssue issue) {
+  if (issues_.size() >= max_issues_) {
+    overflowed_ = true;
+    return;
+  }
+  issues_.push_back(std::move(issue));
+}
+
+std::vector<JsonIssue> JsonReader::take_sorted_issues() {
+  std::stable_sort(issues_.begin(), issues_.end(),
+                   [](const JsonIssue& a, const JsonIssue& b) { return a.order < b.order; });
+  if (overflowed_) {
+    issues_.push_back(
+        JsonIssue{"", {}, "too many errors; only the first " + std::to_string(max_issues_) + " are listed"});
+  }
+  return std::move(issues_);
+}
+
+bool JsonReader::object(const Field& f) {
+  if (!f) return false;
+  if (f.value->is_object()) return true;
+  error(f.where, "expected an object, got " + describe(*f.value));
+  return false;
+}
+
+bool JsonReader::array(const Field& f) {
+  if (!f) return false;
+  if (f.value->is_array()) return true;
+  error(f.where, "expected an array, got " + describe(*f.value));
+  return false;
+}
+
+bool JsonReader::boolean(const Field& f, bool& out) {
+  if (!f) return false;
+  if (!f.value->is_boolean()) {
+    error(f.where, "expected a boolean, got " + describe(*f.value));
+    return false;
+  }
+  out = f.value->get<bool>();
+  return true;
+}
+
+bool JsonReader::string(const Field& f, std::string& out) {
+  if (!f) return false;
+  if (!f.value->is_string()) {
+    error(f.where, "expected a string, got " + describe(*f.value));
+    return false;
+  }
+  out = f.value->get_ref<const std::string&>();
+  return true;
+}
+
+bool JsonReader::number(const Field& f, const Range& range, double& out) {
+  if (!f) return false;
+  if (!f.value->is_number()) {
+    error(f.where, "expected a number, got " + describe(*f.value));
+    return false;
+  }
+  const double value = f.value->get<double>();
+  if (!std::isfinite(value)) {  // parse_json rejects these; a hand-built document may not
+    error(f.where, "expected a finite number, got " + describe(*f.value));
+    return false;
+  }
+  if (!within(f, range)) return false;
+  out = value;
+  return true;
+}
+
+bool JsonReader::within(const Field& f, const Range& range, const char* kind) {
+  const double value = f.value->get<double>();
+  auto bound_text = [](const char* op, double bound, const char* note) {
+    std::string text = std::string(op) + number_text(bound);
+    if (note) text += std::string(" (") + note + ")";
+    return text;
+  };
+  std::string expected;
+  if (value < range.lo || (range.lo_open && value == range.lo)) {
+    expected = bound_text(range.lo_open ? " > " : " >= ", range.lo, range.lo_note);
+  } else if (value > range.hi || (range.hi_open && value == range.hi)) {
+    expected = bound_text(range.hi_open ? " < " : " <= ", range.hi, range.hi_note);
+  } else {
+    return true;
+  }
+  error(f.where, "expected " + std::string(kind) + expected + ", got " + describe(*f.value));
+  return false;
+}
+
+bool JsonReader::integral(const Field& f, const Range& range, double max_magnitude, double& out) {
+  if (!f) return false;
+  const Json& value = *f.value;
+  const double number = value.is_number() ? value.get<double>() : 0.0;
+  if (!value.is_number() || (value.is_number_float() && !(std::isfinite(number) && std::floor(number) == number))) {
+    error(f.where, "expected an integer, got " + describe(value));
+    return false;
+  }
+  // Keep integers exactly representable in both double and the target type.
+  Range limited = range;
+  if (limited.hi > max_magnitude) limited = Range{limited.lo, max_magnitude, limited.lo_open, false, limited.lo_note};
+  if (limited.lo < -max_magnitude)
+    limited = Range{-max_magnitude, limited.hi, false, limited.hi_open, nullptr, limited.hi_note};
+  if (!within(f, limited, "an integer")) return false;
+  out = number;
+  return true;
+}
+
+bool JsonReader::integer(const Field& f, const Range& range, std::int64_t& out) {
+  constexpr double kMaxExact = 9007199254740992.0;  // 2^53
+  double value = 0;
+  if (!integral(f, range, kMaxExact, value)) return false;
+  out = static_cast<std::int64_t>(value);
+  return true;
+}
+
+bool JsonReader::integer(const Field& f, const Range& range, int& out) {
+  double value = 0;
+  if (!integral(f, range, std::numeric_limits<int>::max(), value)) return false;
+  out = static_cast<int>(value);
+  return true;
+}
+
+std::string JsonReader::one_of(const std::vector<const char*>& names) {
+  if (names.size() == 1) return quote(names[0]);
+  std::string out = "one of ";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += quote(names[i]);
+  }
+  return out;
+}
+
+std::string JsonReader::describe_count(const Json& value) {
+  if (value.is_array()) return "an array of " + std::to_string(value.size());
+  return describe(value);
+}
+
+ObjectReader::ObjectReader(JsonReader& reader, const Field& object)
+    : reader_(reader),
+      object_(object),
+      members_(object.value->get_ref<const Json::object_t&>()),
+      asked_(members_.size(), false) {}
+
+std::size_t ObjectReader::find(std::string_view key) const {
+  std::size_t i = 0;
+  for (auto it = members_.begin(); it != members_.end(); ++it, ++i) {
+    if (it->first == key) return i;
+  }
+  return kAbsent;
+}
+
+Field ObjectReader::optional(std::string_view key) {
+  const std::size_t i = find(key);
+  if (i == kAbsent) return Field{};
+  asked_[i] = true;
+  const auto& member = *(members_.begin() + static_cast<std::ptrdiff_t>(i));
+  return Field{&member.second, Where::member(object_.where, member.first, i)};
+}
+
+Field ObjectReader::required(std::string_view key) {
+  Field field = optional(key);
+  if (!field) reader_.error(object_.where, "missing required key " + quote(key));
+  return field;
+}
+
+void ObjectReader::reject_unknown() {
+  std::size_t i = 0;
+  for (auto it = members_.begin(); it != members_.end(); ++it, ++i) {
+    if (!asked_[i]) reader_.error(Where::member(object_.where, it->first, i), "unknown key " + quote(it->first));
+  }
+}
+
+}  // namespace stepslide::strict_json

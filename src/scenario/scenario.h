@@ -1,0 +1,162 @@
+// The scenario: plain data read from a stepslide/scenario@1 JSON file
+// (SPEC §1). No Bullet types here, so the loader can be used and tested alone.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "stepslide/settings.h"
+
+namespace stepslide {
+
+using Vec3 = std::array<double, 3>;
+using Vec2 = std::array<double, 2>;
+
+inline constexpr const char* kScenarioFormat = "stepslide/scenario@1";
+
+/// Resource limits, enforced by the loader with a clear error.
+struct ScenarioLimits {
+  static constexpr std::int64_t max_file_bytes = 64ll * 1024 * 1024;
+  static constexpr std::int64_t max_ticks = 1000000;
+  static constexpr int max_tick_rate = 10000;
+  static constexpr std::int64_t max_bodies = 200000;
+  static constexpr std::int64_t max_triangles = 2000000;  ///< over all meshes
+  static constexpr std::int64_t max_hull_points = 4096;
+  static constexpr std::int64_t max_heightfield_cells = 4000000;
+  static constexpr int max_stairs_steps = 10000;
+  static constexpr int max_json_depth = 64;
+  static constexpr double max_coordinate = 1e6;  ///< |any position or size| in metres
+};
+
+enum class ShapeType { Box, Sphere, Capsule, Cylinder, ConvexHull, Mesh, Heightfield, Stairs, Ramp };
+
+/// A shape as written in the file. Only the fields of `type` are meaningful.
+struct ShapeDef {
+  ShapeType type = ShapeType::Box;
+  Vec3 half_extents{0.5, 0.5, 0.5};                 // box
+  double radius = 0.5;                               // sphere, capsule, cylinder
+  double height = 1.0;                               // capsule (tip to tip), cylinder
+  std::vector<Vec3> points;                          // convex_hull
+  std::vector<Vec3> vertices;                        // mesh
+  std::vector<std::array<std::int32_t, 3>> triangles;  // mesh
+  int rows = 0, columns = 0;                         // heightfield
+  double cell_size = 1.0;                            // heightfield
+  std::vector<double> heights;                       // heightfield, row-major (row = local Z)
+  int steps = 0;                                     // stairs
+  double rise = 0.0, run = 0.0, width = 0.0;         // stairs (width also ramp)
+  double length = 0.0, angle_deg = 0.0;              // ramp
+  double thickness = 0.2;                            // ramp
+};
+
+enum class MotionType { None, Linear, Spin, Keyframes };
+
+struct MotionKey {
+  std::int64_t tick = 0;
+  Vec3 position{0, 0, 0};
+  Vec3 rotation_deg{0, 0, 0};
+};
+
+struct MotionDef {
+  MotionType type = MotionType::None;
+  Vec3 velocity{0, 0, 0};  // linear
+  Vec3 axis{0, 1, 0};      // spin, normalised by the loader
+  double deg_per_s = 0.0;  // spin
+  /// keyframes, ticks strictly increasing. Before the first key the body
+  /// moves from its own position/rotation_deg (at tick 0) to the first key;
+  /// after the last it holds the last key.
+  std::vector<MotionKey> keys;
+};
+
+struct BodyDef {
+  std::string name;  ///< empty when not given; unique when given
+  ShapeDef shape;
+  Vec3 position{0, 0, 0};
+  Vec3 rotation_deg{0, 0, 0};  ///< about world X, then Y, then Z
+  MotionDef motion;
+  std::string json_path;  ///< e.g. "/world/3", for messages
+};
+
+/// One input keyframe; a field that is absent keeps its earlier value.
+struct InputKey {
+  std::int64_t tick = 0;
+  std::optional<Vec2> move;           ///< [right, forward], each in [-1, 1]
+  std::optional<double> yaw_deg;
+  std::optional<Vec2> wish_velocity;  ///< world [x, z] m/s
+  std::optional<bool> jump;
+};
+
+struct ExpectCheck {
+  /// SPEC §1.4's four, plus Stuck: `{"ticks": [a, b], "stuck": bool}`, the
+  /// trajectory's `stuck` column (could not be pushed clear: crushed, wedged).
+  enum class Kind { Position, Grounded, MaxPenetration, YBetween, Stuck };
+  Kind kind = Kind::Position;
+  std::string json_path;  ///< "/expect/2", used in failure messages
+  /// Position: the tick checked. `tick_is_end`: the last tick.
+  std::int64_t tick = 0;
+  bool tick_is_end = false;
+  std::array<std::optional<double>, 3> position{};  ///< null coordinates are not checked
+  double tolerance = 1e-3;
+  /// Range checks: ticks [first, last], inclusive. `last_is_end`: up to the last tick.
+  std::int64_t first = 0, last = 0;
+  bool last_is_end = false;
+  bool grounded = false;
+  bool stuck = false;
+  double max_penetration = 0.0;
+  double y_lo = 0.0, y_hi = 0.0;
+};
+
+/// The SPEC's default character: a capsule 1.8 m tall with radius 0.3 m.
+inline ShapeDef default_character_shape() {
+  ShapeDef shape;
+  shape.type = ShapeType::Capsule;
+  shape.radius = 0.3;
+  shape.height = 1.8;
+  return shape;
+}
+
+struct CharacterDef {
+  ShapeDef shape = default_character_shape();  ///< capsule, sphere, cylinder or box
+  Vec3 position{0, 0, 0};  ///< feet: the lowest point of the shape
+  Vec3 velocity{0, 0, 0};
+  ControllerSettings settings;
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::string source_path;  ///< file it was read from, as given
+  int tick_rate = 60;
+  std::int64_t ticks = 0;
+  Vec3 gravity{0, -9.81, 0};
+  Vec3 up{0, 1, 0};  ///< unit; -gravity normalised unless given
+  CharacterDef character;
+  std::vector<BodyDef> world;
+  std::vector<InputKey> input;
+  std::vector<ExpectCheck> expect;
+};
+
+/// One validation problem. `json_path` is a JSON Pointer ("" for the whole
+/// document); `message` says what was expected and what was found.
+struct LoadError {
+  std::string file;
+  std::string json_path;
+  std::string message;
+};
+
+/// "file: /world/3/half_extents/1: expected a number > 0, got -2"
+std::string format_error(const LoadError& e);
+
+struct LoadResult {
+  std::optional<Scenario> scenario;  ///< set only when `errors` is empty
+  std::vector<LoadError> errors;     ///< every problem found, in document order
+};
+
+/// Reads and validates a scenario file. Never throws, never crashes on bad input.
+LoadResult load_scenario_file(const std::string& path);
+/// Same, from text; `file_label` names the source in errors and in `name`.
+LoadResult load_scenario_text(const std::string& text, const std::string& file_label);
+
+}  // namespace stepslide

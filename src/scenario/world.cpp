@@ -1,0 +1,216 @@
+#include "scenario/world.h"
+
+#include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace stepslide {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kDegToRad = kPi / 180.0;
+
+// Bullet rounds convex shapes by their collision margin. Boxes and cylinders
+// keep their outer size (the margin is carved out of them), so a small margin
+// only rounds their edges by that much; hulls grow by it. 1 mm keeps risers
+// and step edges crisp while leaving GJK well conditioned.
+constexpr double kBoxMargin = 0.001;
+constexpr double kHullMargin = 0.0001;
+
+btVector3 to_bt(const Vec3& v) { return btVector3(v[0], v[1], v[2]); }
+
+btTransform pose(const Vec3& position, const Vec3& rotation_deg) {
+  return btTransform(rotation_from_degrees(rotation_deg), to_bt(position));
+}
+
+std::unique_ptr<btBoxShape> make_box(const btVector3& half_extents) {
+  auto box = std::make_unique<btBoxShape>(half_extents);
+  box->setMargin(std::min(kBoxMargin, 0.5 * half_extents.minAxis()));
+  return box;
+}
+
+// Stairs: step i is a solid box from the base up to rise·(i+1), spanning
+// [i·run, (i+1)·run] along local -Z, `width` across X. The origin is the
+// centre of the bottom edge of the first riser.
+std::unique_ptr<btCompoundShape> make_stairs(const ShapeDef& def, std::vector<std::unique_ptr<btCollisionShape>>& keep) {
+  auto compound = std::make_unique<btCompoundShape>(true, def.steps);
+  for (int i = 0; i < def.steps; ++i) {
+    const double top = def.rise * (i + 1);
+    auto box = make_box(btVector3(0.5 * def.width, 0.5 * top, 0.5 * def.run));
+    btTransform local(btQuaternion::getIdentity(), btVector3(0, 0.5 * top, -(i + 0.5) * def.run));
+    compound->addChildShape(local, box.get());
+    keep.push_back(std::move(box));
+  }
+  return compound;
+}
+
+// Ramp: a slab `thickness` thick whose top surface rises along local -Z at
+// angle_deg; the origin is the centre of the bottom edge of the top surface.
+std::unique_ptr<btCompoundShape> make_ramp(const ShapeDef& def, std::vector<std::unique_ptr<btCollisionShape>>& keep) {
+  auto compound = std::make_unique<btCompoundShape>(false, 1);
+  auto slab = make_box(btVector3(0.5 * def.width, 0.5 * def.thickness, 0.5 * def.length));
+  const btQuaternion tilt(btVector3(1, 0, 0), def.angle_deg * kDegToRad);
+  const btVector3 centre = quatRotate(tilt, btVector3(0, -0.5 * def.thickness, -0.5 * def.length));
+  compound->addChildShape(btTransform(tilt, centre), slab.get());
+  keep.push_back(std::move(slab));
+  return compound;
+}
+
+}  // namespace
+
+btQuaternion rotation_from_degrees(const Vec3& rotation_deg) {
+  btQuaternion q;
+  q.setEulerZYX(rotation_deg[2] * kDegToRad, rotation_deg[1] * kDegToRad, rotation_deg[0] * kDegToRad);
+  return q;
+}
+
+World::World(const Scenario& scenario) : scenario_(scenario) {
+  config_ = std::make_unique<btDefaultCollisionConfiguration>();
+  dispatcher_ = std::make_unique<btCollisionDispatcher>(config_.get());
+  broadphase_ = std::make_unique<btDbvtBroadphase>();
+  world_ = std::make_unique<btCollisionWorld>(dispatcher_.get(), broadphase_.get(), config_.get());
+  // Only kinematic bodies move; their AABBs are refreshed one by one in set_time.
+  world_->setForceUpdateAllAabbs(false);
+
+  for (std::size_t i = 0; i < scenario.world.size(); ++i) {
+    const BodyDef& def = scenario.world[i];
+    const ShapeDef& s = def.shape;
+    std::unique_ptr<btCollisionShape> shape;
+    btTransform offset = btTransform::getIdentity();  // shape origin within the body frame
+    switch (s.type) {
+      case ShapeType::Box:
+        shape = make_box(to_bt(s.half_extents));
+        break;
+      case ShapeType::Sphere:
+        shape = std::make_unique<btSphereShape>(s.radius);
+        break;
+      case ShapeType::Capsule:
+        shape = std::make_unique<btCapsuleShape>(s.radius, s.height - 2 * s.radius);
+        break;
+      case ShapeType::Cylinder: {
+        auto cylinder = std::make_unique<btCylinderShape>(btVector3(s.radius, 0.5 * s.height, s.radius));
+        cylinder->setMargin(std::min(kBoxMargin, 0.5 * std::min(s.radius, 0.5 * s.height)));
+        shape = std::move(cylinder);
+        break;
+      }
+      case ShapeType::ConvexHull: {
+        auto hull = std::make_unique<btConvexHullShape>();
+        for (const Vec3& p : s.points) hull->addPoint(to_bt(p), false);
+        hull->recalcLocalAabb();
+        hull->setMargin(kHullMargin);
+        shape = std::move(hull);
+        break;
+      }
+      case ShapeType::Mesh: {
+        auto mesh = std::make_unique<btTriangleMesh>(true, true);
+        for (const auto& t : s.triangles) {
+          mesh->addTriangle(to_bt(s.vertices[t[0]]), to_bt(s.vertices[t[1]]), to_bt(s.vertices[t[2]]), false);
+        }
+        shape = std::make_unique<btBvhTriangleMeshShape>(mesh.get(), true);
+        meshes_.push_back(std::move(mesh));
+        break;
+      }
+      case ShapeType::Heightfield: {
+        auto heights = std::make_unique<std::vector<double>>(s.heights);
+        const auto [lo, hi] = std::minmax_element(heights->begin(), heights->end());
+        // Bullet centres the terrain on the middle of its height range; the
+        // scenario's origin is the grid centre at height 0.
+        const double min_h = std::min(*lo, 0.0), max_h = std::max(*hi, 0.0);
+        auto terrain = std::make_unique<btHeightfieldTerrainShape>(s.columns, s.rows, heights->data(), min_h, max_h,
+                                                                   1, false);
+        terrain->setLocalScaling(btVector3(s.cell_size, 1.0, s.cell_size));
+        offset.setOrigin(btVector3(0, 0.5 * (min_h + max_h), 0));
+        heightfield_data_.push_back(std::move(heights));
+        shape = std::move(terrain);
+        break;
+      }
+      case ShapeType::Stairs:
+        shape = make_stairs(s, shapes_);
+        break;
+      case ShapeType::Ramp:
+        shape = make_ramp(s, shapes_);
+        break;
+    }
+
+    auto object = std::make_unique<btCollisionObject>();
+    object->setCollisionShape(shape.get());
+    object->setUserIndex(static_cast<int>(i));
+    if (def.motion.type != MotionType::None) {
+      object->setCollisionFlags(object->getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
+    } else {
+      object->setCollisionFlags(object->getCollisionFlags() | btCollisionObject::CF_STATIC_OBJECT);
+    }
+    WorldBody body;
+    body.name = def.name.empty() ? "world[" + std::to_string(i) + "]" : def.name;
+    body.def_index = i;
+    body.object = object.get();
+    body.local_offset = offset;
+    object->setWorldTransform(body_pose(i, 0) * offset);
+    object->setInterpolationWorldTransform(object->getWorldTransform());
+    world_->addCollisionObject(object.get());
+    bodies_.push_back(body);
+    objects_.push_back(std::move(object));
+    shapes_.push_back(std::move(shape));
+  }
+}
+
+World::~World() {
+  for (auto& object : objects_) world_->removeCollisionObject(object.get());
+}
+
+std::string World::body_name(const btCollisionObject* object) const {
+  if (object == nullptr) return "";
+  const int index = object->getUserIndex();
+  if (index < 0 || static_cast<std::size_t>(index) >= bodies_.size()) return "";
+  return bodies_[static_cast<std::size_t>(index)].name;
+}
+
+btTransform World::body_pose(std::size_t def_index, std::int64_t tick) const {
+  const BodyDef& def = scenario_.world[def_index];
+  const btTransform rest = pose(def.position, def.rotation_deg);
+  const double t = static_cast<double>(tick) / scenario_.tick_rate;
+  switch (def.motion.type) {
+    case MotionType::None:
+      return rest;
+    case MotionType::Linear:
+      return btTransform(rest.getRotation(), rest.getOrigin() + to_bt(def.motion.velocity) * t);
+    case MotionType::Spin: {
+      const btQuaternion turn(to_bt(def.motion.axis), def.motion.deg_per_s * t * kDegToRad);
+      return btTransform(turn * rest.getRotation(), rest.getOrigin());
+    }
+    case MotionType::Keyframes: {
+      // The body's own placement is an implicit key at tick 0 unless a key
+      // says otherwise; past the last key the body holds it.
+      const auto& keys = def.motion.keys;
+      MotionKey previous{0, def.position, def.rotation_deg};
+      for (const MotionKey& key : keys) {
+        if (tick <= key.tick) {
+          if (tick <= previous.tick) return pose(previous.position, previous.rotation_deg);
+          const double u = static_cast<double>(tick - previous.tick) / static_cast<double>(key.tick - previous.tick);
+          const btVector3 position = lerp(to_bt(previous.position), to_bt(key.position), u);
+          const btQuaternion rotation =
+              slerp(rotation_from_degrees(previous.rotation_deg), rotation_from_degrees(key.rotation_deg), u);
+          return btTransform(rotation, position);
+        }
+        previous = key;
+      }
+      return pose(previous.position, previous.rotation_deg);
+    }
+  }
+  return rest;
+}
+
+void World::set_time(std::int64_t tick) {
+  for (const WorldBody& body : bodies_) {
+    if (scenario_.world[body.def_index].motion.type == MotionType::None) continue;
+    // The pose it moves from is kept as the interpolation transform, so a
+    // query can tell where any point of the body was a tick ago.
+    body.object->setInterpolationWorldTransform(body.object->getWorldTransform());
+    body.object->setWorldTransform(body_pose(body.def_index, tick) * body.local_offset);
+    world_->updateSingleAabb(body.object);
+  }
+}
+
+}  // namespace stepslide
