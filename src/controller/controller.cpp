@@ -14,12 +14,6 @@ using namespace detail;
 
 namespace {
 
-btQuaternion orientation_for_up(const btVector3& up) {
-  const btVector3 y(0, 1, 0);
-  if (up.dot(y) < -0.999999) return btQuaternion(btVector3(1, 0, 0), kPi);
-  return shortestArcQuat(y, up);
-}
-
 /// The character's shape, grown by `inflation` on every side.
 std::unique_ptr<btConvexShape> make_character_shape(const CharacterShapeDesc& desc, double inflation) {
   const double r = desc.radius + inflation;
@@ -164,7 +158,7 @@ CharacterController::CharacterController(btCollisionWorld* world, const Characte
   ctx_.feet_to_center = feet_to_center(shape);
   ctx_.horizontal_radius = horizontal_radius(shape);
   ctx_.up = up.normalized();
-  ctx_.orientation = orientation_for_up(ctx_.up);
+  ctx_.orientation = rotation_onto_up(ctx_.up);
   ctx_.settings = &settings_;
   rebuild_skin_shapes();
 }

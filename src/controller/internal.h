@@ -7,10 +7,10 @@
 #include <cmath>
 
 #include "stepslide/controller.h"
+#include "stepslide/math.h"
 
 namespace stepslide::detail {
 
-constexpr double kPi = 3.14159265358979323846;
 /// Motions shorter than this are finished: below GJK's resolution anyway.
 constexpr double kMinMove = 1e-7;
 /// Overlaps shallower than this are contact, not penetration: GJK reports
@@ -32,13 +32,6 @@ constexpr double kGroundClearance = 2e-3;
 constexpr double kMinProbeInflation = 0.02;
 /// Upward speed above which the character is leaving the ground.
 constexpr double kLeavingGroundSpeed = 1e-6;
-
-inline btVector3 horizontal_part(const btVector3& v, const btVector3& up) { return v - up * v.dot(up); }
-
-inline btVector3 safe_normalized(const btVector3& v) {
-  const double length = v.length();
-  return length > 1e-12 ? v / length : btVector3(0, 0, 0);
-}
 
 /// A blocking face steep enough to be a riser (not walkable) but not a ceiling.
 inline bool is_riser(const CharacterContext& ctx, const btVector3& normal) {

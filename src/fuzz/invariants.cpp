@@ -1,5 +1,7 @@
 #include "fuzz/invariants.h"
 
+#include "stepslide/math.h"
+
 #include <BulletCollision/CollisionShapes/btTriangleCallback.h>
 
 #include <algorithm>
@@ -17,7 +19,6 @@ namespace stepslide {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 /// Slack for rounding in the height bound, and the ground clearance the
 /// controller keeps when walking (2 mm) with room to spare.
 constexpr double kRiseSlack = 0.005;

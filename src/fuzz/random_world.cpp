@@ -1,5 +1,7 @@
 #include "fuzz/random_world.h"
 
+#include "stepslide/math.h"
+
 #include <btBulletCollisionCommon.h>
 
 #include <algorithm>
@@ -19,7 +21,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr double kPi = 3.14159265358979323846;
 
 Json vec3(double x, double y, double z) { return Json::array({x, y, z}); }
 

@@ -3,6 +3,8 @@
 #include "gate/plot.h"
 
 #include "base/xml.h"
+#include "scenario/convert.h"
+#include "stepslide/math.h"
 
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/CollisionShapes/btCapsuleShape.h>
@@ -23,7 +25,6 @@ namespace stepslide {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Layout, in pixels.
@@ -304,7 +305,6 @@ void add_shape_parts(const Frame& f, const btCollisionShape* shape, const btTran
   parts.push_back(part_from_points(f, transformed(pose, local)));
 }
 
-btVector3 to_bt(const Vec3& v) { return btVector3(v[0], v[1], v[2]); }
 
 /// A mesh as its triangles, or as the outline of its vertices when it has
 /// more than can be drawn usefully.

@@ -1,5 +1,7 @@
 #include "scenario/reference_controller.h"
 
+#include "stepslide/math.h"
+
 #include <BulletCollision/CollisionDispatch/btGhostObject.h>
 #include <BulletDynamics/Character/btKinematicCharacterController.h>
 
@@ -10,17 +12,8 @@ namespace stepslide {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 /// Far outside any scenario (the loader bounds coordinates by 1e6 m).
 constexpr double kFar = 1e30;
-
-btVector3 horizontal_part(const btVector3& v, const btVector3& up) { return v - up * v.dot(up); }
-
-btQuaternion orientation_for_up(const btVector3& up) {
-  const btVector3 y(0, 1, 0);
-  if (up.dot(y) < -0.999999) return btQuaternion(btVector3(1, 0, 0), kPi);
-  return shortestArcQuat(y, up);
-}
 
 /// The same shape our controller uses, without its skin.
 std::unique_ptr<btConvexShape> make_shape(const CharacterShapeDesc& desc) {
@@ -152,7 +145,7 @@ btVector3 ReferenceController::feet() const {
 }
 
 void ReferenceController::reset(const btVector3& feet_position, const btVector3& velocity) {
-  ghost_->setWorldTransform(btTransform(orientation_for_up(up_), feet_position + up_ * feet_to_center_));
+  ghost_->setWorldTransform(btTransform(rotation_onto_up(up_), feet_position + up_ * feet_to_center_));
   world_->updateSingleAabb(ghost_.get());
   walk_velocity_ = horizontal_part(velocity, up_);
   jump_was_held_ = false;

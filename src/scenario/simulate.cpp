@@ -1,5 +1,7 @@
 #include "scenario/simulate.h"
 
+#include "scenario/convert.h"
+
 #include <chrono>
 #include <cmath>
 #include <sstream>
@@ -12,8 +14,6 @@
 namespace stepslide {
 
 namespace {
-
-btVector3 to_bt(const Vec3& v) { return btVector3(v[0], v[1], v[2]); }
 
 CharacterShapeDesc character_shape(const ShapeDef& def) {
   CharacterShapeDesc desc;

@@ -1,5 +1,8 @@
 #include "scenario/world.h"
 
+#include "scenario/convert.h"
+#include "stepslide/math.h"
+
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
 
 #include <algorithm>
@@ -9,8 +12,6 @@ namespace stepslide {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-constexpr double kDegToRad = kPi / 180.0;
 
 // Bullet rounds convex shapes by their collision margin. Boxes and cylinders
 // keep their outer size (the margin is carved out of them), so a small margin
@@ -19,7 +20,6 @@ constexpr double kDegToRad = kPi / 180.0;
 constexpr double kBoxMargin = 0.001;
 constexpr double kHullMargin = 0.0001;
 
-btVector3 to_bt(const Vec3& v) { return btVector3(v[0], v[1], v[2]); }
 
 btTransform pose(const Vec3& position, const Vec3& rotation_deg) {
   return btTransform(rotation_from_degrees(rotation_deg), to_bt(position));
