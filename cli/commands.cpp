@@ -121,7 +121,7 @@ bool write_report(const std::string& dir, const std::vector<CheckOutcome>& outco
   std::error_code ec;
   fs::create_directories(dir, ec);
   const std::string page = (fs::path(dir) / "index.html").lexically_normal().generic_string();
-  const std::string error = ec ? ec.message() : write_file_atomic(page, report_html(outcomes));
+  const std::string error = ec ? ec.message() : write_file_atomic(page, report_html(outcomes)).error();
   if (!error.empty()) {
     std::cerr << "error: cannot write " << page << ": " << error << "\n";
     return false;
@@ -171,7 +171,7 @@ int run_command(const RunArgs& args) {
     const std::string csv = to_csv(sim->trajectory);
     if (to_stdout) {
       std::cout << csv << std::flush;
-    } else if (const std::string write_error = write_file_atomic((*outputs)[i], csv); !write_error.empty()) {
+    } else if (const std::string write_error = write_file_atomic((*outputs)[i], csv).error(); !write_error.empty()) {
       std::cerr << "error: cannot write " << (*outputs)[i] << ": " << write_error << "\n";
       code = kExitInvalid;
       continue;
@@ -257,7 +257,7 @@ int check_command(const CheckArgs& args) {
                                             [](const SelfCheckOutcome& o) { return !o.deterministic; });
   if (nondeterministic && code == kExitOk) code = kExitFailure;
   if (!args.junit.empty()) {
-    const std::string error = write_file_atomic(args.junit, junit_xml("stepslide check", junit_cases(outcomes)));
+    const std::string error = write_file_atomic(args.junit, junit_xml("stepslide check", junit_cases(outcomes))).error();
     if (!error.empty()) {
       std::cerr << "error: cannot write " << args.junit << ": " << error << "\n";
       code = kExitInvalid;
@@ -312,8 +312,8 @@ int diff_command(const DiffArgs& args) {
   std::optional<Trajectory> sides[2];
   const std::string* names[2] = {&args.expected, &args.actual};
   for (int i = 0; i < 2; ++i) {
-    std::string error;
-    const std::optional<std::string> text = read_file(*names[i], &error);
+    const Expected<std::string> text = read_file(*names[i]);
+    std::string error = text.error();
     if (text) sides[i] = parse_csv(*text, &error);
     if (!sides[i]) return usage_error(*names[i] + ": " + error);
   }
@@ -362,8 +362,8 @@ int plot_command(const PlotArgs& args) {
   const std::string& reference_path = args.golden.empty() ? args.against : args.golden;
   std::optional<Trajectory> reference;
   if (!reference_path.empty()) {
-    std::string error;
-    const std::optional<std::string> text = read_file(reference_path, &error);
+    const Expected<std::string> text = read_file(reference_path);
+    std::string error = text.error();
     if (text) reference = parse_csv(*text, &error);
     if (!reference) return usage_error(reference_path + ": " + error);
     const std::vector<std::string> missing = missing_plot_columns(*reference);
@@ -386,7 +386,7 @@ int plot_command(const PlotArgs& args) {
   const bool to_stdout = args.out == "-";
   if (to_stdout) {
     std::cout << svg << std::flush;
-  } else if (const std::string write_error = write_file_atomic(args.out, svg); !write_error.empty()) {
+  } else if (const std::string write_error = write_file_atomic(args.out, svg).error(); !write_error.empty()) {
     return usage_error("cannot write " + args.out + ": " + write_error);
   }
   std::ostream& report = to_stdout ? std::cerr : std::cout;

@@ -339,11 +339,11 @@ TEST_F(GateFiles, ReblessWithAnotherBuildIsMetadataOnly) {
 /// Replaces the y of row `row` in a golden, as a behaviour change would.
 void tamper_y(const std::string& golden_path, std::size_t row, double y) {
   std::string error;
-  std::optional<Trajectory> t = parse_csv(*read_file(golden_path, &error), &error);
+  std::optional<Trajectory> t = parse_csv(*read_file(golden_path), &error);
   ASSERT_TRUE(t) << error;
   t->rows.at(row).at(static_cast<std::size_t>(t->column_index("y"))) = y;
   t->metadata.back() = " build an older build";
-  ASSERT_EQ(write_file_atomic(golden_path, to_csv(*t)), "");
+  ASSERT_EQ(write_file_atomic(golden_path, to_csv(*t)).error(), "");
 }
 
 TEST_F(GateFiles, RegressionReportsFirstDivergenceAndBuildNote) {

@@ -51,7 +51,7 @@ Scenario load_or_die(const std::string& path) {
 
 std::optional<Trajectory> read_trajectory(const std::string& path) {
   std::string error;
-  const std::optional<std::string> text = read_file(path, &error);
+  const Expected<std::string> text = read_file(path);
   return text ? parse_csv(*text, &error) : std::nullopt;
 }
 

@@ -259,9 +259,9 @@ TEST(Goldens, EachStartsWithFormatScenarioHashAndBuildOfItsScenario) {
     const stepslide::LoadedScenario loaded = stepslide::load_scenario(scenario);
     ASSERT_TRUE(loaded.valid());
     const std::string golden = stepslide::golden_path_for(scenario, root + "/scenarios", root + "/golden");
+    const stepslide::Expected<std::string> text = stepslide::read_file(golden);
+    ASSERT_TRUE(text) << text.error();
     std::string error;
-    const std::optional<std::string> text = stepslide::read_file(golden, &error);
-    ASSERT_TRUE(text) << error;
     const std::optional<stepslide::Trajectory> t = stepslide::parse_csv(*text, &error);
     ASSERT_TRUE(t) << error;
     ASSERT_GE(t->metadata.size(), 3u);
@@ -285,13 +285,13 @@ const char* const kFloor = R"({"format": "stepslide/scenario@1", "ticks": 10,
 /// Rewrites a golden as if an older build had written it with `y` at row 5.
 void pretend_older_build(const fs::path& golden, double y) {
   std::string error;
-  std::optional<stepslide::Trajectory> t = stepslide::parse_csv(*stepslide::read_file(golden.string(), &error), &error);
+  std::optional<stepslide::Trajectory> t = stepslide::parse_csv(*stepslide::read_file(golden.string()), &error);
   ASSERT_TRUE(t) << error;
   for (std::string& line : t->metadata) {
     if (line.rfind(" build ", 0) == 0) line = " build stepslide 0.0.1; an older compiler";
   }
   if (!std::isnan(y)) t->rows.at(5).at(static_cast<std::size_t>(t->column_index("y"))) = y;
-  ASSERT_EQ(stepslide::write_file_atomic(golden.string(), stepslide::to_csv(*t)), "");
+  ASSERT_EQ(stepslide::write_file_atomic(golden.string(), stepslide::to_csv(*t)).error(), "");
 }
 
 TEST_F(Robustness, BuildNoteComesOnceBeforeTheTickDiffsAndOnlyOnFailure) {

@@ -50,6 +50,8 @@ class Expected {
   const T& operator*() const { return *value_; }
   T* operator->() { return &*value_; }
   const T* operator->() const { return &*value_; }
+  /// The value, or `fallback` when there is none.
+  T value_or(T fallback) const { return value_ ? *value_ : std::move(fallback); }
   /// Moves the value out (ok() must hold).
   T take() { return std::move(*value_); }
 

@@ -56,21 +56,17 @@ std::string too_large(long long size, long long max_bytes) {
 
 /// Reads to end of file; `size_hint` is only a capacity guess (0 for pipes
 /// and /proc files, whose size is not known in advance).
-std::optional<std::string> read_all(int fd, long long size_hint, long long max_bytes, std::string* error) {
+Expected<std::string> read_all(int fd, long long size_hint, long long max_bytes) {
   std::string content;
   content.reserve(static_cast<std::size_t>(size_hint));
   char buffer[1 << 16];
   while (true) {
     const ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      if (error) *error = "cannot read: " + error_text(errno);
-      return std::nullopt;
-    }
+    if (n < 0) return Expected<std::string>::failure("cannot read: " + error_text(errno));
     if (n == 0) return content;
     if (static_cast<long long>(content.size()) + n > max_bytes) {
-      if (error) *error = too_large(static_cast<long long>(content.size()) + n, max_bytes);
-      return std::nullopt;
+      return Expected<std::string>::failure(too_large(static_cast<long long>(content.size()) + n, max_bytes));
     }
     content.append(buffer, static_cast<std::size_t>(n));
   }
@@ -149,45 +145,33 @@ std::string fill_temp_file(FileDescriptor& fd, const fs::path& temp, const std::
 
 }  // namespace
 
-std::optional<std::string> read_file(const std::string& path, std::string* error, long long max_bytes) {
+Expected<std::string> read_file(const std::string& path, long long max_bytes) {
   // O_NONBLOCK: opening a FIFO that no one writes to would otherwise wait
   // forever; reads block again once it is open (a writerless FIFO reads as empty).
   int raw = -1;
   do {
     raw = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   } while (raw < 0 && errno == EINTR);
-  if (raw < 0) {
-    if (error) *error = "cannot open: " + error_text(errno);
-    return std::nullopt;
-  }
+  if (raw < 0) return Expected<std::string>::failure("cannot open: " + error_text(errno));
   FileDescriptor fd(raw);
   const int flags = ::fcntl(fd.get(), F_GETFL);
   if (flags != -1) ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);
   struct stat info {};
-  if (::fstat(fd.get(), &info) != 0) {
-    if (error) *error = "cannot open: " + error_text(errno);
-    return std::nullopt;
-  }
-  if (S_ISDIR(info.st_mode)) {
-    if (error) *error = "cannot open: " + error_text(EISDIR);
-    return std::nullopt;
-  }
+  if (::fstat(fd.get(), &info) != 0) return Expected<std::string>::failure("cannot open: " + error_text(errno));
+  if (S_ISDIR(info.st_mode)) return Expected<std::string>::failure("cannot open: " + error_text(EISDIR));
   const long long size = S_ISREG(info.st_mode) ? static_cast<long long>(info.st_size) : 0;
-  if (size > max_bytes) {
-    if (error) *error = too_large(size, max_bytes);
-    return std::nullopt;
-  }
-  return read_all(fd.get(), size, max_bytes, error);
+  if (size > max_bytes) return Expected<std::string>::failure(too_large(size, max_bytes));
+  return read_all(fd.get(), size, max_bytes);
 }
 
-std::string write_file_atomic(const std::string& path, const std::string& content) {
+Status write_file_atomic(const std::string& path, const std::string& content) {
   const fs::path target(path);
   std::string problem = prepare_target(target);
-  if (!problem.empty()) return problem;
+  if (!problem.empty()) return Status::failure(problem);
 
   fs::path temp;
   const int raw = create_temp_file(target, &temp, &problem);
-  if (raw < 0) return problem;
+  if (raw < 0) return Status::failure(problem);
   FileDescriptor fd(raw);
   copy_mode(target, fd.get());
 
@@ -197,10 +181,10 @@ std::string write_file_atomic(const std::string& path, const std::string& conten
   }
   if (!problem.empty()) {
     ::unlink(temp.c_str());
-    return problem;
+    return Status::failure(problem);
   }
   sync_directory(target.parent_path());
-  return "";
+  return Status();
 }
 
 }  // namespace stepslide

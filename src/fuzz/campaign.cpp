@@ -107,7 +107,7 @@ FuzzFinding record_finding(const FuzzOptions& options, std::uint64_t seed, const
   const std::string file = (std::filesystem::path(options.out_dir) /
                             ("seed" + std::to_string(seed) + "_" + invariant_name(violation.kind) + ".json"))
                                .generic_string();
-  finding.save_error = write_file_atomic(file, readable_json(document) + "\n");
+  finding.save_error = write_file_atomic(file, readable_json(document) + "\n").error();
   if (finding.save_error.empty()) finding.file = file;
   return finding;
 }
@@ -165,7 +165,7 @@ FuzzSummary run_fuzz(const FuzzOptions& options, const std::function<void(const 
     if (options.keep_all) {
       const std::string file =
           (std::filesystem::path(options.out_dir) / ("seed" + std::to_string(seed) + ".json")).generic_string();
-      const std::string error = write_file_atomic(file, readable_json(generated) + "\n");
+      const std::string error = write_file_atomic(file, readable_json(generated) + "\n").error();
       if (!error.empty()) summary.generator_errors.push_back("cannot write " + file + ": " + error);
     }
     const InvariantReport report = check_invariants(*load.scenario);

@@ -222,10 +222,9 @@ CheckOutcome invalid_outcome(CheckOutcome outcome, const std::string& headline, 
 
 /// Reads and parses a golden. On failure sets `error` to a message naming it.
 std::optional<Trajectory> read_golden(const std::string& golden, std::string* error) {
-  std::string read_error;
-  const std::optional<std::string> text = read_file(golden, &read_error);
+  const Expected<std::string> text = read_file(golden);
   if (!text) {
-    *error = "cannot read golden " + golden + ": " + read_error;
+    *error = "cannot read golden " + golden + ": " + text.error();
     return std::nullopt;
   }
   std::string parse_error;
@@ -531,10 +530,9 @@ LoadedScenario load_scenario(const std::string& path) {
   LoadedScenario loaded;
   loaded.path = path;
   try {
-    std::string error;
-    std::optional<std::string> bytes = read_file(path, &error, ScenarioLimits::max_file_bytes);
+    Expected<std::string> bytes = read_file(path, ScenarioLimits::max_file_bytes);
     if (!bytes) {
-      loaded.load.errors.push_back(LoadError{path, "", error});
+      loaded.load.errors.push_back(LoadError{path, "", bytes.error()});
       return loaded;
     }
     loaded.bytes = std::move(*bytes);
@@ -759,7 +757,7 @@ BlessOutcome bless_scenario(const LoadedScenario& loaded, const GateOptions& opt
   std::error_code ec;
   if (fs::exists(outcome.golden, ec)) {
     std::string read_error;
-    const std::optional<std::string> old_text = read_file(outcome.golden, &read_error);
+    const Expected<std::string> old_text = read_file(outcome.golden);
     std::optional<Trajectory> old;
     if (old_text) old = parse_csv(*old_text, &read_error);
     if (old_text && *old_text == text) {
@@ -781,10 +779,10 @@ BlessOutcome bless_scenario(const LoadedScenario& loaded, const GateOptions& opt
     outcome.change = GoldenChange::New;
     detail = "new";
   }
-  const std::string write_error = write_file_atomic(outcome.golden, text);
-  if (!write_error.empty()) {
+  const Status written = write_file_atomic(outcome.golden, text);
+  if (!written) {
     outcome.verdict = Verdict::Invalid;
-    outcome.report = "cannot write " + outcome.golden + ": " + write_error + "\n";
+    outcome.report = "cannot write " + outcome.golden + ": " + written.error() + "\n";
     return outcome;
   }
   outcome.report = "blessed " + outcome.golden + " (" + detail + ")\n";

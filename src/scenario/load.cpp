@@ -731,9 +731,8 @@ LoadResult load_scenario_text(const std::string& text, const std::string& file_l
 
 LoadResult load_scenario_file(const std::string& path) {
   return never_throwing(path, [&] {
-    std::string problem;
-    const std::optional<std::string> text = read_file(path, &problem, Limits::max_file_bytes);
-    return text ? load_text(*text, path) : failure(path, problem);
+    const Expected<std::string> text = read_file(path, Limits::max_file_bytes);
+    return text ? load_text(*text, path) : failure(path, text.error());
   });
 }
 
