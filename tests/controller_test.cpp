@@ -507,7 +507,7 @@ TEST(RideGround, JumpingOffAMovingBodyKeepsItsVelocity) {
   PlatformRig rig(sliding_along_x(3), s);
   for (int i = 0; i < 10; ++i) rig.step(CharacterInput{});
   ASSERT_TRUE(rig.controller->state().grounded);
-  EXPECT_NEAR(rig.controller->state().ground_velocity.x(), 3.0, 1e-9);
+  EXPECT_NEAR(rig.controller->state().carried_velocity.x(), 3.0, 1e-9);
   CharacterInput jump;
   jump.jump = true;
   rig.step(jump);

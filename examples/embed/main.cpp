@@ -67,8 +67,16 @@ int main() {
   stepslide::CharacterInput input;
   input.move_forward = 1.0;  // stick fully forward; yaw 0 looks along -Z
   for (int tick = 1; tick <= 60; ++tick) {
-    // Settings are read every tick, so the game may change them at any time.
-    if (tick == 21) controller.settings().walk_speed = kSneakSpeed;
+    // Settings may change between ticks; set_settings checks them first.
+    if (tick == 21) {
+      stepslide::ControllerSettings sneaking = controller.settings();
+      sneaking.walk_speed = kSneakSpeed;
+      if (!controller.set_settings(sneaking)) return 1;
+      sneaking.max_slope_deg = 95;  // steeper than vertical: refused, the old settings stay
+      const stepslide::Status refused = controller.set_settings(sneaking);
+      if (refused) return 1;
+      std::printf("refused: %s\n", refused.error().c_str());
+    }
     const stepslide::TickReport report = controller.update(input, dt);
     for (const stepslide::StepEvent& step : report.steps) {
       std::printf("tick %2d: step %s %.4f m, camera offset %.4f m\n", tick,

@@ -34,9 +34,7 @@ struct Contact {
 
 /// Query counts since the last reset.
 struct QueryCounts {
-  int sweeps = 0;
-  int contact_queries = 0;
-  int rays = 0;
+  int sweeps = 0;  ///< convex casts (the trajectory's `sweeps` column)
 };
 
 class CollisionQueries {
@@ -54,6 +52,10 @@ class CollisionQueries {
   /// closer than `max_distance` (0: overlaps and touches only), in a
   /// deterministic order (deepest first).
   void contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out);
+
+  /// Deepest overlap of `object` (its shape at its transform) with the world,
+  /// 0 when clear.
+  double penetration_depth(btCollisionObject* object);
 
   /// Closest ray hit from `from` to `to`.
   RayHit ray(const btVector3& from, const btVector3& to);

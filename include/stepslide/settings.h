@@ -1,10 +1,13 @@
 // Controller settings: plain data, documented where declared (meaning, unit,
-// default). The runtime controller reads them every tick, so a game may change
-// them between ticks.
+// default), and the settings table that gives each its name and valid range.
+// A game changes them between ticks with CharacterController::set_settings,
+// which checks them against the table.
 #pragma once
 
 #include <string>
 #include <vector>
+
+#include "stepslide/expected.h"
 
 namespace stepslide {
 
@@ -54,40 +57,50 @@ struct ControllerSettings {
   /// (TickReport::steps, for games that play a footstep sound or animation).
   /// The camera absorbs every stepped height regardless. Metres. Default 0.02.
   double min_step_event = 0.02;
-  /// 1: on walkable slopes, horizontal speed equals flat-ground speed (the
-  /// motion is lifted onto the slope). 0: speed along the slope equals
-  /// flat-ground speed, so horizontal progress slows on slopes. Default 1.
-  int constant_horizontal_speed = 1;
-  /// 1: leaving a moving body (jumping off, walking off its edge) the
+  /// true: on walkable slopes, horizontal speed equals flat-ground speed (the
+  /// motion is lifted onto the slope). false: speed along the slope equals
+  /// flat-ground speed, so horizontal progress slows on slopes. Default true.
+  bool constant_horizontal_speed = true;
+  /// true: leaving a moving body (jumping off, walking off its edge) the
   /// character keeps the velocity the body gave its feet over the last tick,
   /// added to its own; a body that stopped or reversed hands over what it did
-  /// on that last tick. 0: it leaves with its own velocity only. Default 1.
-  int inherit_ground_velocity = 1;
-  /// 1: the stick's frame turns with the body stood on (a character on a
+  /// on that last tick. false: it leaves with its own velocity only. Default true.
+  bool inherit_ground_velocity = true;
+  /// true: the stick's frame turns with the body stood on (a character on a
   /// turntable keeps walking the same way relative to the turntable).
-  /// 0: the stick stays in the camera's frame. Default 0.
-  int turn_with_ground = 0;
+  /// false: the stick stays in the camera's frame. Default false.
+  bool turn_with_ground = false;
 };
 
 /// One row of the settings table: the single source for `stepslide settings`,
-/// for scenario validation and for reading/writing a setting by name.
+/// for validation (scenario files and set_settings) and for reading or
+/// writing a setting by name. Scenario files write booleans as 0 or 1.
 struct SettingInfo {
+  enum class Kind { Real, Integer, Boolean };
   const char* name;
   const char* unit;
-  const char* description;
-  bool is_integer;
+  const char* description;  ///< one line; the field's comment has the whole story
+  Kind kind;
+  bool is_integer;  ///< Integer or Boolean: written as a whole number
   double min_value;  ///< inclusive
   double max_value;  ///< inclusive
-  double ControllerSettings::*real_field;  ///< null for integer settings
-  int ControllerSettings::*int_field;      ///< null for real settings
+  double ControllerSettings::*real_field;  ///< Real only
+  int ControllerSettings::*int_field;      ///< Integer only
+  bool ControllerSettings::*bool_field;    ///< Boolean only
 };
 
 /// Every setting, in a stable documented order.
 const std::vector<SettingInfo>& setting_table();
 /// The row for `name`, or null.
 const SettingInfo* find_setting(const std::string& name);
+/// The value as a number (booleans as 0 or 1).
 double get_setting(const ControllerSettings& s, const SettingInfo& info);
-/// Stores `value` (already validated against the row's range).
+/// Stores `value` (check it first with check_setting; booleans: nonzero is true).
 void set_setting(ControllerSettings& s, const SettingInfo& info, double value);
+/// Why `value` is not valid for the setting ("max_slope_deg: expected a
+/// number in [0, 89.9], got 95"), or ok.
+Status check_setting(const SettingInfo& info, double value);
+/// The first setting whose value is not valid, or ok.
+Status validate_settings(const ControllerSettings& s);
 
 }  // namespace stepslide

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "base/expected.h"
+#include "stepslide/expected.h"
 
 namespace stepslide {
 

@@ -98,7 +98,6 @@ SweepHit CollisionQueries::sweep(const btConvexShape* shape, const btTransform& 
 }
 
 void CollisionQueries::contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out) {
-  ++counts_.contact_queries;
   out.clear();
   AllContacts callback(object, self_, &out);
   callback.m_closestDistanceThreshold = max_distance;
@@ -113,7 +112,6 @@ void CollisionQueries::contacts(btCollisionObject* object, double max_distance, 
 }
 
 RayHit CollisionQueries::ray(const btVector3& from, const btVector3& to) {
-  ++counts_.rays;
   ClosestRay callback(from, to, self_);
   world_->rayTest(from, to, callback);
   RayHit hit;
@@ -124,6 +122,14 @@ RayHit CollisionQueries::ray(const btVector3& from, const btVector3& to) {
   hit.point = callback.m_hitPointWorld;
   hit.object = callback.m_collisionObject;
   return hit;
+}
+
+double CollisionQueries::penetration_depth(btCollisionObject* object) {
+  std::vector<Contact> found;
+  contacts(object, 0.0, found);
+  double deepest = 0.0;
+  for (const Contact& c : found) deepest = std::max(deepest, -c.distance);
+  return deepest;
 }
 
 }  // namespace stepslide

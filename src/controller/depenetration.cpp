@@ -1,5 +1,5 @@
 // Depenetration: pushing the shape out of every overlap at once.
-#include "stepslide/controller.h"
+#include "stepslide/stages.h"
 
 #include <algorithm>
 #include <cmath>

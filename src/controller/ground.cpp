@@ -1,5 +1,5 @@
 // The ground under the character: the downward probe and the best support.
-#include "stepslide/controller.h"
+#include "stepslide/stages.h"
 
 #include <algorithm>
 #include <cmath>
@@ -123,6 +123,54 @@ GroundInfo probe_ground(const CharacterContext& ctx, const btVector3& feet, doub
   GroundInfo g = probe_ground_from(ctx, feet + ctx.up * kGroundClearance, max_distance + kGroundClearance);
   g.distance -= kGroundClearance;
   return g;
+}
+
+namespace {
+
+/// Not grounded, nothing stood on.
+void leave_ground(CharacterState& state) {
+  state.grounded = false;
+  state.ground_normal.setZero();
+  state.ground_object = nullptr;
+}
+
+/// Grounded on `g`, standing where the probe found it.
+void stand_on(CharacterState& state, const GroundInfo& g) {
+  state.grounded = true;
+  state.ground_normal = g.normal;
+  state.ground_object = g.object;
+  state.ground_transform = g.object->getWorldTransform();
+}
+
+}  // namespace
+
+void classify_ground(const CharacterContext& ctx, CharacterState& state) {
+  leave_ground(state);
+  if (state.velocity.dot(ctx.up) > kLeavingGroundSpeed) return;
+  const GroundInfo g = probe_ground(ctx, state.position, ctx.ground_tolerance());
+  if (g.found && g.walkable) stand_on(state, g);
+}
+
+void settle(const CharacterContext& ctx, CharacterState& state, const Intent& intent) {
+  const btVector3& up = ctx.up;
+  const bool leaving_ground = state.velocity.dot(up) > kLeavingGroundSpeed;
+  leave_ground(state);
+  if (!leaving_ground) {
+    const double reach =
+        intent.airborne ? ctx.ground_tolerance() : ctx.settings->step_down_height + ctx.ground_tolerance();
+    const GroundInfo g = probe_ground(ctx, state.position, reach);
+    if (g.found && g.walkable) {
+      state.position -= up * g.distance;
+      stand_on(state, g);
+      const double into_ground = state.velocity.dot(up);
+      if (into_ground < 0) state.velocity -= up * into_ground;
+    }
+    if (ctx.observer != nullptr) ctx.observer->on_ground({g, state.grounded ? g.distance : 0.0, state.grounded});
+  }
+  // Leaving a moving body keeps what it gave the feet.
+  if (intent.was_grounded && !state.grounded && ctx.settings->inherit_ground_velocity) {
+    state.velocity += state.carried_velocity;
+  }
 }
 
 }  // namespace stepslide

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "stepslide/controller.h"
+#include "stepslide/stages.h"
 #include "stepslide/math.h"
 
 namespace stepslide::detail {
@@ -35,7 +35,7 @@ constexpr double kLeavingGroundSpeed = 1e-6;
 
 /// A blocking face steep enough to be a riser (not walkable) but not a ceiling.
 inline bool is_riser(const CharacterContext& ctx, const btVector3& normal) {
-  return !ctx.is_walkable(normal) && std::fabs(normal.dot(ctx.up)) < ctx.cos_max_slope();
+  return !ctx.is_walkable(normal) && std::fabs(normal.dot(ctx.up)) < ctx.cos_max_slope;
 }
 
 /// A ray, reported to the observer with its purpose.

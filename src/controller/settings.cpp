@@ -1,15 +1,28 @@
 #include "stepslide/settings.h"
 
+#include <charconv>
+#include <cmath>
+
 namespace stepslide {
 
 namespace {
 SettingInfo real(const char* name, const char* unit, const char* description, double lo, double hi,
                  double ControllerSettings::*field) {
-  return SettingInfo{name, unit, description, false, lo, hi, field, nullptr};
+  return SettingInfo{name, unit, description, SettingInfo::Kind::Real, false, lo, hi, field, nullptr, nullptr};
 }
 SettingInfo integer(const char* name, const char* unit, const char* description, double lo, double hi,
                     int ControllerSettings::*field) {
-  return SettingInfo{name, unit, description, true, lo, hi, nullptr, field};
+  return SettingInfo{name, unit, description, SettingInfo::Kind::Integer, true, lo, hi, nullptr, field, nullptr};
+}
+SettingInfo boolean(const char* name, const char* description, bool ControllerSettings::*field) {
+  return SettingInfo{name, "bool", description, SettingInfo::Kind::Boolean, true, 0, 1, nullptr, nullptr, field};
+}
+
+/// Shortest round-trip text (the controller has no formatting library).
+std::string number_text(double value) {
+  char buffer[32];
+  const std::to_chars_result result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
 }
 }  // namespace
 
@@ -41,13 +54,11 @@ const std::vector<SettingInfo>& setting_table() {
       real("stop_speed", "m/s", "ground speed below which an idle character stops", 0, 100, &S::stop_speed),
       real("min_step_event", "m", "smallest vertical move in one tick reported as a step event", 0, 10,
            &S::min_step_event),
-      integer("constant_horizontal_speed", "bool",
-              "1: slopes keep horizontal speed; 0: slopes keep speed along the surface", 0, 1,
+      boolean("constant_horizontal_speed", "1: slopes keep horizontal speed; 0: slopes keep speed along the surface",
               &S::constant_horizontal_speed),
-      integer("inherit_ground_velocity", "bool", "1: leaving a moving body keeps the velocity it gave the feet", 0, 1,
+      boolean("inherit_ground_velocity", "1: leaving a moving body keeps the velocity it gave the feet",
               &S::inherit_ground_velocity),
-      integer("turn_with_ground", "bool", "1: the stick's frame turns with the body stood on", 0, 1,
-              &S::turn_with_ground),
+      boolean("turn_with_ground", "1: the stick's frame turns with the body stood on", &S::turn_with_ground),
   };
   return table;
 }
@@ -60,15 +71,36 @@ const SettingInfo* find_setting(const std::string& name) {
 }
 
 double get_setting(const ControllerSettings& s, const SettingInfo& info) {
-  return info.is_integer ? static_cast<double>(s.*(info.int_field)) : s.*(info.real_field);
+  switch (info.kind) {
+    case SettingInfo::Kind::Real: return s.*(info.real_field);
+    case SettingInfo::Kind::Integer: return static_cast<double>(s.*(info.int_field));
+    case SettingInfo::Kind::Boolean: return s.*(info.bool_field) ? 1.0 : 0.0;
+  }
+  return 0.0;
 }
 
 void set_setting(ControllerSettings& s, const SettingInfo& info, double value) {
-  if (info.is_integer) {
-    s.*(info.int_field) = static_cast<int>(value);
-  } else {
-    s.*(info.real_field) = value;
+  switch (info.kind) {
+    case SettingInfo::Kind::Real: s.*(info.real_field) = value; break;
+    case SettingInfo::Kind::Integer: s.*(info.int_field) = static_cast<int>(value); break;
+    case SettingInfo::Kind::Boolean: s.*(info.bool_field) = value != 0.0; break;
   }
+}
+
+Status check_setting(const SettingInfo& info, double value) {
+  const bool whole = !info.is_integer || std::floor(value) == value;
+  if (std::isfinite(value) && whole && value >= info.min_value && value <= info.max_value) return Status();
+  const char* what = info.kind == SettingInfo::Kind::Real ? "a number" : "an integer";
+  return Status::failure(std::string(info.name) + ": expected " + what + " in [" + number_text(info.min_value) +
+                         ", " + number_text(info.max_value) + "], got " + number_text(value));
+}
+
+Status validate_settings(const ControllerSettings& s) {
+  for (const SettingInfo& info : setting_table()) {
+    Status checked = check_setting(info, get_setting(s, info));
+    if (!checked) return checked;
+  }
+  return Status();
 }
 
 }  // namespace stepslide

@@ -1,5 +1,5 @@
 // Collide and slide.
-#include "stepslide/controller.h"
+#include "stepslide/stages.h"
 
 #include <algorithm>
 #include <cmath>

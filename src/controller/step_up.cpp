@@ -1,5 +1,5 @@
 // Stepping up: up, forward, down, and the rules that accept or refuse a step.
-#include "stepslide/controller.h"
+#include "stepslide/stages.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // The velocity model: stick, acceleration, friction, air control.
-#include "stepslide/controller.h"
+#include "stepslide/stages.h"
 
 #include <algorithm>
 #include <cmath>
@@ -66,6 +66,41 @@ btVector3 air_velocity(const btVector3& horizontal, const btVector3& wish, const
   if (along >= target) return horizontal;
   const btVector3 accelerated = horizontal + direction * (std::min(target, along + s.air_acceleration * dt) - along);
   return limit_speed_gain(accelerated, horizontal.length(), target);
+}
+
+Intent steer(const CharacterContext& ctx, CharacterState& state, const CharacterInput& input, double dt) {
+  const btVector3& up = ctx.up;
+  const ControllerSettings& s = *ctx.settings;
+  const bool jump_pressed = input.jump && !state.jump_was_held;
+  state.jump_was_held = input.jump;
+  CharacterInput turned_input = input;
+  turned_input.yaw_deg += state.ground_yaw_deg;
+  const btVector3 wish = wish_direction(turned_input, up);
+
+  Intent intent;
+  intent.was_grounded = state.grounded;
+  intent.jumped = state.grounded && jump_pressed;
+  intent.airborne = !state.grounded || intent.jumped;
+  btVector3 horizontal = horizontal_part(state.velocity, up);
+  if (input.use_wish_velocity) {
+    horizontal = horizontal_part(btVector3(input.wish_x, 0, input.wish_z), up);
+  } else if (state.grounded) {
+    horizontal = ground_velocity(horizontal, wish, s, dt);
+  } else {
+    horizontal = air_velocity(horizontal, wish, s, dt);
+  }
+  double vertical = state.velocity.dot(up);
+  if (state.grounded) vertical = intent.jumped ? s.jump_speed : 0.0;
+  intent.horizontal = horizontal;
+  intent.velocity = horizontal + up * vertical;
+  if (intent.airborne) {
+    intent.velocity += ctx.gravity * dt;
+    const btVector3 down = safe_normalized(ctx.gravity);
+    const double falling = intent.velocity.dot(down);
+    if (falling > s.terminal_velocity) intent.velocity -= down * (falling - s.terminal_velocity);
+  }
+  if (ctx.observer != nullptr) ctx.observer->on_velocity({state.velocity, intent.velocity, intent.jumped});
+  return intent;
 }
 
 }  // namespace stepslide

@@ -1,12 +1,12 @@
 #include "scenario/reference_controller.h"
 
-#include "stepslide/math.h"
-
 #include <BulletCollision/CollisionDispatch/btGhostObject.h>
 #include <BulletDynamics/Character/btKinematicCharacterController.h>
 
 #include <algorithm>
 #include <vector>
+
+#include "stepslide/math.h"
 
 namespace stepslide {
 
@@ -14,27 +14,6 @@ namespace {
 
 /// Far outside any scenario (the loader bounds coordinates by 1e6 m).
 constexpr double kFar = 1e30;
-
-/// The same shape our controller uses, without its skin.
-std::unique_ptr<btConvexShape> make_shape(const CharacterShapeDesc& desc) {
-  switch (desc.kind) {
-    case CharacterShapeDesc::Kind::Sphere:
-      return std::make_unique<btSphereShape>(desc.radius);
-    case CharacterShapeDesc::Kind::Cylinder: {
-      auto cylinder = std::make_unique<btCylinderShape>(btVector3(desc.radius, 0.5 * desc.height, desc.radius));
-      cylinder->setMargin(std::min(0.001, 0.25 * desc.radius));
-      return cylinder;
-    }
-    case CharacterShapeDesc::Kind::Box: {
-      auto box = std::make_unique<btBoxShape>(desc.half_extents);
-      box->setMargin(std::min(0.001, 0.5 * desc.half_extents.minAxis()));
-      return box;
-    }
-    case CharacterShapeDesc::Kind::Capsule:
-      break;
-  }
-  return std::make_unique<btCapsuleShape>(desc.radius, desc.height - 2 * desc.radius);
-}
 
 /// A shape whose bounding box lies far outside the world and counts how often
 /// it is asked for that box.
@@ -101,7 +80,7 @@ ReferenceController::ReferenceController(btCollisionWorld* world, const Characte
       up_(up.normalized()),
       feet_to_center_(stepslide::feet_to_center(shape)),
       settings_(settings),
-      shape_(make_shape(shape)),
+      shape_(make_character_shape(shape, 0.0)),
       ghost_(std::make_unique<SweepCountingGhost>()),
       ghost_pairs_(std::make_unique<btGhostPairCallback>()),
       queries_(world, ghost_.get()) {
@@ -194,11 +173,7 @@ TickReport ReferenceController::update(const CharacterInput& input, double dt) {
 
 double ReferenceController::penetration_depth() {
   probe_.setWorldTransform(ghost_->getWorldTransform());
-  std::vector<Contact> contacts;
-  queries_.contacts(&probe_, 0.0, contacts);
-  double deepest = 0.0;
-  for (const Contact& c : contacts) deepest = std::max(deepest, -c.distance);
-  return deepest;
+  return queries_.penetration_depth(&probe_);
 }
 
 }  // namespace stepslide

@@ -8,7 +8,10 @@
 #   3. examples/embed, a separate CMake project, configures against the
 #      prefix with find_package(stepslide), builds, and runs: it exits
 #      non-zero unless its character walks onto a 0.2 m step;
-#   4. the installed CLI runs.
+#   4. the installed library is the controller alone: its package config
+#      finds nothing but Bullet (no nlohmann_json, CLI11 or pkg-config), and
+#      the archive defines no symbol of the scenario, gate or fuzz layers;
+#   5. the installed CLI runs.
 # Usage: tests/install/run.sh BUILD_DIR
 set -euo pipefail
 
@@ -48,6 +51,24 @@ if grep -rl -e "$source_dir" -e "$build_dir" "$prefix/lib"/cmake/stepslide; then
   echo "FAIL: the installed package config above refers into the source or build tree" >&2
   exit 1
 fi
+
+config_dir="$prefix/lib/cmake/stepslide"
+if grep -n -i -E 'nlohmann|CLI11|PkgConfig|pkg_check_modules|find_dependency' "$config_dir"/*.cmake; then
+  echo "FAIL: the package config above needs more than Bullet" >&2
+  exit 1
+fi
+archive="$prefix/lib/libstepslide_controller.a"
+# Defined symbols of layers a game must not link: the scenario loader, the
+# world and runner, the gate (CSV, diff, check, plots, JUnit), the fuzzer,
+# nlohmann_json and CLI11.
+leaks=$(nm -C --defined-only "$archive" |
+  grep -E 'nlohmann|CLI::|stepslide::(load_scenario|World|simulate|parse_csv|to_csv|diff_trajectories|check_scenario|junit|plot|run_fuzz|fuzz|Trajectory|JsonReader|read_file)' || true)
+if [[ -n "$leaks" ]]; then
+  echo "FAIL: the controller archive defines symbols of other layers:" >&2
+  echo "$leaks" | head -20 >&2
+  exit 1
+fi
+echo "the package needs only Bullet; $(nm --defined-only "$archive" | grep -c ' T ') functions, none outside the controller"
 
 cmake -S "$source_dir/examples/embed" -B "$work/embed" -G "$generator" \
   -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Release >/dev/null

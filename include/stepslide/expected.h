@@ -1,6 +1,6 @@
-// The library's one error convention: a function that can fail returns
-// Expected<T> (a value, or the reason it has none) or Status (nothing, or the
-// reason). Reasons are complete sentences for a person: what was read or
+// The one error convention of stepslide, controller and tools alike: a
+// function that can fail returns Expected<T> (a value, or the reason it has
+// none) or Status (nothing, or the reason). Reasons are complete sentences for a person: what was read or
 // written, and what was expected. Functions that find several problems at
 // once (the scenario loader) return a result struct holding all of them.
 #pragma once

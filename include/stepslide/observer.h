@@ -1,0 +1,80 @@
+// The controller's observer: every query it issues and every decision it
+// takes, as events. Attach one to explain a tick (stepslide trace); it is
+// called from the same code path that produces the trajectory, so it cannot
+// disagree with it, and costs one null test per event when absent.
+#pragma once
+
+#include <btBulletCollisionCommon.h>
+
+#include <vector>
+
+#include "stepslide/character.h"
+#include "stepslide/collision.h"
+
+namespace stepslide {
+
+/// One convex sweep, and what the controller did with its hit.
+struct SweepEvent {
+  enum class Purpose { Slide, StepUp, StepForward, StepDown, GroundProbe };
+  Purpose purpose = Purpose::Slide;
+  btVector3 from{0, 0, 0};  ///< feet at the start
+  btVector3 to{0, 0, 0};    ///< feet at the requested end
+  SweepHit hit;
+  /// Slides only: the plane the remainder was projected onto (the hit normal,
+  /// flattened for walls when walking), or zero when nothing was hit.
+  btVector3 slid_along{0, 0, 0};
+  bool tries_step = false;  ///< the hit looks like a riser: a step up is tried before sliding
+  bool crease = false;      ///< followed the crease of this plane and the previous one
+  bool stopped = false;     ///< a third plane blocked the crease
+};
+
+/// One ray, and why it was cast.
+struct RayEvent {
+  enum class Purpose { RiserHeight, Tread, RoomToStand, PerchFace, FaceNormal };
+  Purpose purpose = Purpose::Tread;
+  btVector3 from{0, 0, 0};
+  btVector3 to{0, 0, 0};
+  RayHit hit;
+};
+
+/// One iteration of depenetration: the overlaps found and the correction applied.
+struct DepenetrationEvent {
+  int iteration = 0;
+  std::vector<Contact> overlaps;
+  btVector3 correction{0, 0, 0};
+};
+
+struct StepAttemptEvent {
+  btVector3 from{0, 0, 0};     ///< feet where the attempt started
+  btVector3 forward{0, 0, 0};  ///< horizontal motion tried
+  btVector3 riser_normal{0, 0, 0};
+  StepRule rule = StepRule::Accepted;
+  double height = 0.0;  ///< tread above the feet, when accepted
+};
+
+struct GroundEvent {
+  GroundInfo ground;        ///< what the probe found
+  double snapped_by = 0.0;  ///< feet moved down by this (negative: up)
+  bool grounded = false;    ///< the result
+};
+
+struct VelocityEvent {
+  btVector3 before{0, 0, 0};
+  btVector3 after{0, 0, 0};  ///< after input, friction, gravity and jumping
+  bool jumped = false;
+};
+
+/// Receives the events of the ticks it is attached to, in order. Override
+/// what you need; the rest do nothing.
+class ControllerObserver {
+ public:
+  virtual ~ControllerObserver() = default;
+  virtual void on_depenetration(const DepenetrationEvent&) {}
+  virtual void on_sweep(const SweepEvent&) {}
+  virtual void on_ray(const RayEvent&) {}
+  virtual void on_step_attempt(const StepAttemptEvent&) {}
+  virtual void on_ground(const GroundEvent&) {}
+  virtual void on_velocity(const VelocityEvent&) {}
+};
+
+}  // namespace stepslide

@@ -1,0 +1,219 @@
+// The stages of a tick, each a function over explicit inputs that can be
+// called and tested alone, and the composed stages CharacterController::update
+// runs in order (ride_ground, depenetrate, steer, move, settle, absorb_steps):
+// a game that needs a different tick can compose its own from them. No I/O.
+#pragma once
+
+#include <btBulletCollisionCommon.h>
+
+#include <cmath>
+
+#include "stepslide/character.h"
+#include "stepslide/collision.h"
+#include "stepslide/math.h"
+#include "stepslide/observer.h"
+#include "stepslide/settings.h"
+
+namespace stepslide {
+
+/// Everything the stages need to query the world: the adapter, the shape and
+/// its collision object, the settings, the up axis and gravity. The
+/// controller owns and fills it; a game composing its own tick may too.
+struct CharacterContext {
+  CollisionQueries* queries = nullptr;
+  const btConvexShape* shape = nullptr;
+  /// The shape grown by skin_width on every side and raised by skin_width,
+  /// so its bottom stays at the feet (see sweep_transform_at). Motion is swept
+  /// with it: the character stops a skin short of walls and ceilings, along
+  /// their normal at any angle of approach, while it walks with its feet on
+  /// the ground, where the grown shape does not overlap the floor and so never
+  /// catches on internal edges of meshes or seams between boxes.
+  const btConvexShape* sweep_shape = nullptr;
+  btCollisionObject* object = nullptr;  ///< owns `shape`, used for overlap queries
+  /// The shape grown by `probe_inflation` on every side: Bullet's overlap
+  /// query reports no gaps, so small gaps are measured as overlaps of this one.
+  btCollisionObject* probe_object = nullptr;
+  double probe_inflation = 0.0;
+  double feet_to_center = 0.0;          ///< along up
+  /// Radius of the largest horizontal circle inside the shape's outline.
+  double horizontal_radius = 0.0;
+  btVector3 up{0, 1, 0};
+  btQuaternion orientation = btQuaternion::getIdentity();  ///< local Y onto up
+  btVector3 gravity{0, -9.81, 0};  ///< m/s²
+  const ControllerSettings* settings = nullptr;
+  /// cos(settings->max_slope_deg), kept with the settings (the walkability
+  /// test runs several times per tick).
+  double cos_max_slope = std::cos(45.0 * kPi / 180.0);
+  ControllerObserver* observer = nullptr;  ///< optional
+
+  btTransform transform_at(const btVector3& feet) const;
+  /// Pose of `sweep_shape` for the character's feet at `feet`.
+  btTransform sweep_transform_at(const btVector3& feet) const;
+  /// Points the stages at `s` and caches what is derived from it.
+  void use_settings(const ControllerSettings* s);
+  /// Within max_slope_deg of up (a slope of exactly the limit is walkable).
+  bool is_walkable(const btVector3& normal) const;
+  /// Ground closer than this to the feet counts as touching: twice the skin.
+  double ground_tolerance() const;
+};
+
+// ---- Stages -----------------------------------------------------------------
+
+struct DepenetrationResult {
+  btVector3 position{0, 0, 0};
+  int iterations = 0;       ///< overlap queries that found overlap
+  bool converged = true;    ///< no overlap deeper than tolerance remains
+};
+/// Pushes the shape out of every overlap at once: each iteration gathers all
+/// contacts, solves for one correction that clears each of them plus the skin,
+/// applies it, and looks again, up to max_depenetration_iterations. When they
+/// cannot all be cleared (crushed, wedged), only the static level is cleared:
+/// a moving body may keep overlapping the character, the level may not.
+/// `converged` is then false (the trajectory's `stuck`).
+DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position);
+
+/// Solves for a correction c with n_i·c >= depth_i for every contact: the
+/// smallest such c when one exists (found exactly over active sets of up to
+/// three contacts); otherwise, for contacts that oppose each other, the
+/// balance point of simultaneous projection after `max_passes` passes.
+/// Exposed for unit tests.
+btVector3 solve_depenetration(const std::vector<btVector3>& normals, const std::vector<double>& depths,
+                              int max_passes = 16);
+
+/// The remainder of a motion after hitting `normal`, continuing along the
+/// crease with `previous_normal` when the two planes form an acute corner
+/// (sliding along one would push into the other). `previous_normal` may be zero.
+btVector3 slide_direction(const btVector3& remainder, const btVector3& normal, const btVector3& previous_normal);
+
+struct SlideOptions {
+  int max_iterations = 4;
+  /// Grounded walking: non-walkable normals are flattened to horizontal so
+  /// steep inclines are not climbed by sliding, and steps are tried.
+  bool grounded = false;
+  bool allow_step_up = false;
+  /// Every normal is flattened: the motion stays horizontal (the forward
+  /// sweep of a step-up).
+  bool horizontal_only = false;
+  /// How the sweeps are labelled for an observer.
+  SweepEvent::Purpose purpose = SweepEvent::Purpose::Slide;
+};
+struct SlideResult {
+  btVector3 position{0, 0, 0};
+  btVector3 velocity{0, 0, 0};  ///< the input velocity clipped against the planes hit
+  int iterations = 0;
+  bool stepped = false;  ///< a step up was accepted (it ends the slide)
+  bool hit_ceiling = false;
+  bool blocked = false;         ///< a remainder was left unmoved
+};
+/// Collide-and-slide of `motion` from `position`: sweep, stop where the
+/// skin-grown shape touches, project the rest onto the surface (or follow
+/// the crease of two surfaces), repeat.
+SlideResult slide(const CharacterContext& ctx, const btVector3& position, const btVector3& motion,
+                  const btVector3& velocity, const SlideOptions& options);
+
+struct StepUpResult {
+  StepRule rule = StepRule::Accepted;
+  btVector3 position{0, 0, 0};  ///< landing (valid when accepted)
+  double height = 0.0;          ///< gained
+};
+/// One step-up attempt after a blocking hit with `riser_normal`: sweep up by
+/// max_step_height, forward by `horizontal_motion`, down by no more than the
+/// height gained; accept only a walkable landing with room to stand.
+StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, const btVector3& horizontal_motion,
+                     const btVector3& riser_normal, const btVector3& riser_point);
+
+/// Downward probe up to `max_distance` below the feet (and from 2 mm above
+/// them, so `distance` may be slightly negative: ground a hair higher than the
+/// feet). Picks the best support among all contacts where the sweep stopped:
+/// a surface walkable by its own normal, else an edge the character is
+/// perched on, checked with a ray at the face beside the edge.
+GroundInfo probe_ground(const CharacterContext& ctx, const btVector3& position, double max_distance);
+
+/// Direction the stick asks for, in the plane normal to `up` (length ≤ 1).
+btVector3 wish_direction(const CharacterInput& input, const btVector3& up);
+
+/// Horizontal velocity update on the ground: accelerate the stick's direction
+/// toward walk_speed·|stick| at ground_acceleration; the rest decays by
+/// exp(-friction·dt). Exposed for unit tests.
+btVector3 ground_velocity(const btVector3& horizontal, const btVector3& wish, const ControllerSettings& s,
+                          double dt);
+/// Horizontal velocity update in the air (air_acceleration toward the wish,
+/// no friction).
+btVector3 air_velocity(const btVector3& horizontal, const btVector3& wish, const ControllerSettings& s, double dt);
+
+/// How far the feet moved up (+) or down (-) between `start` and `end`
+/// beyond what walking along the ground plane (normal `ground_normal` at the
+/// start) explains: the whole rise of a stair however it arrives (a step
+/// up, rolling over an edge, a snap down), nothing on flat ground or a
+/// uniform slope, a little over curved terrain.
+double stepped_height(const btVector3& start, const btVector3& ground_normal, const btVector3& end,
+                      const btVector3& up);
+
+/// Camera offset after a tick: the old offset decays by exp(-camera_smoothing·dt)
+/// (independent of tick rate), then this tick's steps are absorbed (-step_dy).
+double update_camera(double camera_dy, double step_dy, double camera_smoothing, double dt);
+
+/// Where the feet end up when the kinematic body they stand on moves from
+/// `before` to `after`: the point is carried rigidly, so on a turning body it
+/// follows the arc, not the tangent.
+btVector3 carry_with_ground(const btVector3& feet, const btTransform& before, const btTransform& after);
+
+/// Angle in degrees the rotation `turn` turns the horizontal plane about `up`
+/// (positive counter-clockwise seen from above, like yaw_deg).
+double yaw_about(const btQuaternion& turn, const btVector3& up);
+
+
+// ---- Composed stages: CharacterController::update runs them in this order ----
+
+/// Carries the feet with the kinematic body they stand on, by how far it
+/// moved since the last tick (the world has already moved), and records the
+/// velocity that gave them in `state.carried_velocity` (zero otherwise). With
+/// turn_with_ground, also accumulates the body's turn about up.
+void ride_ground(const CharacterContext& ctx, CharacterState& state, double dt);
+
+/// What the character means to do this tick, from input, gravity and jumping.
+struct Intent {
+  btVector3 velocity{0, 0, 0};    ///< the whole velocity for this tick
+  btVector3 horizontal{0, 0, 0};  ///< its part across `up` (what walking moves by)
+  bool was_grounded = false;
+  bool jumped = false;
+  bool airborne = false;  ///< not grounded, or jumping this tick
+};
+/// The velocity model: stick, acceleration, friction, air control, jumping
+/// (on the press, not while held: updates `state.jump_was_held`), gravity and
+/// terminal velocity.
+Intent steer(const CharacterContext& ctx, CharacterState& state, const CharacterInput& input, double dt);
+
+/// This tick's walking motion: `horizontal`·dt lifted onto the ground plane
+/// of `state` (keeping horizontal speed or speed along the slope, as the
+/// settings say).
+btVector3 ground_motion(const CharacterContext& ctx, const CharacterState& state, const btVector3& horizontal,
+                        double dt);
+
+/// Moves by the intent: walking, horizontally along the ground plane with
+/// step-ups (gravity waits for settle, so it never makes a step fall short);
+/// in the air, by the whole velocity. Sets position and the velocity left
+/// after the surfaces hit; returns the slide iterations.
+int move_character(const CharacterContext& ctx, CharacterState& state, const Intent& intent, double dt);
+
+/// The ground check after the move: snaps down onto ground within
+/// step_down_height when walking (stairs, downhill), lands when falling,
+/// never while moving up. Leaving a moving body keeps the velocity it gave
+/// the feet (inherit_ground_velocity).
+void settle(const CharacterContext& ctx, CharacterState& state, const Intent& intent);
+
+/// Where this tick's walk started, for telling steps from slopes.
+struct WalkStart {
+  btVector3 position{0, 0, 0};
+  btVector3 ground_normal{0, 0, 0};
+};
+/// Reports the stepped height (report.step_dy, and a step event when it is
+/// at least min_step_event) and lets the camera absorb it.
+void absorb_steps(const CharacterContext& ctx, CharacterState& state, const Intent& intent, const WalkStart& start,
+                  double dt, TickReport& report);
+
+/// Classifies the ground under `state.position` without moving it: sets
+/// grounded, the ground normal and the body stood on (a trajectory's row 0).
+void classify_ground(const CharacterContext& ctx, CharacterState& state);
+
+}  // namespace stepslide
