@@ -1,0 +1,77 @@
+// Depenetration: the exact solve and pushing out of overlaps.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "controller/rig.h"
+
+namespace stepslide::test {
+namespace {
+
+TEST(SolveDepenetration, OneContactIsResolvedExactly) {
+  const btVector3 c = solve_depenetration({btVector3(0, 1, 0)}, {0.25});
+  EXPECT_NEAR(c.y(), 0.25, 1e-12);
+  EXPECT_NEAR(c.x(), 0.0, 1e-12);
+}
+
+TEST(SolveDepenetration, FloorAndWallAreResolvedTogether) {
+  const std::vector<btVector3> n = {btVector3(0, 1, 0), btVector3(1, 0, 0)};
+  const std::vector<double> d = {0.1, 0.2};
+  const btVector3 c = solve_depenetration(n, d, 64);
+  EXPECT_GE(n[0].dot(c), d[0] - 1e-8);
+  EXPECT_GE(n[1].dot(c), d[1] - 1e-8);
+  EXPECT_LT(c.length(), 0.2237);  // no more than needed
+}
+
+TEST(SolveDepenetration, TwoOpposingOverlapsSettleOnTheBalancePoint) {
+  // Squeezed between two walls: both cannot be cleared; the correction must
+  // not flip-flop between them but split the difference.
+  const std::vector<btVector3> n = {btVector3(1, 0, 0), btVector3(-1, 0, 0)};
+  const btVector3 c = solve_depenetration(n, {0.3, 0.1}, 64);
+  EXPECT_NEAR(c.x(), 0.1, 1e-9);
+}
+
+TEST(SolveDepenetration, ThreeOverlapsInANarrowWedge) {
+  // Floor plus two walls leaning toward each other (a V seen from above) plus
+  // a third wall closing it: all three normals have opposing components.
+  const std::vector<btVector3> n = {btVector3(1, 0, 0.2).normalized(), btVector3(-1, 0, 0.2).normalized(),
+                                    btVector3(0, 1, 0)};
+  const std::vector<double> d = {0.05, 0.05, 0.02};
+  const btVector3 c = solve_depenetration(n, d, 64);
+  for (std::size_t i = 0; i < n.size(); ++i) EXPECT_GE(n[i].dot(c), d[i] - 1e-6) << "contact " << i;
+  EXPECT_NEAR(c.x(), 0.0, 1e-9);  // symmetric wedge: no sideways drift
+}
+
+TEST(Depenetrate, PushesACapsuleOutOfACornerInOneCall) {
+  Rig rig({floor_at(0), box({1, 1, 0}, {0.5, 1, 5}), box({0, 1, 1}, {5, 1, 0.5})});
+  // Feet 5 cm into the floor, 10 cm into the wall at x = 0.5, 5 cm into the wall at z = 0.5.
+  const btVector3 start(0.5 - 0.3 + 0.1, -0.05, 0.5 - 0.3 + 0.05);
+  const DepenetrationResult r = depenetrate(rig.ctx(), start);
+  EXPECT_TRUE(r.converged);
+  EXPECT_GE(r.iterations, 1);
+  EXPECT_LE(r.iterations, 4);
+  rig.controller->state().position = r.position;
+  EXPECT_LE(rig.controller->penetration_depth(), 1e-6);
+  EXPECT_LE(r.position.x(), 0.2 - 0.01 + 1e-6);
+  EXPECT_GE(r.position.y(), 0.0);
+}
+
+TEST(Depenetrate, IsDeterministic) {
+  Rig rig({floor_at(0), box({1, 1, 0}, {0.5, 1, 5})});
+  const btVector3 start(0.35, -0.02, 0);
+  const DepenetrationResult a = depenetrate(rig.ctx(), start);
+  const DepenetrationResult b = depenetrate(rig.ctx(), start);
+  EXPECT_EQ(a.position.x(), b.position.x());
+  EXPECT_EQ(a.position.y(), b.position.y());
+  EXPECT_EQ(a.position.z(), b.position.z());
+}
+
+TEST(Depenetrate, DoesNotIgnoreAShallowOverlap) {
+  Rig rig({floor_at(0)});
+  const DepenetrationResult r = depenetrate(rig.ctx(), btVector3(0, -0.002, 0));
+  EXPECT_EQ(r.iterations, 1);
+  EXPECT_GE(r.position.y(), 0.0);
+}
+
+}  // namespace
+}  // namespace stepslide::test
