@@ -62,7 +62,8 @@ TEST(XmlEscape, InvalidUtf8BecomesReplacementCharacters) {
   EXPECT_EQ(xml_escape_text("\xC3"), kReplacement);                                        // truncated sequence
   EXPECT_EQ(xml_escape_text("\xC0\xAF"), kReplacement + kReplacement);                     // overlong '/'
   EXPECT_EQ(xml_escape_text("\xED\xA0\x80"), kReplacement + kReplacement + kReplacement);  // surrogate
-  EXPECT_EQ(xml_escape_text("\xF4\x90\x80\x80"), kReplacement + kReplacement + kReplacement + kReplacement);  // > U+10FFFF
+  const std::string four = kReplacement + kReplacement + kReplacement + kReplacement;
+  EXPECT_EQ(xml_escape_text("\xF4\x90\x80\x80"), four);  // above U+10FFFF
 }
 
 TEST(XmlEscape, NoncharactersAreDropped) {
@@ -70,7 +71,8 @@ TEST(XmlEscape, NoncharactersAreDropped) {
 }
 
 TEST(XmlEscape, ValidTextReadsBackUnchanged) {
-  for (const std::string text : {"a<b>&\"c'", "two\nlines\tand a tab", "cr\r\nlf", "caf\xC3\xA9 \xF0\x9F\x98\x80", ""}) {
+  for (const std::string text :
+       {"a<b>&\"c'", "two\nlines\tand a tab", "cr\r\nlf", "caf\xC3\xA9 \xF0\x9F\x98\x80", ""}) {
     const ReadBack r = read_back(text);
     ASSERT_TRUE(r.ok) << r.error;
     EXPECT_EQ(r.attribute, text);

@@ -68,7 +68,8 @@ void height_scale(LegendWriter& w, double lo, double hi) {
              attr("stop-color", height_colour(hi, lo, hi)) + "/></linearGradient>\n";
   svg.out += "<rect" + attr("x", fixed(w.x)) + attr("y", fixed(w.y - 6)) + " width=\"150\" height=\"12\"" +
              attr("fill", "url(#" + gradient + ")") + attr("stroke", kBodyStroke) + " stroke-width=\"0.6\"/>\n";
-  svg.out += text_element(w.x + 158, w.y + 4, "surface height " + readable_number(lo) + " to " + readable_number(hi) + " m",
+  svg.out += text_element(w.x + 158, w.y + 4,
+                          "surface height " + readable_number(lo) + " to " + readable_number(hi) + " m",
                           attr("font-size", "12") + attr("fill", kTextColour));
   w.y += 30;
 }

@@ -10,7 +10,6 @@
 
 #include "gate/plot_traces.h"
 #include "gate/svg_writer.h"
-#include "scenario/trajectory.h"
 
 namespace stepslide::plot {
 

@@ -71,7 +71,9 @@ std::string ground_path(const Panel& panel, const SideView& view) {
   P2 first{}, previous{};
   const double bottom = panel.top + panel.height + 2;
   auto close = [&] {
-    if (open) ground += " L" + fixed(previous.x) + " " + fixed(bottom) + " L" + fixed(first.x) + " " + fixed(bottom) + " Z ";
+    if (open) {
+      ground += " L" + fixed(previous.x) + " " + fixed(bottom) + " L" + fixed(first.x) + " " + fixed(bottom) + " Z ";
+    }
     open = false;
   };
   for (const auto& [row, h] : view.profile) {
@@ -96,7 +98,9 @@ std::string ground_path(const Panel& panel, const SideView& view) {
 TracePixels side_pixels(const Panel& panel, const SideView& view, const std::vector<TraceData>& traces) {
   TracePixels px(traces.size());
   for (std::size_t k = 0; k < traces.size(); ++k) {
-    for (std::size_t i = 0; i < traces[k].height.size(); ++i) px[k].push_back(panel.to_px(view.x[k][i], traces[k].height[i]));
+    for (std::size_t i = 0; i < traces[k].height.size(); ++i) {
+      px[k].push_back(panel.to_px(view.x[k][i], traces[k].height[i]));
+    }
   }
   return px;
 }

@@ -76,9 +76,9 @@ std::string divergence_table(const Divergence& d) {
   std::string html = "<h3>First divergence</h3>\n<table class=\"first-divergence\">\n";
   html += "<tr><th>tick</th><th>column</th><th>expected (golden)</th><th>actual (this run)</th><th>error</th>"
           "<th>tolerance</th></tr>\n<tr>";
-  html += cell(readable_number(d.tick), true) + cell(d.column) + cell(d.expected.empty() ? "(no row)" : d.expected, true) +
-          cell(d.actual.empty() ? "(no row)" : d.actual, true) + cell(readable_number(d.error), true) +
-          cell(readable_number(d.tolerance), true);
+  html += cell(readable_number(d.tick), true) + cell(d.column) +
+          cell(d.expected.empty() ? "(no row)" : d.expected, true) + cell(d.actual.empty() ? "(no row)" : d.actual, true) +
+          cell(readable_number(d.error), true) + cell(readable_number(d.tolerance), true);
   return html + "</tr>\n</table>\n";
 }
 
@@ -86,8 +86,8 @@ std::string worst_table(const std::vector<ColumnWorst>& worst) {
   std::string html = "<h3>Worst error per column</h3>\n<table class=\"worst-errors\">\n";
   html += "<tr><th>column</th><th>worst error</th><th>at tick</th><th>mismatching rows</th></tr>\n";
   for (const ColumnWorst& w : worst) {
-    html += "<tr>" + cell(w.column) + cell(readable_number(w.worst_error), true) + cell(readable_number(w.worst_tick), true) +
-            cell(std::to_string(w.mismatches), true) + "</tr>\n";
+    html += "<tr>" + cell(w.column) + cell(readable_number(w.worst_error), true) +
+            cell(readable_number(w.worst_tick), true) + cell(std::to_string(w.mismatches), true) + "</tr>\n";
   }
   return html + "</table>\n";
 }
