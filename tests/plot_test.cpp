@@ -1,8 +1,9 @@
-// Pictures and failure reports: the SVG of `stepslide plot` and the HTML of
-// `check --report`, read back with a strict XML reader and counted (one
-// trajectory path per trace in each view, one outline group per body, one
-// marker per step), on every scenario in scenarios/; the commands end
-// to end; and one rendering of each in headless Chromium, when it is installed.
+// Pictures and failure reports. The plot's pieces on their own (SVG writer,
+// outlines, marks); the SVG of `stepslide plot` and the HTML of `check
+// --report`, read back with the strict XML reader and counted (one trajectory
+// path per trace in each view, one outline group per body, one marker per
+// step), on every scenario in scenarios/; the commands end to end; and one
+// rendering of each in headless Chromium, when it is installed.
 #include "gate/plot.h"
 
 #include <gtest/gtest.h>
@@ -17,8 +18,11 @@
 
 #include "base/file_io.h"
 #include "gate/gate.h"
-#include "scenario/json_reader.h"
+#include "gate/plot_marks.h"
+#include "gate/plot_outlines.h"
 #include "gate/report.h"
+#include "gate/svg_writer.h"
+#include "scenario/json_reader.h"
 #include "xml_check.h"
 
 namespace stepslide {
@@ -147,6 +151,67 @@ void expect_plot_structure(const std::string& svg_text, const Scenario& scenario
   EXPECT_EQ(svg_text.find("<script"), std::string::npos);
   EXPECT_EQ(svg_text.find("href"), std::string::npos);
   EXPECT_EQ(svg_text.find("http://", svg_text.find('>')), std::string::npos);
+}
+
+// ---------------------------------------------------------------------------
+// The pieces
+
+TEST(SvgWriter, FixedHasNoTrailingZerosAndNoMinusZero) {
+  EXPECT_EQ(plot::fixed(1.5), "1.5");
+  EXPECT_EQ(plot::fixed(2.0), "2");
+  EXPECT_EQ(plot::fixed(12.3456), "12.35");
+  EXPECT_EQ(plot::fixed(-0.001), "0");
+  EXPECT_EQ(plot::fixed(7.25, 0), "7");
+  EXPECT_EQ(plot::fixed(std::nan("")), "0") << "a coordinate never breaks the document";
+}
+
+TEST(SvgWriter, AttributesAreEscaped) {
+  EXPECT_EQ(plot::attr("data-body", "a\"<b>\n"), " data-body=\"a&quot;&lt;b&gt;&#10;\"");
+}
+
+TEST(SvgWriter, ClipTextNeverCutsACharacter) {
+  EXPECT_EQ(plot::clip_text("abc", 3), "abc");
+  EXPECT_EQ(plot::clip_text("abcd", 3), "abc...");
+  EXPECT_EQ(plot::clip_text("caf\xC3\xA9s", 4), "caf...") << "not inside the two bytes of \xC3\xA9";
+}
+
+TEST(SvgWriter, IdsArePrefixed) {
+  plot::Svg svg;
+  svg.id_prefix = "p2";
+  EXPECT_EQ(svg.id("arrow"), "p2-arrow");
+}
+
+TEST(PlotOutlines, ConvexHullIsCounterClockwiseWithoutInnerPoints) {
+  const std::vector<plot::P2> hull = plot::convex_hull({{0, 0}, {2, 0}, {1, 1}, {2, 2}, {0, 2}, {1, 0}});
+  ASSERT_EQ(hull.size(), 4u) << "the centre and a point on an edge are dropped";
+  double area = 0;
+  for (std::size_t i = 0; i < hull.size(); ++i) {
+    const plot::P2& a = hull[i];
+    const plot::P2& b = hull[(i + 1) % hull.size()];
+    area += a.x * b.y - b.x * a.y;
+  }
+  EXPECT_DOUBLE_EQ(area / 2, 4.0) << "positive: counter-clockwise";
+}
+
+TEST(PlotMarks, AboutADozenTickMarksPerRun) {
+  EXPECT_EQ(plot::tick_interval(90), 10);
+  EXPECT_EQ(plot::tick_interval(600), 50);
+  EXPECT_EQ(plot::tick_interval(5), 1) << "never less than one tick";
+}
+
+TEST(PlotMarks, StepMarkersPointTheWayTheyStep) {
+  const std::string up_text = plot::step_marker({10, 10}, true, "#000", "step up 0.18 m, tick 12");
+  const std::string down_text = plot::step_marker({10, 10}, false, "#000");
+  xml_check::Reader up_reader(up_text), down_reader(down_text);
+  const std::unique_ptr<Node> up = up_reader.read(), down = down_reader.read();
+  ASSERT_TRUE(up && down) << up_reader.error() << down_reader.error();
+  EXPECT_TRUE(up->has_class("step-up"));
+  EXPECT_EQ(up->attribute("points"), "10,5 5,13.5 15,13.5") << "the tip above the centre";
+  ASSERT_NE(up->child("title"), nullptr);
+  EXPECT_EQ(up->child("title")->text, "step up 0.18 m, tick 12");
+  EXPECT_TRUE(down->has_class("step-down"));
+  EXPECT_EQ(down->attribute("points"), "10,15 5,6.5 15,6.5") << "the tip below the centre";
+  EXPECT_EQ(down->child("title"), nullptr);
 }
 
 // ---------------------------------------------------------------------------
@@ -318,7 +383,8 @@ TEST(PlotSvg, RefusesATraceWithoutPositions) {
 // ---------------------------------------------------------------------------
 // The commands, run as a user would
 
-class PlotCli : public ::testing::Test {
+/// Runs the binary in a temp dir of its own.
+class CommandTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
@@ -367,6 +433,9 @@ class PlotCli : public ::testing::Test {
   fs::path dir_;
 };
 
+class PlotCommand : public CommandTest {};
+class ReportCommand : public CommandTest {};
+
 /// The scenario's text with max_step_height lowered (too low for its stairs).
 std::string with_low_step(const std::string& scenario_path) {
   strict_json::ParsedJson parsed = strict_json::parse_json(slurp(scenario_path), 64, 10);
@@ -375,7 +444,7 @@ std::string with_low_step(const std::string& scenario_path) {
   return parsed.document.dump(2);
 }
 
-TEST_F(PlotCli, PlotsEveryScenarioOverItsGolden) {
+TEST_F(PlotCommand, PlotsEveryScenarioOverItsGolden) {
   for (const std::string& scenario : every_scenario()) {
     const bool has_golden = fs::exists(golden_of(scenario));
     const Result r = run("plot '" + scenario + "'" + (has_golden ? " --golden '" + golden_of(scenario) + "'" : "") +
@@ -391,7 +460,7 @@ TEST_F(PlotCli, PlotsEveryScenarioOverItsGolden) {
   }
 }
 
-TEST_F(PlotCli, ExitCodesAndNoPartialOutput) {
+TEST_F(PlotCommand, ExitCodesAndNoPartialOutput) {
   const std::string stairs = kSource + "/scenarios/stairs/up_straight.json";
   write("low.json", with_low_step(stairs));
   // Differs from the golden: the picture is written, exit 1, the divergence named.
@@ -423,7 +492,7 @@ TEST_F(PlotCli, ExitCodesAndNoPartialOutput) {
   for (const char* name : {"bad1.svg", "bad2.svg", "bad3.svg", "bad4.svg"}) EXPECT_FALSE(fs::exists(dir_ / name)) << name;
 }
 
-TEST_F(PlotCli, CheckReportListsEveryScenarioAndDrawsEachFailure) {
+TEST_F(ReportCommand, CheckReportListsEveryScenarioAndDrawsEachFailure) {
   copy_case("basics/walk_flat.json");
   copy_case("stairs/up_straight.json");
   copy_case("stairs/down_straight.json", /*with_golden=*/false);
@@ -500,7 +569,7 @@ TEST_F(PlotCli, CheckReportListsEveryScenarioAndDrawsEachFailure) {
   }
 }
 
-TEST_F(PlotCli, CheckReportOnEveryScenarioAgreesWithTheTextOutput) {
+TEST_F(ReportCommand, CheckReportOnEveryScenarioAgreesWithTheTextOutput) {
   const std::size_t total = every_scenario().size();
   const Result r = run("check --scenario-root '" + kSource + "/scenarios' --golden-dir '" + kSource +
                        "/golden' --report report");
@@ -521,7 +590,7 @@ TEST_F(PlotCli, CheckReportOnEveryScenarioAgreesWithTheTextOutput) {
             std::string::npos);
 }
 
-TEST_F(PlotCli, ReportDirectoryThatCannotBeWrittenIsAnError) {
+TEST_F(ReportCommand, ReportDirectoryThatCannotBeWrittenIsAnError) {
   copy_case("basics/walk_flat.json");
   write("blocker", "a file where the report directory should go");
   const Result r = run("check --report blocker/sub");
@@ -597,7 +666,7 @@ std::size_t distinct_colours(const Image& image) {
   return colours.size();
 }
 
-TEST_F(PlotCli, ChromiumRendersThePlotOfAScenario) {
+TEST_F(PlotCommand, ChromiumRendersThePlotOfAScenario) {
   const std::string chromium = chromium_binary();
   if (chromium.empty()) {
     GTEST_SKIP() << "chromium is not installed: run STEPSLIDE_WITH_CHROMIUM=1 tools/install-deps.sh "
@@ -621,7 +690,7 @@ TEST_F(PlotCli, ChromiumRendersThePlotOfAScenario) {
   EXPECT_GT(pixels_near(*image, 0x00, 0x89, 0x7b, 40), 50u) << "step-up markers are visible";
 }
 
-TEST_F(PlotCli, ChromiumRendersTheReport) {
+TEST_F(ReportCommand, ChromiumRendersTheReport) {
   const std::string chromium = chromium_binary();
   if (chromium.empty()) {
     GTEST_SKIP() << "chromium is not installed: run STEPSLIDE_WITH_CHROMIUM=1 tools/install-deps.sh "

@@ -1,11 +1,14 @@
-// A strict reader for the XML that plot and report write (an SVG document, or
-// an HTML page written as well-formed XML): an optional XML declaration, an
-// optional <!DOCTYPE html>, comments, elements, double-quoted attributes, text,
-// the five named entities and numeric character references. Anything else,
-// and any mismatched or unclosed tag, is an error. Returns a tree to query.
+// The strict XML reader of the tests, for everything the gate writes (JUnit,
+// the SVG of plot, the HTML page of the report): an optional XML declaration,
+// an optional <!DOCTYPE html>, comments, elements, double-quoted attributes,
+// text, the five named entities and numeric character references, in valid
+// UTF-8 of characters XML 1.0 allows. Anything else is an error: a mismatched
+// or unclosed tag, and a raw tab or line break in an attribute value (a parser
+// would turn it into a space). Returns a tree to query.
 #pragma once
 
 #include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -24,6 +27,13 @@ struct Node {
   std::string attribute(const std::string& key) const {
     const auto it = attributes.find(key);
     return it == attributes.end() ? "" : it->second;
+  }
+  /// The `nth` child element named `child_name`, or nullptr.
+  const Node* child(const std::string& child_name, std::size_t nth = 0) const {
+    for (const auto& c : children) {
+      if (c->name == child_name && nth-- == 0) return c.get();
+    }
+    return nullptr;
   }
   /// True when the class attribute holds `word` as one of its words.
   bool has_class(const std::string& word) const {
@@ -96,29 +106,61 @@ class Reader {
     return nullptr;
   }
 
+  /// The code point of the valid UTF-8 sequence at `k` and its length, or a
+  /// length of 0 (overlong forms, surrogates and values above U+10FFFF are invalid).
+  std::size_t decode(std::size_t k, std::uint32_t* code_point) const {
+    const auto lead = static_cast<unsigned char>(s_[k]);
+    const std::size_t length = lead < 0x80 ? 1 : (lead & 0xE0) == 0xC0 ? 2 : (lead & 0xF0) == 0xE0 ? 3
+                               : (lead & 0xF8) == 0xF0 ? 4 : 0;
+    if (length == 0 || k + length > s_.size()) return 0;
+    std::uint32_t cp = length == 1 ? lead : lead & (0x7Fu >> length);
+    for (std::size_t j = 1; j < length; ++j) {
+      const auto next = static_cast<unsigned char>(s_[k + j]);
+      if ((next & 0xC0) != 0x80) return 0;
+      cp = (cp << 6) | (next & 0x3Fu);
+    }
+    static const std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < smallest[length] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    *code_point = cp;
+    return length;
+  }
+
+  /// XML 1.0's Char production.
+  static bool xml_char(std::uint32_t cp) {
+    if (cp < 0x20) return cp == '\t' || cp == '\n' || cp == '\r';
+    return cp != 0xFFFE && cp != 0xFFFF && !(cp >= 0xD800 && cp <= 0xDFFF) && cp <= 0x10FFFF;
+  }
+
   /// Valid UTF-8, and only characters XML 1.0 allows.
   bool valid_characters() {
-    for (std::size_t k = 0; k < s_.size(); ++k) {
-      const auto c = static_cast<unsigned char>(s_[k]);
-      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-        i_ = k;
-        return reject("control character");
-      }
-      if (c < 0x80) continue;
-      const std::size_t extra = (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : 99;
-      if (extra == 99 || k + extra >= s_.size() || c == 0xC0 || c == 0xC1) {
-        i_ = k;
-        return reject("bad UTF-8");
-      }
-      for (std::size_t j = 1; j <= extra; ++j) {
-        if ((static_cast<unsigned char>(s_[k + j]) & 0xC0) != 0x80) {
-          i_ = k;
-          return reject("bad UTF-8");
-        }
-      }
-      k += extra;
+    for (std::size_t k = 0; k < s_.size();) {
+      std::uint32_t cp = 0;
+      const std::size_t length = decode(k, &cp);
+      i_ = k;
+      if (length == 0) return reject("bad UTF-8");
+      if (!xml_char(cp)) return reject("a character XML does not allow");
+      k += length;
     }
+    i_ = 0;
     return true;
+  }
+
+  /// `cp` as UTF-8.
+  static std::string utf8(std::uint32_t cp) {
+    if (cp < 0x80) return std::string(1, static_cast<char>(cp));
+    std::string out;
+    if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    }
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+    return out;
   }
 
   static bool name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == ':'; }
@@ -166,8 +208,8 @@ class Reader {
       *out += named.at(ref);
     } else if (ref.size() > 1 && ref[0] == '#' && ref.find_first_not_of("0123456789", 1) == std::string::npos) {
       const long code = std::strtol(ref.c_str() + 1, nullptr, 10);
-      if (code != 9 && code != 10 && code != 13 && (code < 0x20 || code > 0x10FFFF)) return reject("bad char ref");
-      *out += code < 0x80 ? std::string(1, static_cast<char>(code)) : std::string("?");
+      if (code < 0 || code > 0x10FFFF || !xml_char(static_cast<std::uint32_t>(code))) return reject("bad char ref");
+      *out += utf8(static_cast<std::uint32_t>(code));
     } else {
       return reject("unknown entity &" + ref + ";");
     }
@@ -180,6 +222,7 @@ class Reader {
     ++i_;
     while (i_ < s_.size() && s_[i_] != '"') {
       if (s_[i_] == '<') return reject("'<' in an attribute");
+      if (s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r') return reject("raw tab or line break in an attribute");
       if (s_[i_] == '&') {
         if (!reference(out)) return false;
         continue;

@@ -38,5 +38,4 @@ std::vector<std::string> missing_plot_columns(const Trajectory& trajectory);
 std::string plot_svg(const Scenario& scenario, const std::vector<PlotTrace>& traces,
                      const std::optional<Divergence>& divergence, const PlotOptions& options = {});
 
-
 }  // namespace stepslide

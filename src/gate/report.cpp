@@ -1,9 +1,8 @@
 #include "gate/report.h"
 
+#include "base/format.h"
 #include "base/xml.h"
 
-#include <cmath>
-#include <cstdio>
 #include <exception>
 
 #include "gate/plot.h"
@@ -32,13 +31,6 @@ tr.fail td, tr.invalid td { background: #fdf3f3; }
 .muted { color: #666; }
 svg { max-width: 100%; height: auto; border: 1px solid #ddd; }
 )";
-
-std::string short_number(double value) {
-  if (std::fabs(value) < 5e-10) value = 0.0;
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
-}
 
 const char* status_word(Verdict verdict) {
   switch (verdict) {
@@ -84,9 +76,9 @@ std::string divergence_table(const Divergence& d) {
   std::string html = "<h3>First divergence</h3>\n<table class=\"first-divergence\">\n";
   html += "<tr><th>tick</th><th>column</th><th>expected (golden)</th><th>actual (this run)</th><th>error</th>"
           "<th>tolerance</th></tr>\n<tr>";
-  html += cell(short_number(d.tick), true) + cell(d.column) + cell(d.expected.empty() ? "(no row)" : d.expected, true) +
-          cell(d.actual.empty() ? "(no row)" : d.actual, true) + cell(short_number(d.error), true) +
-          cell(short_number(d.tolerance), true);
+  html += cell(readable_number(d.tick), true) + cell(d.column) +
+          cell(d.expected.empty() ? "(no row)" : d.expected, true) + cell(d.actual.empty() ? "(no row)" : d.actual, true) +
+          cell(readable_number(d.error), true) + cell(readable_number(d.tolerance), true);
   return html + "</tr>\n</table>\n";
 }
 
@@ -94,8 +86,8 @@ std::string worst_table(const std::vector<ColumnWorst>& worst) {
   std::string html = "<h3>Worst error per column</h3>\n<table class=\"worst-errors\">\n";
   html += "<tr><th>column</th><th>worst error</th><th>at tick</th><th>mismatching rows</th></tr>\n";
   for (const ColumnWorst& w : worst) {
-    html += "<tr>" + cell(w.column) + cell(short_number(w.worst_error), true) + cell(short_number(w.worst_tick), true) +
-            cell(std::to_string(w.mismatches), true) + "</tr>\n";
+    html += "<tr>" + cell(w.column) + cell(readable_number(w.worst_error), true) +
+            cell(readable_number(w.worst_tick), true) + cell(std::to_string(w.mismatches), true) + "</tr>\n";
   }
   return html + "</table>\n";
 }

@@ -2,14 +2,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cmath>
-#include <cstdio>
 #include <sstream>
 #include <vector>
 
-#include "stepslide/controller.h"
+#include "base/format.h"
 #include "scenario/simulate.h"
 #include "scenario/trajectory.h"
+#include "scenario/world.h"
+#include "stepslide/controller.h"
 
 namespace stepslide {
 
@@ -45,9 +45,11 @@ const char* purpose_name(RayEvent::Purpose p) {
 /// both forms always say the same thing.
 class TickRecorder : public ControllerObserver {
  public:
-  explicit TickRecorder(const Scenario& scenario) : scenario_(scenario) {}
-
-  void start() { events_ = Json::array(); }
+  /// Starts recording a tick in `world`, the world the controller queries.
+  void start(const World& world) {
+    world_ = &world;
+    events_ = Json::array();
+  }
   Json take() { return std::move(events_); }
 
   void on_depenetration(const DepenetrationEvent& e) override {
@@ -119,27 +121,20 @@ class TickRecorder : public ControllerObserver {
   }
 
  private:
+  /// The body's name; "" for no object, "?" for one that is not a body of the world.
   std::string body(const btCollisionObject* object) const {
     if (object == nullptr) return "";
-    const int i = object->getUserIndex();
-    if (i < 0 || static_cast<std::size_t>(i) >= scenario_.world.size()) return "?";
-    const std::string& name = scenario_.world[static_cast<std::size_t>(i)].name;
-    return name.empty() ? "world[" + std::to_string(i) + "]" : name;
+    const std::string name = world_->body_name(object);
+    return name.empty() ? "?" : name;
   }
 
-  const Scenario& scenario_;
+  const World* world_ = nullptr;  ///< set by start(), before any event
   Json events_ = Json::array();
 };
 
-/// Six significant digits for people; rounding noise (under a nanometre)
-/// reads as 0. The JSON form keeps every digit.
-std::string num(const Json& j) {
-  const double v = j.get<double>();
-  if (std::fabs(v) < 1e-9) return "0";
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", v);
-  return buffer;
-}
+/// A number of the text form, for people (readable_number); the JSON form
+/// keeps every digit.
+std::string num(const Json& j) { return readable_number(j.get<double>()); }
 
 std::string vec_text(const Json& j) {
   return "(" + num(j[0]) + ", " + num(j[1]) + ", " + num(j[2]) + ")";
@@ -224,7 +219,7 @@ std::string row_text(const Json& row) {
 }  // namespace
 
 std::string trace_scenario(const Scenario& scenario, const TraceRequest& request) {
-  TickRecorder recorder(scenario);
+  TickRecorder recorder;
   std::vector<Json> ticks;  // events of each traced tick, in order
 
   SimulationOptions options;
@@ -234,7 +229,7 @@ std::string trace_scenario(const Scenario& scenario, const TraceRequest& request
     if (view.tick >= request.first && view.tick <= request.last) ticks.push_back(recorder.take());
     const std::int64_t next = view.tick + 1;
     const bool traced = next >= request.first && next <= request.last;
-    if (traced) recorder.start();
+    if (traced) recorder.start(view.world);
     view.controller.set_observer(traced ? &recorder : nullptr);
   };
   const SimulationResult result = simulate(scenario, options);

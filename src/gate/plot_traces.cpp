@@ -1,0 +1,82 @@
+#include "gate/plot_traces.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace stepslide::plot {
+
+namespace {
+
+/// Groups the rows with a step event into steps, see TraceData::Step.
+std::vector<TraceData::Step> group_steps(const std::vector<double>& step_dy, const std::vector<bool>& valid) {
+  std::vector<TraceData::Step> steps;
+  for (std::size_t i = 0; i < step_dy.size(); ++i) {
+    if (step_dy[i] == 0.0 || !valid[i]) continue;
+    const bool same_run = !steps.empty() && steps.back().last + 1 == i && (steps.back().total > 0) == (step_dy[i] > 0);
+    if (!same_run) steps.push_back({i, i, 0.0});
+    steps.back().last = i;
+    steps.back().total += step_dy[i];
+  }
+  return steps;
+}
+
+/// The row's value in `column`, or `fallback` when the trajectory has no such column.
+double cell(const std::vector<double>& row, int column, double fallback) {
+  if (column < 0 || static_cast<std::size_t>(column) >= row.size()) return fallback;
+  return row[static_cast<std::size_t>(column)];
+}
+
+}  // namespace
+
+std::size_t TraceData::steps_up() const {
+  return static_cast<std::size_t>(std::count_if(steps.begin(), steps.end(), [](const Step& s) { return s.total > 0; }));
+}
+
+TraceData trace_data(const Frame& f, const PlotTrace& trace, int tick_rate) {
+  const Trajectory& t = *trace.trajectory;
+  const int x = t.column_index("x"), y = t.column_index("y"), z = t.column_index("z");
+  const int grounded = t.column_index("grounded"), step = t.column_index("step_dy");
+  const int tick = t.column_index("tick"), time = t.column_index("time");
+  TraceData d;
+  d.label = trace.label;
+  std::vector<double> step_dy;  // 0 when the column is absent
+  double travelled = 0.0;
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    const std::vector<double>& row = t.rows[i];
+    const btVector3 p(cell(row, x, NAN), cell(row, y, NAN), cell(row, z, NAN));
+    const bool ok = std::isfinite(p.x()) && std::isfinite(p.y()) && std::isfinite(p.z());
+    const P2 plane = ok ? plane_of(f, p) : P2{};
+    if (ok && !d.plane.empty() && d.valid.back()) {
+      travelled += std::hypot(plane.x - d.plane.back().x, plane.y - d.plane.back().y);
+    }
+    d.feet.push_back(p);
+    d.plane.push_back(plane);
+    d.height.push_back(ok ? p.dot(f.up) : 0.0);
+    d.distance.push_back(travelled);
+    d.valid.push_back(ok);
+    d.tick.push_back(cell(row, tick, static_cast<double>(i)));
+    d.time.push_back(cell(row, time, d.tick.back() / tick_rate));
+    const double g = cell(row, grounded, 1.0);
+    d.airborne.push_back(g == 0.0);
+    d.airborne_rows += g == 0.0 ? 1 : 0;
+    const double dy = cell(row, step, 0.0);
+    step_dy.push_back(std::isfinite(dy) ? dy : 0.0);
+  }
+  d.steps = group_steps(step_dy, d.valid);
+  return d;
+}
+
+std::vector<std::pair<std::size_t, std::size_t>> airborne_stretches(const TraceData& t) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  const std::size_t n = t.airborne.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!t.airborne[i]) continue;
+    std::size_t j = i;
+    while (j + 1 < n && t.airborne[j + 1]) ++j;
+    out.emplace_back(i > 0 ? i - 1 : i, j + 1 < n ? j + 1 : j);
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace stepslide::plot
