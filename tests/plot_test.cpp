@@ -165,10 +165,6 @@ TEST(SvgWriter, FixedHasNoTrailingZerosAndNoMinusZero) {
   EXPECT_EQ(plot::fixed(std::nan("")), "0") << "a coordinate never breaks the document";
 }
 
-TEST(SvgWriter, AttributesAreEscaped) {
-  EXPECT_EQ(plot::attr("data-body", "a\"<b>\n"), " data-body=\"a&quot;&lt;b&gt;&#10;\"");
-}
-
 TEST(SvgWriter, ClipTextNeverCutsACharacter) {
   EXPECT_EQ(plot::clip_text("abc", 3), "abc");
   EXPECT_EQ(plot::clip_text("abcd", 3), "abc...");

@@ -92,5 +92,9 @@ TEST(XmlEscape, AnyBytesGiveAWellFormedDocument) {
   }
 }
 
+TEST(XmlAttribute, IsOneEscapedNameValuePair) {
+  EXPECT_EQ(xml_attribute("data-body", "a\"<b>\n"), " data-body=\"a&quot;&lt;b&gt;&#10;\"");
+}
+
 }  // namespace
 }  // namespace stepslide

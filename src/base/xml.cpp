@@ -108,4 +108,8 @@ std::string xml_escape_attribute(const std::string& text) { return escape(text, 
 
 std::string xml_escape_text(const std::string& text) { return escape(text, false); }
 
+std::string xml_attribute(const char* name, const std::string& value) {
+  return std::string(" ") + name + "=\"" + xml_escape_attribute(value) + "\"";
+}
+
 }  // namespace stepslide

@@ -14,4 +14,7 @@ std::string xml_escape_attribute(const std::string& text);
 /// `text` escaped for element content; tabs and line feeds are kept.
 std::string xml_escape_text(const std::string& text);
 
+/// ` name="value"`, the value escaped: one attribute of a start tag.
+std::string xml_attribute(const char* name, const std::string& value);
+
 }  // namespace stepslide

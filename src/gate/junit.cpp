@@ -25,15 +25,11 @@ std::string format_seconds(double seconds) {
   return std::string(buffer, result.ptr);
 }
 
-std::string attribute(const char* name, const std::string& value) {
-  return std::string(" ") + name + "=\"" + xml_escape_attribute(value) + "\"";
-}
-
 std::string testcase_xml(const JUnitCase& c) {
-  std::string out = "    <testcase" + attribute("name", c.name) + attribute("classname", c.classname) +
-                    attribute("time", format_seconds(c.time_seconds));
+  std::string out = "    <testcase" + xml_attribute("name", c.name) + xml_attribute("classname", c.classname) +
+                    xml_attribute("time", format_seconds(c.time_seconds));
   if (c.failed) {
-    out += ">\n      <failure" + attribute("message", c.failure_message) + attribute("type", "failure") + ">";
+    out += ">\n      <failure" + xml_attribute("message", c.failure_message) + xml_attribute("type", "failure") + ">";
     out += xml_escape_text(c.failure_text) + "</failure>\n    </testcase>\n";
   } else if (c.skipped) {
     out += ">\n      <skipped/>\n    </testcase>\n";
@@ -57,14 +53,14 @@ std::string junit_xml(const std::string& suite_name, const std::vector<JUnitCase
     }
     if (std::isfinite(c.time_seconds) && c.time_seconds > 0) total_seconds += c.time_seconds;
   }
-  const std::string counts = attribute("tests", std::to_string(cases.size())) +
-                             attribute("failures", std::to_string(failures)) + attribute("errors", "0") +
-                             attribute("skipped", std::to_string(skipped)) +
-                             attribute("time", format_seconds(total_seconds));
+  const std::string counts = xml_attribute("tests", std::to_string(cases.size())) +
+                             xml_attribute("failures", std::to_string(failures)) + xml_attribute("errors", "0") +
+                             xml_attribute("skipped", std::to_string(skipped)) +
+                             xml_attribute("time", format_seconds(total_seconds));
 
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += "<testsuites" + attribute("name", suite_name) + counts + ">\n";
-  out += "  <testsuite" + attribute("name", suite_name) + counts + ">\n";
+  out += "<testsuites" + xml_attribute("name", suite_name) + counts + ">\n";
+  out += "  <testsuite" + xml_attribute("name", suite_name) + counts + ">\n";
   for (const JUnitCase& c : cases) out += testcase_xml(c);
   out += "  </testsuite>\n</testsuites>\n";
   return out;

@@ -74,20 +74,20 @@ LegendFacts level_facts(const std::vector<BodyDrawing>& bodies, std::int64_t int
 
 /// The <svg> start tag, title, arrow marker, background, heading and description.
 void open_document(Svg& svg, const Scenario& scenario, const std::string& title, double height) {
-  svg.out += "<svg xmlns=\"http://www.w3.org/2000/svg\"" + attr("width", fixed(kWidth)) + attr("height", fixed(height)) +
-             attr("viewBox", "0 0 " + fixed(kWidth) + " " + fixed(height)) + attr("font-family", kFont) +
-             attr("role", "img") + attr("aria-labelledby", svg.id("title")) + ">\n";
-  svg.out += "<title" + attr("id", svg.id("title")) + ">" + xml_escape_text("stepslide: " + title) + "</title>\n";
-  svg.out += "<defs><marker" + attr("id", svg.id("arrow")) +
+  svg.out += "<svg xmlns=\"http://www.w3.org/2000/svg\"" + xml_attribute("width", fixed(kWidth)) + xml_attribute("height", fixed(height)) +
+             xml_attribute("viewBox", "0 0 " + fixed(kWidth) + " " + fixed(height)) + xml_attribute("font-family", kFont) +
+             xml_attribute("role", "img") + xml_attribute("aria-labelledby", svg.id("title")) + ">\n";
+  svg.out += "<title" + xml_attribute("id", svg.id("title")) + ">" + xml_escape_text("stepslide: " + title) + "</title>\n";
+  svg.out += "<defs><marker" + xml_attribute("id", svg.id("arrow")) +
              " viewBox=\"0 0 8 8\" refX=\"7\" refY=\"4\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
-             "<path d=\"M0 0 L8 4 L0 8 Z\"" + attr("fill", kBodyStroke) + "/></marker></defs>\n";
-  svg.out += "<rect class=\"background\" x=\"0\" y=\"0\"" + attr("width", fixed(kWidth)) + attr("height", fixed(height)) +
+             "<path d=\"M0 0 L8 4 L0 8 Z\"" + xml_attribute("fill", kBodyStroke) + "/></marker></defs>\n";
+  svg.out += "<rect class=\"background\" x=\"0\" y=\"0\"" + xml_attribute("width", fixed(kWidth)) + xml_attribute("height", fixed(height)) +
              " fill=\"#fff\"/>\n";
   svg.out += text_element(kMarginLeft, 30, clip_text(title, 90),
-                          attr("font-size", "18") + attr("font-weight", "bold") + attr("fill", kTextColour));
+                          xml_attribute("font-size", "18") + xml_attribute("font-weight", "bold") + xml_attribute("fill", kTextColour));
   if (!scenario.description.empty()) {
     svg.out += text_element(kMarginLeft, 52, clip_text(scenario.description, 140),
-                            attr("font-size", "12") + attr("fill", kMutedText));
+                            xml_attribute("font-size", "12") + xml_attribute("fill", kMutedText));
   }
 }
 

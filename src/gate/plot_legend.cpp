@@ -17,13 +17,13 @@ struct LegendWriter {
   double x = 0, y = 0;
   /// A symbol drawn around (0, 0), then its meaning.
   void entry(const std::string& symbol, const std::string& text) {
-    svg.out += "<g" + attr("transform", "translate(" + fixed(x) + " " + fixed(y) + ")") + ">" + symbol;
-    svg.out += text_element(34, 4, text, attr("font-size", "12") + attr("fill", kTextColour)) + "</g>\n";
+    svg.out += "<g" + xml_attribute("transform", "translate(" + fixed(x) + " " + fixed(y) + ")") + ">" + symbol;
+    svg.out += text_element(34, 4, text, xml_attribute("font-size", "12") + xml_attribute("fill", kTextColour)) + "</g>\n";
     y += 21;
   }
   /// A line of text without a symbol.
   void note(const std::string& text, const char* colour = kMutedText) {
-    svg.out += text_element(x, y + 4, text, attr("font-size", "11") + attr("fill", colour));
+    svg.out += text_element(x, y + 4, text, xml_attribute("font-size", "11") + xml_attribute("fill", colour));
     y += 17;
   }
 };
@@ -31,29 +31,29 @@ struct LegendWriter {
 /// One entry per trace and one per kind of mark.
 void symbol_entries(LegendWriter& w, const std::vector<TraceData>& traces, bool divergence, const LegendFacts& facts) {
   for (std::size_t k = 0; k < traces.size(); ++k) {
-    const std::string line = "<line x1=\"0\" y1=\"0\" x2=\"26\" y2=\"0\"" + attr("stroke", trace_colour(k)) +
+    const std::string line = "<line x1=\"0\" y1=\"0\" x2=\"26\" y2=\"0\"" + xml_attribute("stroke", trace_colour(k)) +
                              (k == 0 ? " stroke-width=\"2\"" : " stroke-width=\"5\" stroke-opacity=\"0.45\"") + "/>";
     w.entry(line, clip_text(traces[k].label, 60));
   }
-  w.entry("<line x1=\"0\" y1=\"0\" x2=\"26\" y2=\"0\"" + attr("stroke", kTraceColour[0]) +
+  w.entry("<line x1=\"0\" y1=\"0\" x2=\"26\" y2=\"0\"" + xml_attribute("stroke", kTraceColour[0]) +
               " stroke-width=\"2\"/><line x1=\"0\" y1=\"0\" x2=\"26\" y2=\"0\" stroke=\"#fff\" stroke-width=\"3\" "
               "stroke-dasharray=\"5 4\"/>",
           "airborne (not grounded)");
   w.entry(step_marker({13, 0}, true, kTraceColour[0]), "step up (where step_dy > 0 starts)");
   w.entry(step_marker({13, 0}, false, kTraceColour[0]), "step down (where step_dy < 0 starts)");
-  w.entry("<circle cx=\"13\" cy=\"0\" r=\"2.6\" fill=\"#fff\"" + attr("stroke", kTraceColour[0]) +
+  w.entry("<circle cx=\"13\" cy=\"0\" r=\"2.6\" fill=\"#fff\"" + xml_attribute("stroke", kTraceColour[0]) +
               " stroke-width=\"1.2\"/>",
           "every " + std::to_string(facts.interval) + " ticks (labelled with the tick)");
-  w.entry("<circle cx=\"6\" cy=\"0\" r=\"4.5\"" + attr("fill", kTraceColour[0]) +
-              "/><rect x=\"16\" y=\"-4\" width=\"8\" height=\"8\"" + attr("fill", kTraceColour[0]) + "/>",
+  w.entry("<circle cx=\"6\" cy=\"0\" r=\"4.5\"" + xml_attribute("fill", kTraceColour[0]) +
+              "/><rect x=\"16\" y=\"-4\" width=\"8\" height=\"8\"" + xml_attribute("fill", kTraceColour[0]) + "/>",
           "start, end");
   if (facts.any_moving) {
-    w.entry("<rect x=\"2\" y=\"-6\" width=\"22\" height=\"12\" fill=\"none\"" + attr("stroke", kBodyStroke) +
+    w.entry("<rect x=\"2\" y=\"-6\" width=\"22\" height=\"12\" fill=\"none\"" + xml_attribute("stroke", kBodyStroke) +
                 " stroke-dasharray=\"4 3\"/>",
             "moving body at tick 0 (solid: at the end)");
   }
   if (divergence) {
-    w.entry("<circle cx=\"13\" cy=\"0\" r=\"7\" fill=\"none\"" + attr("stroke", kDivergenceColour) +
+    w.entry("<circle cx=\"13\" cy=\"0\" r=\"7\" fill=\"none\"" + xml_attribute("stroke", kDivergenceColour) +
                 " stroke-width=\"2\"/>",
             "first divergence");
   }
@@ -63,14 +63,14 @@ void symbol_entries(LegendWriter& w, const std::vector<TraceData>& traces, bool 
 void height_scale(LegendWriter& w, double lo, double hi) {
   Svg& svg = w.svg;
   const std::string gradient = svg.id("height-scale");
-  svg.out += "<linearGradient" + attr("id", gradient) + " x1=\"0\" y1=\"0\" x2=\"1\" y2=\"0\"><stop offset=\"0\"" +
-             attr("stop-color", height_colour(lo, lo, hi)) + "/><stop offset=\"1\"" +
-             attr("stop-color", height_colour(hi, lo, hi)) + "/></linearGradient>\n";
-  svg.out += "<rect" + attr("x", fixed(w.x)) + attr("y", fixed(w.y - 6)) + " width=\"150\" height=\"12\"" +
-             attr("fill", "url(#" + gradient + ")") + attr("stroke", kBodyStroke) + " stroke-width=\"0.6\"/>\n";
+  svg.out += "<linearGradient" + xml_attribute("id", gradient) + " x1=\"0\" y1=\"0\" x2=\"1\" y2=\"0\"><stop offset=\"0\"" +
+             xml_attribute("stop-color", height_colour(lo, lo, hi)) + "/><stop offset=\"1\"" +
+             xml_attribute("stop-color", height_colour(hi, lo, hi)) + "/></linearGradient>\n";
+  svg.out += "<rect" + xml_attribute("x", fixed(w.x)) + xml_attribute("y", fixed(w.y - 6)) + " width=\"150\" height=\"12\"" +
+             xml_attribute("fill", "url(#" + gradient + ")") + xml_attribute("stroke", kBodyStroke) + " stroke-width=\"0.6\"/>\n";
   svg.out += text_element(w.x + 158, w.y + 4,
                           "surface height " + readable_number(lo) + " to " + readable_number(hi) + " m",
-                          attr("font-size", "12") + attr("fill", kTextColour));
+                          xml_attribute("font-size", "12") + xml_attribute("fill", kTextColour));
   w.y += 30;
 }
 
@@ -99,8 +99,8 @@ void draw_legend(Svg& svg, double x, double y, const Scenario& scenario, const s
                  const std::optional<Divergence>& divergence, const LegendFacts& facts) {
   LegendWriter w{svg, x, y};
   svg.out += "<g class=\"legend\">\n";
-  svg.out += text_element(x, y - 10, "Legend", attr("font-size", "14") + attr("font-weight", "bold") +
-                                                   attr("fill", kTextColour));
+  svg.out += text_element(x, y - 10, "Legend", xml_attribute("font-size", "14") + xml_attribute("font-weight", "bold") +
+                                                   xml_attribute("fill", kTextColour));
   w.y += 8;
   symbol_entries(w, traces, divergence.has_value(), facts);
   height_scale(w, facts.lo, facts.hi);

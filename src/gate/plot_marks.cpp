@@ -48,15 +48,15 @@ void draw_tick_marks(Svg& svg, const TraceData& t, const std::vector<P2>& px, co
   for (std::size_t i = 0; i < t.valid.size(); ++i) {
     if (!t.valid[i] || std::fmod(t.tick[i], static_cast<double>(interval)) != 0.0) continue;
     const P2 p = px[i];
-    svg.out += "<circle class=\"tick-mark\"" + attr("cx", fixed(p.x)) + attr("cy", fixed(p.y)) +
-               " r=\"2.6\" fill=\"#fff\"" + attr("stroke", colour) + " stroke-width=\"1.2\"/>\n";
+    svg.out += "<circle class=\"tick-mark\"" + xml_attribute("cx", fixed(p.x)) + xml_attribute("cy", fixed(p.y)) +
+               " r=\"2.6\" fill=\"#fff\"" + xml_attribute("stroke", colour) + " stroke-width=\"1.2\"/>\n";
     const bool crowded = std::any_of(labelled.begin(), labelled.end(),
                                      [&](const P2& q) { return std::hypot(q.x - p.x, q.y - p.y) < kMinLabelGap; });
     if (crowded) continue;
     labelled.push_back(p);
     svg.out += text_element(p.x + 5, p.y - 5, fixed(t.tick[i], 0),
-                            attr("class", "tick-label") + attr("font-size", "9") + attr("fill", "#37474f") +
-                                attr("stroke", "#fff") + " stroke-width=\"2\"" + attr("paint-order", "stroke"));
+                            xml_attribute("class", "tick-label") + xml_attribute("font-size", "9") + xml_attribute("fill", "#37474f") +
+                                xml_attribute("stroke", "#fff") + " stroke-width=\"2\"" + xml_attribute("paint-order", "stroke"));
   }
 }
 
@@ -77,13 +77,13 @@ void draw_start_and_end(Svg& svg, const TraceData& t, const std::vector<P2>& px,
   const std::size_t last = t.valid.size() - 1;
   if (t.valid[0]) {
     const P2 s = px[0];
-    svg.out += "<circle class=\"start\"" + attr("cx", fixed(s.x)) + attr("cy", fixed(s.y)) + " r=\"4.5\"" +
-               attr("fill", colour) + " stroke=\"#fff\" stroke-width=\"1.2\"/>\n";
+    svg.out += "<circle class=\"start\"" + xml_attribute("cx", fixed(s.x)) + xml_attribute("cy", fixed(s.y)) + " r=\"4.5\"" +
+               xml_attribute("fill", colour) + " stroke=\"#fff\" stroke-width=\"1.2\"/>\n";
   }
   if (t.valid[last]) {
     const P2 e = px[last];
-    svg.out += "<rect class=\"end\"" + attr("x", fixed(e.x - 4)) + attr("y", fixed(e.y - 4)) +
-               " width=\"8\" height=\"8\"" + attr("fill", colour) + " stroke=\"#fff\" stroke-width=\"1.2\"/>\n";
+    svg.out += "<rect class=\"end\"" + xml_attribute("x", fixed(e.x - 4)) + xml_attribute("y", fixed(e.y - 4)) +
+               " width=\"8\" height=\"8\"" + xml_attribute("fill", colour) + " stroke=\"#fff\" stroke-width=\"1.2\"/>\n";
   }
 }
 
@@ -94,14 +94,14 @@ void draw_trace(Svg& svg, const TraceData& t, std::size_t index, const std::vect
   if (t.valid.empty()) return;
   const char* colour = trace_colour(index);
   const bool reference = index > 0;
-  svg.out += "<g class=\"trace\"" + attr("data-trace", std::to_string(index)) + ">\n";
-  svg.out += "<path class=\"trajectory\"" + attr("data-trace", std::to_string(index)) +
-             attr("d", path_data(t, 0, t.valid.size() - 1, px)) + " fill=\"none\"" + attr("stroke", colour) +
+  svg.out += "<g class=\"trace\"" + xml_attribute("data-trace", std::to_string(index)) + ">\n";
+  svg.out += "<path class=\"trajectory\"" + xml_attribute("data-trace", std::to_string(index)) +
+             xml_attribute("d", path_data(t, 0, t.valid.size() - 1, px)) + " fill=\"none\"" + xml_attribute("stroke", colour) +
              (reference ? " stroke-width=\"5\" stroke-opacity=\"0.45\"" : " stroke-width=\"2\"") +
              " stroke-linejoin=\"round\" stroke-linecap=\"round\"/>\n";
   // Airborne: white dashes across the line cut it into dashes.
   for (const auto& [first, end] : airborne_stretches(t)) {
-    svg.out += "<path class=\"airborne\"" + attr("d", path_data(t, first, end, px)) +
+    svg.out += "<path class=\"airborne\"" + xml_attribute("d", path_data(t, first, end, px)) +
                " fill=\"none\" stroke=\"#fff\"" + (reference ? " stroke-width=\"2\"" : " stroke-width=\"3\"") +
                " stroke-dasharray=\"5 4\"/>\n";
   }
@@ -121,8 +121,8 @@ std::string step_marker(const P2& p, bool up, const char* trace_colour, const st
   const double s = 5;
   const std::vector<P2> tri = up ? std::vector<P2>{{p.x, p.y - s}, {p.x - s, p.y + s * 0.7}, {p.x + s, p.y + s * 0.7}}
                                  : std::vector<P2>{{p.x, p.y + s}, {p.x - s, p.y - s * 0.7}, {p.x + s, p.y - s * 0.7}};
-  return std::string("<polygon class=\"") + (up ? "step-up" : "step-down") + "\"" + attr("points", points_attr(tri)) +
-         attr("fill", up ? kStepUpColour : kStepDownColour) + attr("stroke", trace_colour) + " stroke-width=\"0.6\"" +
+  return std::string("<polygon class=\"") + (up ? "step-up" : "step-down") + "\"" + xml_attribute("points", points_attr(tri)) +
+         xml_attribute("fill", up ? kStepUpColour : kStepDownColour) + xml_attribute("stroke", trace_colour) + " stroke-width=\"0.6\"" +
          (title.empty() ? "/>\n" : "><title>" + xml_escape_text(title) + "</title></polygon>\n");
 }
 
@@ -140,12 +140,12 @@ void draw_divergence(Svg& svg, const std::vector<TraceData>& traces, const Diver
              xml_escape_text("first divergence at tick " + readable_number(d.tick) + ", column " + d.column) +
              "</title>\n";
   if (at.size() == 2) {
-    svg.out += "<line" + attr("x1", fixed(at[0].x)) + attr("y1", fixed(at[0].y)) + attr("x2", fixed(at[1].x)) +
-               attr("y2", fixed(at[1].y)) + attr("stroke", kDivergenceColour) + " stroke-width=\"1.5\"/>\n";
+    svg.out += "<line" + xml_attribute("x1", fixed(at[0].x)) + xml_attribute("y1", fixed(at[0].y)) + xml_attribute("x2", fixed(at[1].x)) +
+               xml_attribute("y2", fixed(at[1].y)) + xml_attribute("stroke", kDivergenceColour) + " stroke-width=\"1.5\"/>\n";
   }
   for (const P2& p : at) {
-    svg.out += "<circle" + attr("cx", fixed(p.x)) + attr("cy", fixed(p.y)) + " r=\"8\" fill=\"none\"" +
-               attr("stroke", kDivergenceColour) + " stroke-width=\"2\"/>\n";
+    svg.out += "<circle" + xml_attribute("cx", fixed(p.x)) + xml_attribute("cy", fixed(p.y)) + " r=\"8\" fill=\"none\"" +
+               xml_attribute("stroke", kDivergenceColour) + " stroke-width=\"2\"/>\n";
   }
   svg.out += "</g>\n";
 }

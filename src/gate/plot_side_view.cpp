@@ -109,8 +109,8 @@ TracePixels side_pixels(const Panel& panel, const SideView& view, const std::vec
 void draw_divergence_line(Svg& svg, const Panel& panel, const SideView& view, std::size_t row) {
   if (row >= view.x[0].size()) return;
   const double x = panel.to_px(view.x[0][row], 0).x;
-  svg.out += "<line class=\"divergence-line\"" + attr("x1", fixed(x)) + attr("y1", fixed(panel.top)) +
-             attr("x2", fixed(x)) + attr("y2", fixed(panel.top + panel.height)) + attr("stroke", kDivergenceColour) +
+  svg.out += "<line class=\"divergence-line\"" + xml_attribute("x1", fixed(x)) + xml_attribute("y1", fixed(panel.top)) +
+             xml_attribute("x2", fixed(x)) + xml_attribute("y2", fixed(panel.top + panel.height)) + xml_attribute("stroke", kDivergenceColour) +
              " stroke-width=\"1\" stroke-dasharray=\"5 3\"/>\n";
 }
 
@@ -133,15 +133,15 @@ void draw_side_view(Svg& svg, const Panel& panel, const Frame& f, const SideView
   svg.out += text_element(panel.left, panel.top - 10,
                           view.against_time ? "Side view: height against time (the run barely moves horizontally)"
                                             : "Side view: height against distance travelled",
-                          attr("font-size", "14") + attr("font-weight", "bold") + attr("fill", kTextColour));
-  svg.out += "<rect" + attr("x", fixed(panel.left)) + attr("y", fixed(panel.top)) + attr("width", fixed(panel.width)) +
-             attr("height", fixed(panel.height)) + " fill=\"#fbfbf8\"/>\n";
+                          xml_attribute("font-size", "14") + xml_attribute("font-weight", "bold") + xml_attribute("fill", kTextColour));
+  svg.out += "<rect" + xml_attribute("x", fixed(panel.left)) + xml_attribute("y", fixed(panel.top)) + xml_attribute("width", fixed(panel.width)) +
+             xml_attribute("height", fixed(panel.height)) + " fill=\"#fbfbf8\"/>\n";
   draw_grid(svg, panel, view.against_time ? "time (s)" : "distance travelled (m)",
             "height" + (f.up_name.empty() ? std::string() : " " + f.up_name) + " (m)");
   open_clip(svg, panel, "side-clip");
   const std::string ground = ground_path(panel, view);
   if (!ground.empty()) {
-    svg.out += "<path class=\"ground\"" + attr("d", ground) + attr("fill", kGroundColour) + attr("stroke", kBodyStroke) +
+    svg.out += "<path class=\"ground\"" + xml_attribute("d", ground) + xml_attribute("fill", kGroundColour) + xml_attribute("stroke", kBodyStroke) +
                " stroke-width=\"0.8\"/>\n";
   }
   const TracePixels px = side_pixels(panel, view, traces);

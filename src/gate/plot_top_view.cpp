@@ -37,27 +37,27 @@ void draw_motion(Svg& svg, const Panel& panel, const BodyDrawing& body) {
   const P2 a = panel.to_px(centre_of(body.start).x, centre_of(body.start).y);
   const P2 b = panel.to_px(centre_of(body.end).x, centre_of(body.end).y);
   if (std::hypot(b.x - a.x, b.y - a.y) <= 4) return;  // too short to see
-  svg.out += "<line class=\"motion\"" + attr("x1", fixed(a.x)) + attr("y1", fixed(a.y)) + attr("x2", fixed(b.x)) +
-             attr("y2", fixed(b.y)) + attr("stroke", kBodyStroke) + " stroke-width=\"1.2\"" +
-             attr("marker-end", "url(#" + svg.id("arrow") + ")") + "/>\n";
+  svg.out += "<line class=\"motion\"" + xml_attribute("x1", fixed(a.x)) + xml_attribute("y1", fixed(a.y)) + xml_attribute("x2", fixed(b.x)) +
+             xml_attribute("y2", fixed(b.y)) + xml_attribute("stroke", kBodyStroke) + " stroke-width=\"1.2\"" +
+             xml_attribute("marker-end", "url(#" + svg.id("arrow") + ")") + "/>\n";
 }
 
 /// One <g class="body">: its parts shaded by height; a moving body also
 /// dashed at tick 0 with an arrow to where it ends.
 void draw_body(Svg& svg, const Panel& panel, const BodyDrawing& body, double lo, double hi) {
-  svg.out += "<g class=\"body\"" + attr("data-body", body.name) + ">\n";
+  svg.out += "<g class=\"body\"" + xml_attribute("data-body", body.name) + ">\n";
   svg.out += "<title>" + xml_escape_text(body.name + (body.moving ? " (moving: dashed at tick 0, solid at the end)" : "")) +
              "</title>\n";
   if (body.moving) {
     for (const Part& part : body.start) {
-      svg.out += "<polygon class=\"pose-start\"" + attr("points", points_attr(to_pixels(panel, part.outline))) +
-                 " fill=\"none\"" + attr("stroke", kBodyStroke) + " stroke-width=\"1\" stroke-dasharray=\"4 3\"/>\n";
+      svg.out += "<polygon class=\"pose-start\"" + xml_attribute("points", points_attr(to_pixels(panel, part.outline))) +
+                 " fill=\"none\"" + xml_attribute("stroke", kBodyStroke) + " stroke-width=\"1\" stroke-dasharray=\"4 3\"/>\n";
     }
   }
   for (const Part& part : body.end) {
     svg.out += std::string("<polygon class=\"") + (body.moving ? "pose-end" : "part") + "\"" +
-               attr("points", points_attr(to_pixels(panel, part.outline))) +
-               attr("fill", height_colour(part.top, lo, hi)) + " fill-opacity=\"0.8\"" + attr("stroke", kBodyStroke) +
+               xml_attribute("points", points_attr(to_pixels(panel, part.outline))) +
+               xml_attribute("fill", height_colour(part.top, lo, hi)) + " fill-opacity=\"0.8\"" + xml_attribute("stroke", kBodyStroke) +
                " stroke-width=\"0.7\" stroke-linejoin=\"round\"/>\n";
   }
   if (body.moving) draw_motion(svg, panel, body);
@@ -78,9 +78,9 @@ void draw_body_label(Svg& svg, const Panel& panel, const BodyDrawing& body) {
   const double x = std::clamp(px.x0, panel.left, panel.left + panel.width - 40) + 4;
   const double y = std::clamp(px.y0, panel.top, panel.top + panel.height - 16) + 13;
   svg.out += text_element(x, y, clip_text(body.name, 24),
-                          attr("class", "body-label") + attr("font-size", "10") + attr("text-anchor", "start") +
-                              attr("fill", "#4e4334") + attr("stroke", "#fff") + " stroke-width=\"2.5\"" +
-                              attr("paint-order", "stroke"));
+                          xml_attribute("class", "body-label") + xml_attribute("font-size", "10") + xml_attribute("text-anchor", "start") +
+                              xml_attribute("fill", "#4e4334") + xml_attribute("stroke", "#fff") + " stroke-width=\"2.5\"" +
+                              xml_attribute("paint-order", "stroke"));
 }
 
 TracePixels plane_pixels(const Panel& panel, const std::vector<TraceData>& traces) {
@@ -127,9 +127,9 @@ void draw_top_view(Svg& svg, const Panel& panel, const Frame& f, const std::vect
                    std::int64_t interval, double lo, double hi) {
   svg.out += "<g class=\"top-view\">\n";
   svg.out += text_element(panel.left, panel.top - 10, "Top view (seen from above)",
-                          attr("font-size", "14") + attr("font-weight", "bold") + attr("fill", kTextColour));
-  svg.out += "<rect" + attr("x", fixed(panel.left)) + attr("y", fixed(panel.top)) + attr("width", fixed(panel.width)) +
-             attr("height", fixed(panel.height)) + " fill=\"#fbfbf8\"/>\n";
+                          xml_attribute("font-size", "14") + xml_attribute("font-weight", "bold") + xml_attribute("fill", kTextColour));
+  svg.out += "<rect" + xml_attribute("x", fixed(panel.left)) + xml_attribute("y", fixed(panel.top)) + xml_attribute("width", fixed(panel.width)) +
+             xml_attribute("height", fixed(panel.height)) + " fill=\"#fbfbf8\"/>\n";
   draw_grid(svg, panel, (f.right_name.empty() ? "right" : f.right_name) + " (m)",
             (f.down_name.empty() ? "down" : f.down_name) + " (m)");
   open_clip(svg, panel, "top-clip");

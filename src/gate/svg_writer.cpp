@@ -20,10 +20,6 @@ std::string fixed(double value, int decimals) {
   return out;
 }
 
-std::string attr(const char* name, const std::string& value) {
-  return std::string(" ") + name + "=\"" + xml_escape_attribute(value) + "\"";
-}
-
 std::string points_attr(const std::vector<P2>& points) {
   std::string text;
   for (const P2& p : points) text += (text.empty() ? "" : " ") + fixed(p.x) + "," + fixed(p.y);
@@ -38,7 +34,7 @@ std::string clip_text(const std::string& text, std::size_t limit) {
 }
 
 std::string text_element(double x, double y, const std::string& text, const std::string& extra) {
-  return "<text" + attr("x", fixed(x)) + attr("y", fixed(y)) + extra + ">" + xml_escape_text(text) + "</text>\n";
+  return "<text" + xml_attribute("x", fixed(x)) + xml_attribute("y", fixed(y)) + extra + ">" + xml_escape_text(text) + "</text>\n";
 }
 
 }  // namespace stepslide::plot

@@ -2,6 +2,8 @@
 // every picture formats them the same way. No layout or drawing here.
 #pragma once
 
+#include "base/xml.h"
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -26,8 +28,6 @@ struct Svg {
 /// values are written as 0, so a coordinate never breaks the document.
 std::string fixed(double value, int decimals = 2);
 
-/// ` name="value"`, the value escaped.
-std::string attr(const char* name, const std::string& value);
 
 /// "x,y x,y ..." for a polygon's points attribute.
 std::string points_attr(const std::vector<P2>& points);
