@@ -18,6 +18,7 @@
 #include "base/file_io.h"
 #include "gate/gate.h"
 #include "scenario/json_reader.h"
+#include "scenario/load.h"
 #include "gate/report.h"
 #include "xml_check.h"
 

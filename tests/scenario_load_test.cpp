@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "scenario/scenario.h"
+#include "scenario/load.h"
 
 namespace stepslide {
 namespace {

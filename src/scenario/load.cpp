@@ -8,7 +8,7 @@
 
 #include "base/file_io.h"
 #include "scenario/json_reader.h"
-#include "scenario/scenario.h"
+#include "scenario/load.h"
 
 namespace stepslide {
 
