@@ -1,7 +1,7 @@
 // Strict JSON reading for input files: a parser that rejects duplicate keys
 // and runaway nesting, and small typed readers that record every problem with
 // its JSON Pointer instead of stopping at the first one. Knows nothing about
-// scenarios; the scenario schema lives in scenario_load.cpp.
+// scenarios; the scenario format is read by load*.cpp.
 #pragma once
 
 #include <array>
@@ -114,7 +114,6 @@ class JsonReader {
   /// The problems in document order; problems at the same place keep the
   /// order they were found in.
   std::vector<JsonIssue> take_sorted_issues();
-  bool has_errors() const { return !issues_.empty(); }
 
   bool object(const Field& f);
   bool array(const Field& f);

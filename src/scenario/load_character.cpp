@@ -33,9 +33,6 @@ void read_settings(JsonReader& r, const Field& f, ControllerSettings& settings) 
 }  // namespace
 
 void read_character(JsonReader& r, const Field& f, CharacterDef& character) {
-  character.shape.type = ShapeType::Capsule;  // the default when "shape" is absent
-  character.shape.radius = 0.3;
-  character.shape.height = 1.8;
   if (!r.object(f)) return;
   ObjectReader o(r, f);
   read_character_shape(r, o.optional("shape"), character.shape);
