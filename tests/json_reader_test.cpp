@@ -38,6 +38,7 @@ TEST(StrictJson, PointersEscapeTildeAndSlashAndOrderFollowsTheDocument) {
   EXPECT_EQ(root.pointer(), "");
   EXPECT_EQ(odd.pointer(), "/world/2/a~1b~0c");
   EXPECT_EQ(odd.order(), (std::vector<std::size_t>{3, 2, 1}));
+  EXPECT_EQ(pointer_token("~/x/~"), "~0~1x~1~0");
 }
 
 TEST(StrictJson, EveryDuplicateKeyIsReportedAndTheLastValueWins) {

@@ -94,6 +94,8 @@ struct Field {
   Field item(std::size_t i) const { return Field{&(*value)[i], Where::item(where, i)}; }
 };
 
+/// `key` as one JSON Pointer token (RFC 6901): "~" becomes "~0", "/" becomes "~1".
+std::string pointer_token(std::string_view key);
 /// "-2", "2.5", "\"abc\"" (truncated when long), "true", "null", "an array", "an object".
 std::string describe(const Json& value);
 /// A number for messages: whole numbers as integers ("1000000", not
