@@ -39,8 +39,9 @@ TEST(LoadCharacter, ShapesOtherThanCapsule) {
 }
 
 TEST(LoadCharacter, OnlyConvexPrimitivesAreCharacterShapes) {
-  EXPECT_EQ(errors_of(R"("character": {"shape": {"type": "stairs", "steps": 1, "rise": 1, "run": 1, "width": 1}})"),
-            Lines{"/character/shape/type: expected one of \"capsule\", \"sphere\", \"cylinder\", \"box\", got \"stairs\""});
+  EXPECT_EQ(
+      errors_of(R"("character": {"shape": {"type": "stairs", "steps": 1, "rise": 1, "run": 1, "width": 1}})"),
+      Lines{"/character/shape/type: expected one of \"capsule\", \"sphere\", \"cylinder\", \"box\", got \"stairs\""});
 }
 
 TEST(LoadCharacter, SettingsOverrideTheirDefaultsOnly) {

@@ -66,11 +66,12 @@ TEST(LoadShapes, CapsuleMayBeExactlyASphereButNoShorter) {
 
 TEST(LoadShapes, HullFlatnessIsRelativeToItsSize) {
   // A millimetre-sized tetrahedron is a real volume...
-  loaded_with(one_body(R"({"type": "convex_hull", "points": [[0, 0, 0], [0.001, 0, 0], [0, 0.001, 0], [0, 0, 0.001]]})"));
+  loaded_with(
+      one_body(R"({"type": "convex_hull", "points": [[0, 0, 0], [0.001, 0, 0], [0, 0.001, 0], [0, 0, 0.001]]})"));
   // ...a kilometre-wide one only a micrometre thick is not.
-  EXPECT_EQ(
-      errors_of(one_body(R"({"type": "convex_hull", "points": [[0, 0, 0], [1000, 0, 0], [0, 0, 1000], [1000, 1e-6, 1000]]})")),
-      Lines{"/world/0/shape/points: expected points spanning a volume, got points in one plane"});
+  EXPECT_EQ(errors_of(one_body(
+                R"({"type": "convex_hull", "points": [[0, 0, 0], [1000, 0, 0], [0, 0, 1000], [1000, 1e-6, 1000]]})")),
+            Lines{"/world/0/shape/points: expected points spanning a volume, got points in one plane"});
 }
 
 TEST(LoadShapes, EveryRepeatedHullPointIsReportedAgainstTheFirst) {
@@ -82,17 +83,19 @@ TEST(LoadShapes, EveryRepeatedHullPointIsReportedAgainstTheFirst) {
 
 TEST(LoadShapes, HullPointLimit) {
   std::string points;
-  for (int i = 0; i <= ScenarioLimits::max_hull_points; ++i) points += (i ? ", [" : "[") + std::to_string(i) + ", 0, 0]";
+  for (int i = 0; i <= ScenarioLimits::max_hull_points; ++i)
+    points += (i ? ", [" : "[") + std::to_string(i) + ", 0, 0]";
   EXPECT_EQ(errors_of(one_body(R"({"type": "convex_hull", "points": [)" + points + "]}")),
             Lines{"/world/0/shape/points: expected at most 4096 points (the hull point limit), got an array of 4097"});
 }
 
 TEST(LoadShapes, MeshTrianglesAreCheckedOneByOne) {
-  EXPECT_EQ(errors_of(one_body(R"({"type": "mesh", "vertices": [[0, 0, 0], [1, 0, 0], [0, 0, 1], [2, 0, 0]],
+  EXPECT_EQ(
+      errors_of(one_body(R"({"type": "mesh", "vertices": [[0, 0, 0], [1, 0, 0], [0, 0, 1], [2, 0, 0]],
                                    "triangles": [[0, 2, 1], [0, 0, 1], [0, 1, 3], [0, 1, 4]]})")),
-            (Lines{"/world/0/shape/triangles/1: expected 3 different vertex indices, got [0, 0, 1]",
-                   "/world/0/shape/triangles/2: expected a triangle with non-zero area, got vertices [0, 1, 3] on one line",
-                   "/world/0/shape/triangles/3/2: expected an integer < 4 (the vertex count), got 4"}));
+      (Lines{"/world/0/shape/triangles/1: expected 3 different vertex indices, got [0, 0, 1]",
+             "/world/0/shape/triangles/2: expected a triangle with non-zero area, got vertices [0, 1, 3] on one line",
+             "/world/0/shape/triangles/3/2: expected an integer < 4 (the vertex count), got 4"}));
 }
 
 TEST(LoadShapes, MeshAreaIsNotCheckedWhenAVertexIsBad) {
@@ -116,10 +119,12 @@ TEST(LoadShapes, TriangleLimitCountsAllMeshes) {
 }
 
 TEST(LoadShapes, HeightfieldCountIsCheckedOnlyWhenRowsAndColumnsAreValid) {
-  EXPECT_EQ(errors_of(one_body(R"({"type": "heightfield", "rows": 2, "columns": 3, "cell_size": 1, "heights": [0, 0]})")),
-            Lines{"/world/0/shape/heights: expected 6 heights (rows x columns), got an array of 2"});
-  EXPECT_EQ(errors_of(one_body(R"({"type": "heightfield", "rows": 1, "columns": 3, "cell_size": 1, "heights": [0, 0]})")),
-            Lines{"/world/0/shape/rows: expected an integer >= 2, got 1"});
+  EXPECT_EQ(
+      errors_of(one_body(R"({"type": "heightfield", "rows": 2, "columns": 3, "cell_size": 1, "heights": [0, 0]})")),
+      Lines{"/world/0/shape/heights: expected 6 heights (rows x columns), got an array of 2"});
+  EXPECT_EQ(
+      errors_of(one_body(R"({"type": "heightfield", "rows": 1, "columns": 3, "cell_size": 1, "heights": [0, 0]})")),
+      Lines{"/world/0/shape/rows: expected an integer >= 2, got 1"});
 }
 
 TEST(LoadShapes, RampAngleIsStrictlyBetweenZeroAndNinety) {
