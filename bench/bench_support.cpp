@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <iostream>
 
+#include "scenario/load.h"
+
 namespace stepslide::bench {
 
 namespace fs = std::filesystem;

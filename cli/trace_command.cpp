@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "scenario/load.h"
 #include "scenario/scenario.h"
 #include "gate/trace.h"
 

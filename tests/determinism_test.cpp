@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "scenario/load.h"
 #include "scenario/scenario.h"
 #include "scenario/simulate.h"
 #include "scenario/trajectory.h"

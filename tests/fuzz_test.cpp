@@ -22,6 +22,7 @@
 #include "fuzz/shrink.h"
 #include "fuzz/random_world.h"
 #include "gate/gate.h"
+#include "scenario/load.h"
 #include "scenario/scenario.h"
 #include "scenario/simulate.h"
 

@@ -20,6 +20,7 @@
 #include "gate/gate.h"
 #include "gate/plot_marks.h"
 #include "gate/plot_outlines.h"
+#include "scenario/load.h"
 #include "gate/report.h"
 #include "gate/svg_writer.h"
 #include "scenario/json_reader.h"

@@ -1,6 +1,8 @@
-// Scenario loader: valid files load with their defaults, every problem in a
-// bad file is reported with its JSON path in document order, and no input
-// makes the loader throw or crash.
+// Scenario loader, the document as a whole: valid files load with their
+// defaults, every problem in a bad file is reported with its JSON path in
+// document order, the resource limits on the file hold, and no input makes
+// the loader throw or crash. Each part of the document has its own test file
+// (load_shapes_test.cpp, load_world_test.cpp, ...).
 
 #include <gtest/gtest.h>
 
@@ -13,12 +15,17 @@
 #include <string>
 #include <vector>
 
-#include "scenario/scenario.h"
+#include "load_test_util.h"
+#include "scenario/load.h"
 
 namespace stepslide {
 namespace {
 
 namespace fs = std::filesystem;
+using test::expect_vec;
+using test::loaded;
+using test::minimal;
+using test::paths_and_messages;
 
 const char* const kFullScenario = R"({
   // Comments are allowed, both kinds.
@@ -62,27 +69,6 @@ const char* const kFullScenario = R"({
     {"ticks": [0, 240], "y_between": [-1, 3]}
   ]
 })";
-
-std::string minimal(const std::string& extra = "") {
-  return R"({"format": "stepslide/scenario@1", "ticks": 100)" + (extra.empty() ? "" : ", " + extra) + "}";
-}
-
-/// "/path: message" for each error, in order.
-std::vector<std::string> paths_and_messages(const LoadResult& result) {
-  std::vector<std::string> out;
-  for (const LoadError& e : result.errors) out.push_back(e.json_path + ": " + e.message);
-  return out;
-}
-
-/// The scenario of a load expected to succeed (a copy: results are often temporaries).
-Scenario loaded(const LoadResult& result) {
-  EXPECT_TRUE(result.errors.empty()) << ::testing::PrintToString(paths_and_messages(result));
-  return result.scenario.value_or(Scenario{});
-}
-
-void expect_vec(const Vec3& actual, const Vec3& expected) {
-  for (int i = 0; i < 3; ++i) EXPECT_DOUBLE_EQ(actual[i], expected[i]) << "component " << i;
-}
 
 TEST(ScenarioLoad, FullScenarioLoadsEveryField) {
   const LoadResult result = load_scenario_text(kFullScenario, "scenarios/everything.json");
@@ -198,45 +184,6 @@ TEST(ScenarioLoad, IntegralFloatsCountAsIntegers) {
   EXPECT_EQ(s.ticks, 100);
   EXPECT_EQ(s.tick_rate, 30);
   EXPECT_EQ(s.character.settings.max_slide_iterations, 2);
-}
-
-TEST(ScenarioLoad, CharacterShapesOtherThanCapsule) {
-  const Scenario box = loaded(
-      load_scenario_text(minimal(R"("character": {"shape": {"type": "box", "half_extents": [0.3, 0.9, 0.3]}})"), "t"));
-  EXPECT_EQ(box.character.shape.type, ShapeType::Box);
-  expect_vec(box.character.shape.half_extents, {0.3, 0.9, 0.3});
-  const Scenario sphere =
-      loaded(load_scenario_text(minimal(R"("character": {"shape": {"type": "sphere", "radius": 0.5}})"), "t"));
-  EXPECT_EQ(sphere.character.shape.type, ShapeType::Sphere);
-  EXPECT_DOUBLE_EQ(sphere.character.shape.radius, 0.5);
-}
-
-TEST(ScenarioLoad, CapsuleMayBeExactlyASphere) {
-  loaded(
-      load_scenario_text(minimal(R"("character": {"shape": {"type": "capsule", "radius": 0.5, "height": 1}})"), "t"));
-}
-
-TEST(ScenarioLoad, HullFlatnessIsRelativeToItsSize) {
-  // A millimetre-sized tetrahedron is a real volume...
-  loaded(load_scenario_text(minimal(R"("world": [{"shape": {"type": "convex_hull",
-                "points": [[0, 0, 0], [0.001, 0, 0], [0, 0.001, 0], [0, 0, 0.001]]}}])"),
-                            "t"));
-  // ...a kilometre-wide one only a micrometre thick is not.
-  const LoadResult flat = load_scenario_text(minimal(R"("world": [{"shape": {"type": "convex_hull",
-                "points": [[0, 0, 0], [1000, 0, 0], [0, 0, 1000], [1000, 1e-6, 1000]]}}])"),
-                                             "t");
-  EXPECT_EQ(
-      paths_and_messages(flat),
-      std::vector<std::string>{"/world/0/shape/points: expected points spanning a volume, got points in one plane"});
-}
-
-TEST(ScenarioLoad, EveryRepeatedHullPointIsReportedAgainstTheFirst) {
-  const LoadResult result = load_scenario_text(minimal(R"("world": [{"shape": {"type": "convex_hull",
-                "points": [[1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 1], [0, 1, 0], [1, 1, 1], [0, 0, 1]]}}])"),
-                                               "t");
-  EXPECT_EQ(paths_and_messages(result),
-            (std::vector<std::string>{"/world/0/shape/points/3: expected distinct points, got a repeat of point 0",
-                                      "/world/0/shape/points/5: expected distinct points, got a repeat of point 0"}));
 }
 
 TEST(ScenarioLoad, ErrorsComeInDocumentOrderWithFileLabel) {
@@ -364,42 +311,6 @@ TEST(ScenarioLoad, HugeErrorCountsAreCapped) {
   ASSERT_EQ(result.errors.size(), 1001u);
   EXPECT_EQ(result.errors.front().json_path, "/k0");
   EXPECT_NE(result.errors.back().message.find("too many errors"), std::string::npos);
-}
-
-TEST(ScenarioLoad, ExpandedStairsCountAgainstTheBodyLimit) {
-  std::string bodies;
-  const int stairs = static_cast<int>(ScenarioLimits::max_bodies / ScenarioLimits::max_stairs_steps) + 1;
-  for (int i = 0; i < stairs; ++i) {
-    bodies += std::string(i ? ", " : "") + R"({"shape": {"type": "stairs", "steps": )" +
-              std::to_string(ScenarioLimits::max_stairs_steps) + R"(, "rise": 0.1, "run": 0.1, "width": 1}})";
-  }
-  const LoadResult result = load_scenario_text(minimal("\"world\": [" + bodies + "]"), "t");
-  ASSERT_EQ(result.errors.size(), 1u);
-  EXPECT_EQ(result.errors[0].json_path, "/world/" + std::to_string(stairs - 1));
-}
-
-TEST(ScenarioLoad, HullPointLimit) {
-  std::string points;
-  for (int i = 0; i <= ScenarioLimits::max_hull_points; ++i)
-    points += (i ? ", [" : "[") + std::to_string(i) + ", 0, 0]";
-  const LoadResult result =
-      load_scenario_text(minimal(R"("world": [{"shape": {"type": "convex_hull", "points": [)" + points + "]}}]"), "t");
-  EXPECT_EQ(paths_and_messages(result), std::vector<std::string>{"/world/0/shape/points: expected at most 4096 points "
-                                                                 "(the hull point limit), got an array of 4097"});
-}
-
-TEST(ScenarioLoad, TriangleLimitCountsAllMeshes) {
-  auto mesh = [](std::int64_t triangles) {
-    std::string list;
-    list.reserve(static_cast<std::size_t>(triangles) * 10);
-    for (std::int64_t i = 0; i < triangles; ++i) list += i ? ", [0, 1, 2]" : "[0, 1, 2]";
-    return R"({"shape": {"type": "mesh", "vertices": [[0, 0, 0], [1, 0, 0], [0, 0, 1]], "triangles": [)" + list + "]}}";
-  };
-  const std::int64_t half = ScenarioLimits::max_triangles / 2;
-  const LoadResult result = load_scenario_text(minimal("\"world\": [" + mesh(half) + ", " + mesh(half + 1) + "]"), "t");
-  EXPECT_EQ(paths_and_messages(result),
-            std::vector<std::string>{"/world/1/shape/triangles: expected at most 2000000 triangles over all meshes "
-                                     "(the triangle limit), got 2000001 so far"});
 }
 
 // Deterministic mutations of a valid file: whatever comes out, the loader

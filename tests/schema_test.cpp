@@ -12,6 +12,7 @@
 
 #include "gate/gate.h"
 #include "scenario/json_reader.h"
+#include "scenario/load.h"
 #include "scenario/scenario.h"
 #include "stepslide/settings.h"
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "stepslide/controller.h"
+#include "scenario/load.h"
 #include "scenario/scenario.h"
 #include "scenario/simulate.h"
 #include "gate/trace.h"

@@ -98,5 +98,29 @@ TEST(World, LinearAndSpinMotionsAreFunctionsOfTime) {
   EXPECT_NEAR(w.bodies()[0].object->getWorldTransform().getOrigin().x(), 2.0, 1e-12);
 }
 
+TEST(World, BodyNameIsTheGivenNameOrTheIndexInTheWorldArray) {
+  Scenario s;
+  BodyDef named = test::box({0, 0, 0}, {1, 1, 1});
+  named.name = "crate";
+  s.world = {named, test::box({5, 0, 0}, {1, 1, 1})};
+  World w(s);
+  ASSERT_EQ(w.bodies().size(), 2u);
+  EXPECT_EQ(w.body_name(w.bodies()[0].object), "crate");
+  EXPECT_EQ(w.body_name(w.bodies()[1].object), "world[1]");
+  EXPECT_EQ(w.bodies()[1].name, "world[1]");
+}
+
+TEST(World, BodyNameOfAnObjectNotFromTheScenarioIsEmpty) {
+  Scenario s;
+  s.world = {test::floor_at(0)};
+  World w(s);
+  EXPECT_EQ(w.body_name(nullptr), "");
+  btCollisionObject character;  // user index -1, as for the character's own object
+  EXPECT_EQ(w.body_name(&character), "");
+  btCollisionObject stray;
+  stray.setUserIndex(7);  // past the end of the world
+  EXPECT_EQ(w.body_name(&stray), "");
+}
+
 }  // namespace
 }  // namespace stepslide

@@ -6,6 +6,7 @@
 
 #include "base/file_io.h"
 #include "fuzz/shrink.h"
+#include "scenario/load.h"
 #include "scenario/scenario.h"
 #include "scenario/simulate.h"
 

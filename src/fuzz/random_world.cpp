@@ -11,6 +11,7 @@
 #include <string>
 
 #include "fuzz/random.h"
+#include "scenario/load.h"
 #include "scenario/scenario.h"
 #include "stepslide/settings.h"
 #include "scenario/world.h"

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gate/junit.h"
+#include "scenario/load.h"
 #include "scenario/scenario.h"
 #include "scenario/simulate.h"
 #include "scenario/trajectory.h"

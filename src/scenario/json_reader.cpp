@@ -9,19 +9,6 @@ namespace stepslide::strict_json {
 
 namespace {
 
-// JSON Pointer escaping (RFC 6901).
-void append_escaped(std::string& out, std::string_view key) {
-  for (char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-}
-
 bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
 // Parser messages may quote raw input bytes (binary garbage, broken UTF-8):
@@ -206,6 +193,20 @@ JsonIssue DomBuilder::issue_at(const Where* last, std::string message) const {
 
 }  // namespace
 
+std::string pointer_token(std::string_view key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::string Where::pointer() const {
   std::vector<const Where*> steps;
   for (const Where* w = this; w->parent; w = w->parent) steps.push_back(w);
@@ -215,7 +216,7 @@ std::string Where::pointer() const {
     if ((*it)->is_index) {
       out += std::to_string((*it)->position);
     } else {
-      append_escaped(out, (*it)->key);
+      out += pointer_token((*it)->key);
     }
   }
   return out;

@@ -1,7 +1,7 @@
 // Strict JSON reading for input files: a parser that rejects duplicate keys
 // and runaway nesting, and small typed readers that record every problem with
 // its JSON Pointer instead of stopping at the first one. Knows nothing about
-// scenarios; the scenario schema lives in scenario_load.cpp.
+// scenarios; the scenario format is read by load*.cpp.
 #pragma once
 
 #include <array>
@@ -94,6 +94,8 @@ struct Field {
   Field item(std::size_t i) const { return Field{&(*value)[i], Where::item(where, i)}; }
 };
 
+/// `key` as one JSON Pointer token (RFC 6901): "~" becomes "~0", "/" becomes "~1".
+std::string pointer_token(std::string_view key);
 /// "-2", "2.5", "\"abc\"" (truncated when long), "true", "null", "an array", "an object".
 std::string describe(const Json& value);
 /// A number for messages: whole numbers as integers ("1000000", not
@@ -114,7 +116,6 @@ class JsonReader {
   /// The problems in document order; problems at the same place keep the
   /// order they were found in.
   std::vector<JsonIssue> take_sorted_issues();
-  bool has_errors() const { return !issues_.empty(); }
 
   bool object(const Field& f);
   bool array(const Field& f);

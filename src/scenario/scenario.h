@@ -1,5 +1,6 @@
 // The scenario: plain data read from a stepslide/scenario@1 JSON file
-// (SPEC §1). No Bullet types here, so the loader can be used and tested alone.
+// (SPEC §1), each definition with the SPEC's defaults. No Bullet types here,
+// so the loader can be used and tested alone. Loading is in load.h.
 #pragma once
 
 #include <array>
@@ -137,26 +138,5 @@ struct Scenario {
   std::vector<InputKey> input;
   std::vector<ExpectCheck> expect;
 };
-
-/// One validation problem. `json_path` is a JSON Pointer ("" for the whole
-/// document); `message` says what was expected and what was found.
-struct LoadError {
-  std::string file;
-  std::string json_path;
-  std::string message;
-};
-
-/// "file: /world/3/half_extents/1: expected a number > 0, got -2"
-std::string format_error(const LoadError& e);
-
-struct LoadResult {
-  std::optional<Scenario> scenario;  ///< set only when `errors` is empty
-  std::vector<LoadError> errors;     ///< every problem found, in document order
-};
-
-/// Reads and validates a scenario file. Never throws, never crashes on bad input.
-LoadResult load_scenario_file(const std::string& path);
-/// Same, from text; `file_label` names the source in errors and in `name`.
-LoadResult load_scenario_text(const std::string& text, const std::string& file_label);
 
 }  // namespace stepslide

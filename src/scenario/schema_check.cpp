@@ -19,21 +19,9 @@ const std::set<std::string> kTypes = {"null", "boolean", "object", "array", "num
 /// $ref chains deeper than this are a loop in the schema.
 constexpr int kMaxDepth = 256;
 
-std::string pointer_token(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
+std::string child(const std::string& path, const std::string& key) {
+  return path + "/" + strict_json::pointer_token(key);
 }
-
-std::string child(const std::string& path, const std::string& key) { return path + "/" + pointer_token(key); }
 std::string child(const std::string& path, std::size_t index) { return path + "/" + std::to_string(index); }
 
 /// The schema a "$ref" names: "#" or "#/json/pointer" within the same document.

@@ -12,7 +12,6 @@ namespace stepslide {
 
 namespace {
 
-
 // Bullet rounds convex shapes by their collision margin. Boxes and cylinders
 // keep their outer size (the margin is carved out of them), so a small margin
 // only rounds their edges by that much; hulls grow by it. 1 mm keeps risers
@@ -20,6 +19,12 @@ namespace {
 constexpr double kBoxMargin = 0.001;
 constexpr double kHullMargin = 0.0001;
 
+/// Rotation from SPEC §1.1 `rotation_deg`: about world X, then Y, then Z.
+btQuaternion rotation_from_degrees(const Vec3& rotation_deg) {
+  btQuaternion q;
+  q.setEulerZYX(rotation_deg[2] * kDegToRad, rotation_deg[1] * kDegToRad, rotation_deg[0] * kDegToRad);
+  return q;
+}
 
 btTransform pose(const Vec3& position, const Vec3& rotation_deg) {
   return btTransform(rotation_from_degrees(rotation_deg), to_bt(position));
@@ -58,13 +63,50 @@ std::unique_ptr<btCompoundShape> make_ramp(const ShapeDef& def, std::vector<std:
   return compound;
 }
 
-}  // namespace
-
-btQuaternion rotation_from_degrees(const Vec3& rotation_deg) {
-  btQuaternion q;
-  q.setEulerZYX(rotation_deg[2] * kDegToRad, rotation_deg[1] * kDegToRad, rotation_deg[0] * kDegToRad);
-  return q;
+std::unique_ptr<btCylinderShape> make_cylinder(const ShapeDef& s) {
+  auto cylinder = std::make_unique<btCylinderShape>(btVector3(s.radius, 0.5 * s.height, s.radius));
+  cylinder->setMargin(std::min(kBoxMargin, 0.5 * std::min(s.radius, 0.5 * s.height)));
+  return cylinder;
 }
+
+std::unique_ptr<btConvexHullShape> make_hull(const ShapeDef& s) {
+  auto hull = std::make_unique<btConvexHullShape>();
+  for (const Vec3& p : s.points) hull->addPoint(to_bt(p), false);
+  hull->recalcLocalAabb();
+  hull->setMargin(kHullMargin);
+  return hull;
+}
+
+/// The triangles go into a mesh kept in `keep`, which the shape refers to.
+std::unique_ptr<btBvhTriangleMeshShape> make_mesh(const ShapeDef& s,
+                                                  std::vector<std::unique_ptr<btStridingMeshInterface>>& keep) {
+  auto mesh = std::make_unique<btTriangleMesh>(true, true);
+  for (const auto& t : s.triangles) {
+    mesh->addTriangle(to_bt(s.vertices[t[0]]), to_bt(s.vertices[t[1]]), to_bt(s.vertices[t[2]]), false);
+  }
+  auto shape = std::make_unique<btBvhTriangleMeshShape>(mesh.get(), true);
+  keep.push_back(std::move(mesh));
+  return shape;
+}
+
+/// The heights go into `keep`, which the shape refers to. Bullet centres the
+/// terrain on the middle of its height range; the scenario's origin is the
+/// grid centre at height 0, so `offset` lifts the shape back by that middle.
+std::unique_ptr<btHeightfieldTerrainShape> make_heightfield(const ShapeDef& s,
+                                                            std::vector<std::unique_ptr<std::vector<double>>>& keep,
+                                                            btTransform& offset) {
+  auto heights = std::make_unique<std::vector<double>>(s.heights);
+  const auto [lo, hi] = std::minmax_element(heights->begin(), heights->end());
+  const double min_h = std::min(*lo, 0.0), max_h = std::max(*hi, 0.0);
+  auto terrain =
+      std::make_unique<btHeightfieldTerrainShape>(s.columns, s.rows, heights->data(), min_h, max_h, 1, false);
+  terrain->setLocalScaling(btVector3(s.cell_size, 1.0, s.cell_size));
+  offset.setOrigin(btVector3(0, 0.5 * (min_h + max_h), 0));
+  keep.push_back(std::move(heights));
+  return terrain;
+}
+
+}  // namespace
 
 World::World(const Scenario& scenario) : scenario_(scenario) {
   config_ = std::make_unique<btDefaultCollisionConfiguration>();
@@ -73,87 +115,58 @@ World::World(const Scenario& scenario) : scenario_(scenario) {
   world_ = std::make_unique<btCollisionWorld>(dispatcher_.get(), broadphase_.get(), config_.get());
   // Only kinematic bodies move; their AABBs are refreshed one by one in set_time.
   world_->setForceUpdateAllAabbs(false);
+  for (std::size_t i = 0; i < scenario.world.size(); ++i) add_body(i);
+}
 
-  for (std::size_t i = 0; i < scenario.world.size(); ++i) {
-    const BodyDef& def = scenario.world[i];
-    const ShapeDef& s = def.shape;
-    std::unique_ptr<btCollisionShape> shape;
-    btTransform offset = btTransform::getIdentity();  // shape origin within the body frame
-    switch (s.type) {
-      case ShapeType::Box:
-        shape = make_box(to_bt(s.half_extents));
-        break;
-      case ShapeType::Sphere:
-        shape = std::make_unique<btSphereShape>(s.radius);
-        break;
-      case ShapeType::Capsule:
-        shape = std::make_unique<btCapsuleShape>(s.radius, s.height - 2 * s.radius);
-        break;
-      case ShapeType::Cylinder: {
-        auto cylinder = std::make_unique<btCylinderShape>(btVector3(s.radius, 0.5 * s.height, s.radius));
-        cylinder->setMargin(std::min(kBoxMargin, 0.5 * std::min(s.radius, 0.5 * s.height)));
-        shape = std::move(cylinder);
-        break;
-      }
-      case ShapeType::ConvexHull: {
-        auto hull = std::make_unique<btConvexHullShape>();
-        for (const Vec3& p : s.points) hull->addPoint(to_bt(p), false);
-        hull->recalcLocalAabb();
-        hull->setMargin(kHullMargin);
-        shape = std::move(hull);
-        break;
-      }
-      case ShapeType::Mesh: {
-        auto mesh = std::make_unique<btTriangleMesh>(true, true);
-        for (const auto& t : s.triangles) {
-          mesh->addTriangle(to_bt(s.vertices[t[0]]), to_bt(s.vertices[t[1]]), to_bt(s.vertices[t[2]]), false);
-        }
-        shape = std::make_unique<btBvhTriangleMeshShape>(mesh.get(), true);
-        meshes_.push_back(std::move(mesh));
-        break;
-      }
-      case ShapeType::Heightfield: {
-        auto heights = std::make_unique<std::vector<double>>(s.heights);
-        const auto [lo, hi] = std::minmax_element(heights->begin(), heights->end());
-        // Bullet centres the terrain on the middle of its height range; the
-        // scenario's origin is the grid centre at height 0.
-        const double min_h = std::min(*lo, 0.0), max_h = std::max(*hi, 0.0);
-        auto terrain = std::make_unique<btHeightfieldTerrainShape>(s.columns, s.rows, heights->data(), min_h, max_h,
-                                                                   1, false);
-        terrain->setLocalScaling(btVector3(s.cell_size, 1.0, s.cell_size));
-        offset.setOrigin(btVector3(0, 0.5 * (min_h + max_h), 0));
-        heightfield_data_.push_back(std::move(heights));
-        shape = std::move(terrain);
-        break;
-      }
-      case ShapeType::Stairs:
-        shape = make_stairs(s, shapes_);
-        break;
-      case ShapeType::Ramp:
-        shape = make_ramp(s, shapes_);
-        break;
-    }
-
-    auto object = std::make_unique<btCollisionObject>();
-    object->setCollisionShape(shape.get());
-    object->setUserIndex(static_cast<int>(i));
-    if (def.motion.type != MotionType::None) {
-      object->setCollisionFlags(object->getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
-    } else {
-      object->setCollisionFlags(object->getCollisionFlags() | btCollisionObject::CF_STATIC_OBJECT);
-    }
-    WorldBody body;
-    body.name = def.name.empty() ? "world[" + std::to_string(i) + "]" : def.name;
-    body.def_index = i;
-    body.object = object.get();
-    body.local_offset = offset;
-    object->setWorldTransform(body_pose(i, 0) * offset);
-    object->setInterpolationWorldTransform(object->getWorldTransform());
-    world_->addCollisionObject(object.get());
-    bodies_.push_back(body);
-    objects_.push_back(std::move(object));
-    shapes_.push_back(std::move(shape));
+std::unique_ptr<btCollisionShape> World::make_shape(const ShapeDef& s, btTransform& offset) {
+  switch (s.type) {
+    case ShapeType::Box:
+      return make_box(to_bt(s.half_extents));
+    case ShapeType::Sphere:
+      return std::make_unique<btSphereShape>(s.radius);
+    case ShapeType::Capsule:
+      return std::make_unique<btCapsuleShape>(s.radius, s.height - 2 * s.radius);
+    case ShapeType::Cylinder:
+      return make_cylinder(s);
+    case ShapeType::ConvexHull:
+      return make_hull(s);
+    case ShapeType::Mesh:
+      return make_mesh(s, meshes_);
+    case ShapeType::Heightfield:
+      return make_heightfield(s, heightfield_data_, offset);
+    case ShapeType::Stairs:
+      return make_stairs(s, shapes_);
+    case ShapeType::Ramp:
+      return make_ramp(s, shapes_);
   }
+  return nullptr;
+}
+
+void World::add_body(std::size_t def_index) {
+  const BodyDef& def = scenario_.world[def_index];
+  btTransform offset = btTransform::getIdentity();  // shape origin within the body frame
+  std::unique_ptr<btCollisionShape> shape = make_shape(def.shape, offset);
+
+  auto object = std::make_unique<btCollisionObject>();
+  object->setCollisionShape(shape.get());
+  // body_name() finds the body by this index.
+  object->setUserIndex(static_cast<int>(def_index));
+  if (def.motion.type != MotionType::None) {
+    object->setCollisionFlags(object->getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
+  } else {
+    object->setCollisionFlags(object->getCollisionFlags() | btCollisionObject::CF_STATIC_OBJECT);
+  }
+  WorldBody body;
+  body.name = def.name.empty() ? "world[" + std::to_string(def_index) + "]" : def.name;
+  body.def_index = def_index;
+  body.object = object.get();
+  body.local_offset = offset;
+  object->setWorldTransform(body_pose(def_index, 0) * offset);
+  object->setInterpolationWorldTransform(object->getWorldTransform());
+  world_->addCollisionObject(object.get());
+  bodies_.push_back(body);
+  objects_.push_back(std::move(object));
+  shapes_.push_back(std::move(shape));
 }
 
 World::~World() {

@@ -14,10 +14,10 @@ namespace stepslide {
 
 /// One collision object in the world, with the definition it came from.
 struct WorldBody {
-  std::string name;          ///< the body's name, or "world[i]" / "world[i].step[k]"
+  std::string name;           ///< the body's name, or "world[i]" when it has none
   std::size_t def_index = 0;  ///< index into Scenario::world
   btCollisionObject* object = nullptr;
-  btTransform local_offset = btTransform::getIdentity();  ///< generator part placement within the body
+  btTransform local_offset = btTransform::getIdentity();  ///< the shape origin within the body frame
 };
 
 class World {
@@ -40,6 +40,13 @@ class World {
   btTransform body_pose(std::size_t def_index, std::int64_t tick) const;
 
  private:
+  /// Builds body `def_index`'s collision object and adds it to the world.
+  void add_body(std::size_t def_index);
+  /// The collision shape for `s`. Anything it refers to (meshes, heights,
+  /// generator parts) is kept in this World. `offset`: where the shape's
+  /// origin sits within the body frame, when not at the body's origin.
+  std::unique_ptr<btCollisionShape> make_shape(const ShapeDef& s, btTransform& offset);
+
   const Scenario& scenario_;
   std::unique_ptr<btDefaultCollisionConfiguration> config_;
   std::unique_ptr<btCollisionDispatcher> dispatcher_;
@@ -51,8 +58,5 @@ class World {
   std::vector<std::unique_ptr<btCollisionObject>> objects_;
   std::vector<WorldBody> bodies_;
 };
-
-/// Rotation from SPEC §1.1 `rotation_deg`: about world X, then Y, then Z.
-btQuaternion rotation_from_degrees(const Vec3& rotation_deg);
 
 }  // namespace stepslide

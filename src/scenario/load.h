@@ -1,0 +1,36 @@
+// Loading a scenario (SPEC §1): strict JSON in, a validated Scenario out, or
+// every problem found, each with its JSON Pointer, in document order. The
+// loader holds every problem in a LoadResult rather than the library's
+// Expected<T>, which carries only one.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scenario/scenario.h"
+
+namespace stepslide {
+
+/// One validation problem. `json_path` is a JSON Pointer ("" for the whole
+/// document); `message` says what was expected and what was found.
+struct LoadError {
+  std::string file;
+  std::string json_path;
+  std::string message;
+};
+
+/// "file: /world/3/half_extents/1: expected a number > 0, got -2"
+std::string format_error(const LoadError& e);
+
+struct LoadResult {
+  std::optional<Scenario> scenario;  ///< set only when `errors` is empty
+  std::vector<LoadError> errors;     ///< every problem found, in document order
+};
+
+/// Reads and validates a scenario file. Never throws, never crashes on bad input.
+LoadResult load_scenario_file(const std::string& path);
+/// Same, from text; `file_label` names the source in errors and in `name`.
+LoadResult load_scenario_text(const std::string& text, const std::string& file_label);
+
+}  // namespace stepslide

@@ -1,0 +1,45 @@
+// The character (SPEC §1.2): its shape, start position and velocity, and
+// the controller settings, each checked against the settings table.
+
+#include "scenario/load_parts.h"
+#include "stepslide/settings.h"
+
+namespace stepslide::loader {
+
+namespace {
+
+void read_settings(JsonReader& r, const Field& f, ControllerSettings& settings) {
+  if (!r.object(f)) return;
+  const auto& members = f.value->get_ref<const Json::object_t&>();
+  std::size_t i = 0;
+  for (auto it = members.begin(); it != members.end(); ++it, ++i) {
+    const Field value{&it->second, Where::member(f.where, it->first, i)};
+    const SettingInfo* info = find_setting(it->first);
+    if (!info) {
+      r.error(value.where, "unknown setting " + quote(it->first));
+      continue;
+    }
+    const Range range = between(info->min_value, info->max_value);
+    if (info->is_integer) {
+      int v = 0;
+      if (r.integer(value, range, v)) set_setting(settings, *info, v);
+    } else {
+      double v = 0.0;
+      if (r.number(value, range, v)) set_setting(settings, *info, v);
+    }
+  }
+}
+
+}  // namespace
+
+void read_character(JsonReader& r, const Field& f, CharacterDef& character) {
+  if (!r.object(f)) return;
+  ObjectReader o(r, f);
+  read_character_shape(r, o.optional("shape"), character.shape);
+  r.numbers(o.optional("position"), kCoordinate, character.position);
+  r.numbers(o.optional("velocity"), kCoordinate, character.velocity);
+  read_settings(r, o.optional("settings"), character.settings);
+  o.reject_unknown();
+}
+
+}  // namespace stepslide::loader

@@ -1,0 +1,96 @@
+// What the parts of the scenario loader share: the strict JSON reader, the
+// accepted ranges, the world's running totals and one reader per part of the
+// document. Private to src/scenario/load*.cpp; the public API is load.h.
+//
+// Every reader records each problem it finds with the JsonReader and carries
+// on, so one pass lists them all. The order in which a reader looks at keys
+// decides the order of problems found at the same place: keep it.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "scenario/json_reader.h"
+#include "scenario/scenario.h"
+
+namespace stepslide::loader {
+
+// The loader reads JSON throughout; its vocabulary is strict_json's.
+using namespace strict_json;
+using Limits = ScenarioLimits;
+
+inline constexpr Range kAnyNumber{};
+inline constexpr Range kCoordinate = between(-Limits::max_coordinate, Limits::max_coordinate);
+inline constexpr Range kSize{0.0, Limits::max_coordinate, true, false, nullptr, nullptr};
+inline constexpr Range kTick = at_least(0.0);
+
+/// The accepted names of an enumerated string and what each means.
+template <class T>
+using Options = std::vector<std::pair<const char*, T>>;
+
+/// Totals over the whole world, for the resource limits.
+struct WorldBudget {
+  std::int64_t bodies = 0;  ///< after stairs expand into one box per step
+  std::int64_t triangles = 0;
+  bool bodies_reported = false;
+  bool triangles_reported = false;
+  std::unordered_map<std::string, std::string> first_use_of_name;  ///< name -> body's JSON path
+};
+
+// Small vector arithmetic, only what validation needs.
+inline Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+inline double dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+inline Vec3 cross(const Vec3& a, const Vec3& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+inline double length(const Vec3& v) { return std::sqrt(dot(v, v)); }
+
+// load_common.cpp: values more than one part reads.
+
+/// Unit vector along `v`, or false when `v` is (nearly) zero.
+bool normalize(const Vec3& v, Vec3& out);
+/// An [x, y, z] direction ("up", a spin axis), normalised.
+bool read_direction(JsonReader& r, const Field& f, Vec3& out);
+/// Ticks of keyframes must strictly increase. `latest` is the largest valid
+/// tick so far, or -1; `note` names it in the message.
+void require_increasing(JsonReader& r, const Field& tick_field, std::int64_t tick, std::int64_t& latest,
+                        const char* note);
+
+// load_shapes.cpp
+
+/// A world body's shape; meshes count against `budget`. Returns whether the
+/// type is known (then shape.type is set).
+bool read_body_shape(JsonReader& r, const Field& f, ShapeDef& shape, WorldBudget& budget);
+/// The character's shape: a capsule, sphere, cylinder or box.
+void read_character_shape(JsonReader& r, const Field& f, ShapeDef& shape);
+
+// load_motion.cpp
+
+/// A body's "motion" object. Absent: the body is static.
+void read_motion(JsonReader& r, const Field& f, MotionDef& motion);
+
+// load_world.cpp
+
+/// The "world" array of bodies.
+void read_world(JsonReader& r, const Field& f, std::vector<BodyDef>& world);
+
+// load_character.cpp
+
+/// The "character" object. Absent: the SPEC's default character.
+void read_character(JsonReader& r, const Field& f, CharacterDef& character);
+
+// load_input.cpp
+
+/// The "input" array of keyframes.
+void read_input(JsonReader& r, const Field& f, std::vector<InputKey>& input);
+
+// load_expect.cpp
+
+/// The "expect" array of checks. `ticks` is the range a checked tick must lie in.
+void read_expect(JsonReader& r, const Field& f, const Range& ticks, std::vector<ExpectCheck>& checks);
+
+}  // namespace stepslide::loader

@@ -1,0 +1,170 @@
+// Strict JSON reading (scenario/json_reader.h): JSON Pointers, the parser's
+// duplicate-key, depth and overflow reports, the typed readers' messages,
+// and problems listed in document order.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "scenario/json_reader.h"
+
+namespace stepslide::strict_json {
+namespace {
+
+using Lines = std::vector<std::string>;
+
+/// "/pointer: message" for each issue.
+Lines lines(const std::vector<JsonIssue>& issues) {
+  Lines out;
+  for (const JsonIssue& issue : issues) out.push_back(issue.pointer + ": " + issue.message);
+  return out;
+}
+
+/// A parsed document to read from; fails the test when it does not parse.
+Json parsed(const std::string& text) {
+  ParsedJson result = parse_json(text, 64, 100);
+  EXPECT_TRUE(result.ok) << text;
+  EXPECT_TRUE(result.issues.empty()) << text;
+  return result.document;
+}
+
+TEST(StrictJson, PointersEscapeTildeAndSlashAndOrderFollowsTheDocument) {
+  const Where root;
+  const Where world = Where::member(root, "world", 3);
+  const Where body = Where::item(world, 2);
+  const Where odd = Where::member(body, "a/b~c", 1);
+  EXPECT_EQ(root.pointer(), "");
+  EXPECT_EQ(odd.pointer(), "/world/2/a~1b~0c");
+  EXPECT_EQ(odd.order(), (std::vector<std::size_t>{3, 2, 1}));
+  EXPECT_EQ(pointer_token("~/x/~"), "~0~1x~1~0");
+}
+
+TEST(StrictJson, EveryDuplicateKeyIsReportedAndTheLastValueWins) {
+  const ParsedJson result = parse_json(R"({"a": 1, "b": {"c": 1, "c": 2}, "a": 3})", 64, 100);
+  ASSERT_TRUE(result.ok);
+  EXPECT_EQ(lines(result.issues), (Lines{"/b/c: duplicate key \"c\"", "/a: duplicate key \"a\""}));
+  EXPECT_EQ(result.document["a"], 3);
+  EXPECT_EQ(result.document["b"]["c"], 2);
+}
+
+TEST(StrictJson, DuplicateReportsStopAtTheirLimit) {
+  const ParsedJson result = parse_json(R"({"a": 1, "a": 2, "a": 3, "a": 4})", 64, 2);
+  ASSERT_TRUE(result.ok);
+  EXPECT_EQ(result.issues.size(), 2u);
+}
+
+TEST(StrictJson, CommentsAreAllowed) {
+  EXPECT_EQ(parsed("// line\n{\"a\": /* block */ 1}")["a"], 1);
+}
+
+TEST(StrictJson, TooDeepNestingStopsParsingWithOneIssueAtItsPlace) {
+  const ParsedJson result = parse_json(R"({"a": [[[1]]]})", 3, 100);
+  EXPECT_FALSE(result.ok);
+  EXPECT_EQ(lines(result.issues), Lines{"/a/0/0: expected at most 3 levels of nesting, got more"});
+}
+
+TEST(StrictJson, ANumberBeyondADoubleIsReportedAtItsPlace) {
+  const ParsedJson result = parse_json(R"({"g": [0, 1e999]})", 64, 100);
+  EXPECT_FALSE(result.ok);
+  EXPECT_EQ(lines(result.issues), Lines{"/g/1: expected a finite number, got 1e999"});
+}
+
+TEST(StrictJson, SyntaxErrorsAreOneIssueForTheWholeDocument) {
+  const ParsedJson result = parse_json("{\"a\": }", 64, 100);
+  EXPECT_FALSE(result.ok);
+  ASSERT_EQ(result.issues.size(), 1u);
+  EXPECT_EQ(result.issues[0].pointer, "");
+  EXPECT_EQ(result.issues[0].message.rfind("invalid JSON at line 1, column 7: ", 0), 0u) << result.issues[0].message;
+}
+
+TEST(StrictJson, DescribeSaysWhatWasFound) {
+  EXPECT_EQ(describe(Json(nullptr)), "null");
+  EXPECT_EQ(describe(Json(true)), "true");
+  EXPECT_EQ(describe(Json(-2)), "-2");
+  EXPECT_EQ(describe(Json(2.5)), "2.5");
+  EXPECT_EQ(describe(Json(1e6)), "1000000");
+  EXPECT_EQ(describe(Json("abc")), "\"abc\"");
+  EXPECT_EQ(describe(Json::array({1, 2})), "an array");
+  EXPECT_EQ(JsonReader::describe_count(Json::array({1, 2})), "an array of 2");
+  EXPECT_EQ(describe(Json::object()), "an object");
+  EXPECT_EQ(number_text(0.1), "0.1");
+  EXPECT_EQ(number_text(1e20), "1e+20");
+  EXPECT_EQ(quote(std::string(50, 'x')), "\"" + std::string(40, 'x') + "...\"");
+}
+
+TEST(StrictJson, IntegersMayBeWrittenAsWholeFloats) {
+  const Json doc = parsed(R"({"a": 3.0, "b": 1e3, "c": 2.5, "d": 3000000000})");
+  JsonReader r(100);
+  const Field root{&doc, Where{}};
+  ObjectReader o(r, root);
+  std::int64_t a = 0, b = 0, c = 0;
+  int d = 0;
+  EXPECT_TRUE(r.integer(o.required("a"), Range{}, a));
+  EXPECT_TRUE(r.integer(o.required("b"), Range{}, b));
+  EXPECT_FALSE(r.integer(o.required("c"), Range{}, c));
+  EXPECT_FALSE(r.integer(o.required("d"), Range{}, d));  // beyond an int
+  EXPECT_EQ(a, 3);
+  EXPECT_EQ(b, 1000);
+  EXPECT_EQ(lines(r.take_sorted_issues()),
+            (Lines{"/c: expected an integer, got 2.5", "/d: expected an integer <= 2147483647, got 3000000000"}));
+}
+
+TEST(StrictJson, RangeMessagesNameTheBoundAndItsNote) {
+  const Json doc = parsed(R"({"a": 0, "b": 5, "c": 9})");
+  JsonReader r(100);
+  const Field root{&doc, Where{}};
+  ObjectReader o(r, root);
+  double v = 0;
+  EXPECT_FALSE(r.number(o.required("a"), above(0), v));
+  EXPECT_FALSE(r.number(o.required("b"), at_least(6, "the floor"), v));
+  EXPECT_FALSE(r.number(o.required("c"), Range{0, 9, false, true, nullptr, "the cap"}, v));
+  EXPECT_EQ(lines(r.take_sorted_issues()), (Lines{"/a: expected a number > 0, got 0",
+                                                  "/b: expected a number >= 6 (the floor), got 5",
+                                                  "/c: expected a number < 9 (the cap), got 9"}));
+}
+
+TEST(StrictJson, ChoicesListTheirOptions) {
+  const Json doc = parsed(R"({"one": "b", "two": "z"})");
+  JsonReader r(100);
+  const Field root{&doc, Where{}};
+  ObjectReader o(r, root);
+  const std::vector<std::pair<const char*, int>> options = {{"a", 1}, {"b", 2}};
+  int out = 0;
+  EXPECT_TRUE(r.choice(o.required("one"), options, out));
+  EXPECT_EQ(out, 2);
+  EXPECT_FALSE(r.choice(o.required("two"), options, out));
+  EXPECT_EQ(lines(r.take_sorted_issues()), Lines{"/two: expected one of \"a\", \"b\", got \"z\""});
+}
+
+TEST(StrictJson, ObjectsReportMissingAndUnknownKeys) {
+  const Json doc = parsed(R"({"known": 1, "extra": 2})");
+  JsonReader r(100);
+  const Field root{&doc, Where{}};
+  ObjectReader o(r, root);
+  EXPECT_TRUE(o.has("extra"));
+  EXPECT_TRUE(o.required("known"));
+  EXPECT_FALSE(o.required("needed"));
+  EXPECT_FALSE(o.optional("maybe"));
+  o.reject_unknown();
+  EXPECT_EQ(lines(r.take_sorted_issues()),
+            (Lines{": missing required key \"needed\"", "/extra: unknown key \"extra\""}));
+}
+
+TEST(StrictJson, IssuesAreSortedIntoDocumentOrderAndCapped) {
+  JsonReader r(3);
+  const Where root;
+  const Where b = Where::member(root, "b", 1);
+  const Where a = Where::member(root, "a", 0);
+  r.error(b, "second place, found first");
+  r.error(a, "first place");
+  r.error(b, "second place, found second");
+  r.error(a, "beyond the cap");
+  EXPECT_EQ(lines(r.take_sorted_issues()), (Lines{"/a: first place", "/b: second place, found first",
+                                                  "/b: second place, found second",
+                                                  ": too many errors; only the first 3 are listed"}));
+}
+
+}  // namespace
+}  // namespace stepslide::strict_json
