@@ -9,7 +9,7 @@
 
 #include "scenario/world.h"
 #include "stepslide/controller.h"
-#include "test_bodies.h"
+#include "support/test_bodies.h"
 
 namespace stepslide::test {
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "xml_check.h"
+#include "support/xml_check.h"
 
 namespace stepslide {
 namespace {

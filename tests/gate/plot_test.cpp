@@ -24,7 +24,7 @@
 #include "gate/report.h"
 #include "gate/svg_writer.h"
 #include "scenario/json_reader.h"
-#include "xml_check.h"
+#include "support/xml_check.h"
 
 namespace stepslide {
 namespace {

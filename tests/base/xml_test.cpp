@@ -9,7 +9,7 @@
 #include <random>
 #include <string>
 
-#include "xml_check.h"
+#include "support/xml_check.h"
 
 namespace stepslide {
 namespace {

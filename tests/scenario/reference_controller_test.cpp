@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "scenario/reference_controller.h"
-#include "test_bodies.h"
+#include "support/test_bodies.h"
 #include "scenario/world.h"
 
 namespace stepslide {

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "stepslide/collision.h"
-#include "test_bodies.h"
+#include "support/test_bodies.h"
 #include "scenario/world.h"
 
 namespace stepslide {

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "load_test_util.h"
+#include "scenario/load_test_util.h"
 #include "scenario/load.h"
 
 namespace stepslide {
