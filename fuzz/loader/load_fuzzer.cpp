@@ -2,7 +2,7 @@
 // valid scenario simulated for a few ticks. Built only with STEPSLIDE_FUZZ=ON
 // and clang (fuzz/CMakeLists.txt); run by tools/fuzz-loader.sh.
 //
-// The contract, from scenario/load.h and SPEC §3: the loader never throws or
+// The contract, from scenario/load.h and docs/format.md §3: the loader never throws or
 // crashes; it returns a scenario or errors, never both; every error names the
 // file and a JSON Pointer ("" or starting with '/') and says something. A
 // valid scenario must simulate to finite numbers.

@@ -155,7 +155,7 @@ void add_mesh_parts(const Frame& f, const ShapeDef& s, const btTransform& pose, 
   }
 }
 
-/// A heightfield (SPEC §1.1: row = local Z, column = local X, centred on its
+/// A heightfield (docs/format.md §1.1: row = local Z, column = local X, centred on its
 /// position) as its cells, or its extent when there are too many.
 void add_heightfield_parts(const Frame& f, const ShapeDef& s, const btTransform& pose, std::vector<Part>& parts) {
   const auto rows = static_cast<std::size_t>(s.rows), columns = static_cast<std::size_t>(s.columns);

@@ -1,4 +1,4 @@
-// Scenario loading (SPEC §1): strict JSON in, a validated Scenario out, or
+// Scenario loading (docs/format.md §1): strict JSON in, a validated Scenario out, or
 // every problem found, each with its JSON Pointer, in document order. This
 // file reads the document and its top-level fields and hands each part
 // (character, world, input, expect) to its own reader in load_*.cpp.

@@ -1,4 +1,4 @@
-// Loading a scenario (SPEC §1): strict JSON in, a validated Scenario out, or
+// Loading a scenario (docs/format.md §1): strict JSON in, a validated Scenario out, or
 // every problem found, each with its JSON Pointer, in document order. The
 // loader holds every problem in a LoadResult rather than the library's
 // Expected<T>, which carries only one.

@@ -1,4 +1,4 @@
-// The character (SPEC §1.2): its shape, start position and velocity, and
+// The character (docs/format.md §1, settings §1.3): its shape, start position and velocity, and
 // the controller settings, each checked against the settings table.
 
 #include "scenario/load_parts.h"

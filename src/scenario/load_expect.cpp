@@ -1,4 +1,4 @@
-// Expectations (SPEC §1.4): the checks a run must pass, each at a tick or
+// Expectations (docs/format.md §1.4): the checks a run must pass, each at a tick or
 // over a range of ticks, up to "end".
 
 #include <optional>

@@ -1,4 +1,4 @@
-// Input (SPEC §1.3): keyframes of the stick, yaw, wished velocity and jump,
+// Input (docs/format.md §1.2): keyframes of the stick, yaw, wished velocity and jump,
 // each field holding until a later key changes it.
 
 #include "scenario/load_parts.h"

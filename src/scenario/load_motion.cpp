@@ -1,4 +1,4 @@
-// Motion (SPEC §1.1): how a kinematic body moves, as a function of time:
+// Motion (docs/format.md §1.1): how a kinematic body moves, as a function of time:
 // at a constant velocity, spinning about an axis, or through keyframes.
 
 #include "scenario/load_parts.h"

@@ -80,7 +80,7 @@ void read_world(JsonReader& r, const Field& f, std::vector<BodyDef>& world);
 
 // load_character.cpp
 
-/// The "character" object. Absent: the SPEC's default character.
+/// The "character" object. Absent: the contract's default character (docs/format.md §1).
 void read_character(JsonReader& r, const Field& f, CharacterDef& character);
 
 // load_input.cpp

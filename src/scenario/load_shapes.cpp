@@ -1,4 +1,4 @@
-// Shapes (SPEC §1.1): the primitives, convex hulls, meshes, heightfields and
+// Shapes (docs/format.md §1.1): the primitives, convex hulls, meshes, heightfields and
 // the stairs and ramp generators, each with its own checks: hulls must span a
 // volume, mesh triangles must have area, and meshes, hulls and heightfields
 // stay within the resource limits.

@@ -1,4 +1,4 @@
-// The world (SPEC §1.1): its bodies, each a shape placed, rotated and
+// The world (docs/format.md §1.1): its bodies, each a shape placed, rotated and
 // perhaps moving, with unique names, within the body limit.
 
 #include <algorithm>

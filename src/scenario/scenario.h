@@ -1,5 +1,5 @@
 // The scenario: plain data read from a stepslide/scenario@1 JSON file
-// (SPEC §1), each definition with the SPEC's defaults. No Bullet types here,
+// (docs/format.md §1), each definition with the contract's defaults. No Bullet types here,
 // so the loader can be used and tested alone. Loading is in load.h.
 #pragma once
 
@@ -90,7 +90,7 @@ struct InputKey {
 };
 
 struct ExpectCheck {
-  /// SPEC §1.4's four, plus Stuck: `{"ticks": [a, b], "stuck": bool}`, the
+  /// docs/format.md §1.4's four, plus Stuck: `{"ticks": [a, b], "stuck": bool}`, the
   /// trajectory's `stuck` column (could not be pushed clear: crushed, wedged).
   enum class Kind { Position, Grounded, MaxPenetration, YBetween, Stuck };
   Kind kind = Kind::Position;
@@ -109,7 +109,7 @@ struct ExpectCheck {
   double y_lo = 0.0, y_hi = 0.0;
 };
 
-/// The SPEC's default character: a capsule 1.8 m tall with radius 0.3 m.
+/// The contract's default character (docs/format.md §1): a capsule 1.8 m tall with radius 0.3 m.
 inline ShapeDef default_character_shape() {
   ShapeDef shape;
   shape.type = ShapeType::Capsule;

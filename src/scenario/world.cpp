@@ -19,7 +19,7 @@ namespace {
 constexpr double kBoxMargin = 0.001;
 constexpr double kHullMargin = 0.0001;
 
-/// Rotation from SPEC §1.1 `rotation_deg`: about world X, then Y, then Z.
+/// Rotation from docs/format.md §1.1 `rotation_deg`: about world X, then Y, then Z.
 btQuaternion rotation_from_degrees(const Vec3& rotation_deg) {
   btQuaternion q;
   q.setEulerZYX(rotation_deg[2] * kDegToRad, rotation_deg[1] * kDegToRad, rotation_deg[0] * kDegToRad);

@@ -1,4 +1,4 @@
-// World building: generator placement (SPEC §1.1) and kinematic motion.
+// World building: generator placement (docs/format.md §1.1) and kinematic motion.
 #include <gtest/gtest.h>
 
 #include <cmath>
