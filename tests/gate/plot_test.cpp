@@ -1,81 +1,18 @@
-// Pictures and failure reports. The plot's pieces on their own (SVG writer,
-// outlines, marks); the SVG of `stepslide plot` and the HTML of `check
-// --report`, read back with the strict XML reader and counted (one trajectory
-// path per trace in each view, one outline group per body, one marker per
-// step), on every scenario in scenarios/; the commands end to end; and one
-// rendering of each in headless Chromium, when it is installed.
+// The SVG of `stepslide plot`, read back with the strict XML reader and
+// counted (one trajectory path per trace in each view, one outline group per
+// body, one marker per step) on every scenario in scenarios/; the command end
+// to end; and one rendering in headless Chromium, when it is installed.
 #include "gate/plot.h"
 
 #include <gtest/gtest.h>
-#include <png.h>
-#include <unistd.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <regex>
-#include <sstream>
 
-#include "base/file_io.h"
-#include "gate/gate.h"
-#include "gate/plot_marks.h"
-#include "gate/plot_outlines.h"
-#include "scenario/load.h"
-#include "gate/report.h"
-#include "gate/svg_writer.h"
-#include "scenario/json_reader.h"
-#include "support/xml_check.h"
+#include "gate/picture_test_util.h"
+#include "support/chromium.h"
 
-namespace stepslide {
+namespace stepslide::test {
 namespace {
-
-namespace fs = std::filesystem;
-using xml_check::element;
-using xml_check::Node;
-
-const std::string kSource = STEPSLIDE_SOURCE_DIR;
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::vector<std::string> every_scenario() { return discover_scenarios({kSource + "/scenarios"}).files; }
-
-std::string golden_of(const std::string& scenario) {
-  return golden_path_for(scenario, kSource + "/scenarios", kSource + "/golden");
-}
-
-Scenario load_or_die(const std::string& path) {
-  const LoadResult load = load_scenario_file(path);
-  if (!load.scenario) throw std::runtime_error(path + " does not load: " + format_load_errors(load));
-  return *load.scenario;
-}
-
-std::optional<Trajectory> read_trajectory(const std::string& path) {
-  std::string error;
-  const Expected<std::string> text = read_file(path);
-  return text ? parse_csv(*text, &error) : std::nullopt;
-}
-
-std::unique_ptr<Node> parse_xml(const std::string& text) {
-  xml_check::Reader reader(text);
-  std::unique_ptr<Node> root = reader.read();
-  EXPECT_TRUE(root) << reader.error();
-  return root;
-}
-
-const Node* only(const Node& root, const std::function<bool(const Node&)>& match, const char* what) {
-  const std::vector<const Node*> found = root.find_all(match);
-  EXPECT_EQ(found.size(), 1u) << what;
-  return found.empty() ? nullptr : found.front();
-}
-
-std::size_t count(const Node& root, const std::function<bool(const Node&)>& match) {
-  return root.find_all(match).size();
-}
 
 /// Steps as the plot draws them: runs of consecutive rows whose step_dy has one sign.
 std::size_t step_runs(const Trajectory& t, int sign) {
@@ -156,63 +93,6 @@ void expect_plot_structure(const std::string& svg_text, const Scenario& scenario
 
 // ---------------------------------------------------------------------------
 // The pieces
-
-TEST(SvgWriter, FixedHasNoTrailingZerosAndNoMinusZero) {
-  EXPECT_EQ(plot::fixed(1.5), "1.5");
-  EXPECT_EQ(plot::fixed(2.0), "2");
-  EXPECT_EQ(plot::fixed(12.3456), "12.35");
-  EXPECT_EQ(plot::fixed(-0.001), "0");
-  EXPECT_EQ(plot::fixed(7.25, 0), "7");
-  EXPECT_EQ(plot::fixed(std::nan("")), "0") << "a coordinate never breaks the document";
-}
-
-TEST(SvgWriter, ClipTextNeverCutsACharacter) {
-  EXPECT_EQ(plot::clip_text("abc", 3), "abc");
-  EXPECT_EQ(plot::clip_text("abcd", 3), "abc...");
-  EXPECT_EQ(plot::clip_text("caf\xC3\xA9s", 4), "caf...") << "not inside the two bytes of \xC3\xA9";
-}
-
-TEST(SvgWriter, IdsArePrefixed) {
-  plot::Svg svg;
-  svg.id_prefix = "p2";
-  EXPECT_EQ(svg.id("arrow"), "p2-arrow");
-}
-
-TEST(PlotOutlines, ConvexHullIsCounterClockwiseWithoutInnerPoints) {
-  const std::vector<plot::P2> hull = plot::convex_hull({{0, 0}, {2, 0}, {1, 1}, {2, 2}, {0, 2}, {1, 0}});
-  ASSERT_EQ(hull.size(), 4u) << "the centre and a point on an edge are dropped";
-  double area = 0;
-  for (std::size_t i = 0; i < hull.size(); ++i) {
-    const plot::P2& a = hull[i];
-    const plot::P2& b = hull[(i + 1) % hull.size()];
-    area += a.x * b.y - b.x * a.y;
-  }
-  EXPECT_DOUBLE_EQ(area / 2, 4.0) << "positive: counter-clockwise";
-}
-
-TEST(PlotMarks, AboutADozenTickMarksPerRun) {
-  EXPECT_EQ(plot::tick_interval(90), 10);
-  EXPECT_EQ(plot::tick_interval(600), 50);
-  EXPECT_EQ(plot::tick_interval(5), 1) << "never less than one tick";
-}
-
-TEST(PlotMarks, StepMarkersPointTheWayTheyStep) {
-  const std::string up_text = plot::step_marker({10, 10}, true, "#000", "step up 0.18 m, tick 12");
-  const std::string down_text = plot::step_marker({10, 10}, false, "#000");
-  xml_check::Reader up_reader(up_text), down_reader(down_text);
-  const std::unique_ptr<Node> up = up_reader.read(), down = down_reader.read();
-  ASSERT_TRUE(up && down) << up_reader.error() << down_reader.error();
-  EXPECT_TRUE(up->has_class("step-up"));
-  EXPECT_EQ(up->attribute("points"), "10,5 5,13.5 15,13.5") << "the tip above the centre";
-  ASSERT_NE(up->child("title"), nullptr);
-  EXPECT_EQ(up->child("title")->text, "step up 0.18 m, tick 12");
-  EXPECT_TRUE(down->has_class("step-down"));
-  EXPECT_EQ(down->attribute("points"), "10,15 5,6.5 15,6.5") << "the tip below the centre";
-  EXPECT_EQ(down->child("title"), nullptr);
-}
-
-// ---------------------------------------------------------------------------
-// plot_svg
 
 TEST(PlotSvg, StairsRunOverItsGoldenHasOnePathPerTraceAndOneOutlinePerBody) {
   const std::string path = kSource + "/scenarios/stairs/up_straight.json";
@@ -380,71 +260,12 @@ TEST(PlotSvg, RefusesATraceWithoutPositions) {
 // ---------------------------------------------------------------------------
 // The commands, run as a user would
 
-/// Runs the binary in a temp dir of its own.
-class CommandTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("stepslide_plot_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
-  struct Result {
-    int code = -1;
-    std::string out, err;
-  };
-
-  /// `stepslide ARGS` in the temp dir, without the test's CI or colour settings.
-  Result run(const std::string& args, const std::string& env = "") const {
-    const std::string command = "cd '" + dir_.string() + "' && env -u CI -u NO_COLOR -u GTEST_TOTAL_SHARDS " +
-                                "-u GTEST_SHARD_INDEX " + env + " '" STEPSLIDE_BINARY "' " + args +
-                                " >.stdout 2>.stderr";
-    const int status = std::system(command.c_str());
-    Result r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(dir_ / ".stdout");
-    r.err = slurp(dir_ / ".stderr");
-    return r;
-  }
-
-  /// Copies a scenario and its golden from the repository into the temp dir.
-  void copy_case(const std::string& rel, bool with_golden = true) const {
-    fs::create_directories((dir_ / "scenarios" / rel).parent_path());
-    fs::copy_file(kSource + "/scenarios/" + rel, dir_ / "scenarios" / rel);
-    if (!with_golden) return;
-    const std::string golden_rel = fs::path(rel).replace_extension(".csv").string();
-    fs::create_directories((dir_ / "golden" / golden_rel).parent_path());
-    fs::copy_file(kSource + "/golden/" + golden_rel, dir_ / "golden" / golden_rel);
-  }
-
-  void write(const std::string& rel, const std::string& text) const {
-    fs::create_directories((dir_ / rel).parent_path());
-    std::ofstream(dir_ / rel, std::ios::binary) << text;
-  }
-
-  fs::path dir_;
-};
-
 class PlotCommand : public CommandTest {};
-class ReportCommand : public CommandTest {};
-
-/// The scenario's text with max_step_height lowered (too low for its stairs).
-std::string with_low_step(const std::string& scenario_path) {
-  strict_json::ParsedJson parsed = strict_json::parse_json(slurp(scenario_path), 64, 10);
-  if (!parsed.ok) throw std::runtime_error("cannot parse " + scenario_path);
-  parsed.document["character"]["settings"]["max_step_height"] = 0.15;
-  return parsed.document.dump(2);
-}
 
 TEST_F(PlotCommand, PlotsEveryScenarioOverItsGolden) {
   for (const std::string& scenario : every_scenario()) {
     const bool has_golden = fs::exists(golden_of(scenario));
-    const Result r = run("plot '" + scenario + "'" + (has_golden ? " --golden '" + golden_of(scenario) + "'" : "") +
+    const RunResult r = run("plot '" + scenario + "'" + (has_golden ? " --golden '" + golden_of(scenario) + "'" : "") +
                          " --out plot.svg");
     // 0 when the run matches its golden, 1 (picture still written) when it does not: check says the same.
     EXPECT_TRUE(r.code == 0 || r.code == 1) << scenario << "\n" << r.out << r.err;
@@ -461,7 +282,7 @@ TEST_F(PlotCommand, ExitCodesAndNoPartialOutput) {
   const std::string stairs = kSource + "/scenarios/stairs/up_straight.json";
   write("low.json", with_low_step(stairs));
   // Differs from the golden: the picture is written, exit 1, the divergence named.
-  Result r = run("plot low.json --golden '" + golden_of(stairs) + "' --out low.svg");
+  RunResult r = run("plot low.json --golden '" + golden_of(stairs) + "' --out low.svg");
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("first divergence at tick"), std::string::npos) << r.out;
   ASSERT_TRUE(fs::exists(dir_ / "low.svg"));
@@ -489,179 +310,8 @@ TEST_F(PlotCommand, ExitCodesAndNoPartialOutput) {
   for (const char* name : {"bad1.svg", "bad2.svg", "bad3.svg", "bad4.svg"}) EXPECT_FALSE(fs::exists(dir_ / name)) << name;
 }
 
-TEST_F(ReportCommand, CheckReportListsEveryScenarioAndDrawsEachFailure) {
-  copy_case("basics/walk_flat.json");
-  copy_case("stairs/up_straight.json");
-  copy_case("stairs/down_straight.json", /*with_golden=*/false);
-  write("scenarios/stairs/up_straight.json", with_low_step(kSource + "/scenarios/stairs/up_straight.json"));
-  write("scenarios/zz_invalid.json", R"({"format": "stepslide/scenario@1", "ticks": "many"})");
-
-  const Result r = run("check --report out/report");
-  EXPECT_EQ(r.code, 2) << "an invalid scenario makes it 2\n" << r.out << r.err;
-  EXPECT_NE(r.out.find("report: out/report/index.html"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("1 passed, 3 failed"), std::string::npos) << r.out;
-  const std::string html = slurp(dir_ / "out/report/index.html");
-  const std::unique_ptr<Node> page = parse_xml(html);
-  ASSERT_TRUE(page);
-  EXPECT_EQ(page->name, "html");
-  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  EXPECT_EQ(html.find("<script"), std::string::npos);
-  EXPECT_EQ(html.find("src="), std::string::npos);
-
-  // Every scenario listed with its status.
-  const std::vector<const Node*> rows = page->find_all(element("tr", "outcome"));
-  ASSERT_EQ(rows.size(), 4u);
-  std::map<std::string, std::string> status;
-  for (const Node* row : rows) {
-    const std::string text = row->all_text();
-    for (const char* word : {"PASS", "FAIL", "INVALID"}) {
-      if (text.find(word) != std::string::npos) status[row->find_all(element("code"))[0]->all_text()] = word;
-    }
-  }
-  const std::map<std::string, std::string> expected_status = {
-      {"scenarios/basics/walk_flat.json", "PASS"},
-      {"scenarios/stairs/up_straight.json", "FAIL"},
-      {"scenarios/stairs/down_straight.json", "FAIL"},
-      {"scenarios/zz_invalid.json", "INVALID"},
-  };
-  EXPECT_EQ(status, expected_status);
-
-  // One section per failure; the regression has its divergence, worst errors and picture.
-  const std::vector<const Node*> sections = page->find_all(element("section", "failure"));
-  ASSERT_EQ(sections.size(), 3u);
-  const Node* regression = nullptr;
-  for (const Node* s : sections) {
-    if (s->all_text().find("up_straight") != std::string::npos) regression = s;
-  }
-  ASSERT_TRUE(regression);
-  Scenario low = load_or_die((dir_ / "scenarios/stairs/up_straight.json").string());
-  const SimulationResult run_low = simulate(low);
-  const std::optional<Trajectory> golden = read_trajectory(kSource + "/golden/stairs/up_straight.csv");
-  ASSERT_TRUE(golden);
-  const DiffResult diff = diff_trajectories(*golden, run_low.trajectory, default_diff_rules());
-  ASSERT_TRUE(diff.first);
-  const Node* first = only(*regression, element("table", "first-divergence"), "first divergence table");
-  ASSERT_TRUE(first);
-  const std::vector<const Node*> cells = first->find_all(element("td"));
-  ASSERT_GE(cells.size(), 4u);
-  EXPECT_EQ(cells[0]->all_text(), format_number(diff.first->tick));
-  EXPECT_EQ(cells[1]->all_text(), diff.first->column);
-  EXPECT_EQ(cells[2]->all_text(), diff.first->expected);
-  EXPECT_EQ(cells[3]->all_text(), diff.first->actual);
-  const Node* worst = only(*regression, element("table", "worst-errors"), "worst error table");
-  ASSERT_TRUE(worst);
-  EXPECT_EQ(count(*worst, element("tr")), diff.worst.size() + 1) << "a header and one row per column";
-  const Node* svg = only(*regression, element("svg"), "picture");
-  ASSERT_TRUE(svg);
-  EXPECT_EQ(count(*svg, element("g", "divergence")), 2u);
-  EXPECT_EQ(count(*svg, element("path", "trajectory")), 4u) << "run and golden, in both views";
-  // The missing golden still gets a picture of the run alone; the invalid file gets none.
-  std::size_t pictures = 0;
-  for (const Node* s : sections) pictures += count(*s, element("svg"));
-  EXPECT_EQ(pictures, 2u);
-  // Ids stay unique when several pictures share the page.
-  std::set<std::string> ids;
-  for (const Node* n : page->find_all([](const Node& e) { return !e.attribute("id").empty(); })) {
-    EXPECT_TRUE(ids.insert(n->attribute("id")).second) << "duplicate id " << n->attribute("id");
-  }
-}
-
-TEST_F(ReportCommand, CheckReportOnEveryScenarioAgreesWithTheTextOutput) {
-  const std::size_t total = every_scenario().size();
-  const Result r = run("check --scenario-root '" + kSource + "/scenarios' --golden-dir '" + kSource +
-                       "/golden' --report report");
-  EXPECT_TRUE(r.code == 0 || r.code == 1) << r.out << r.err;
-  const std::unique_ptr<Node> page = parse_xml(slurp(dir_ / "report/index.html"));
-  ASSERT_TRUE(page);
-  const std::vector<const Node*> rows = page->find_all(element("tr", "outcome"));
-  EXPECT_EQ(rows.size(), total);
-  std::size_t failures = 0;
-  for (const Node* row : rows) {
-    const std::string name = row->find_all(element("code"))[0]->all_text();
-    const bool passed = row->has_class("pass");
-    failures += passed ? 0 : 1;
-    EXPECT_NE(r.out.find((passed ? "PASS " : "FAIL ") + name), std::string::npos) << name;
-  }
-  EXPECT_EQ(count(*page, element("section", "failure")), failures);
-  EXPECT_NE(r.out.find(std::to_string(total - failures) + " passed, " + std::to_string(failures) + " failed"),
-            std::string::npos);
-}
-
-TEST_F(ReportCommand, ReportDirectoryThatCannotBeWrittenIsAnError) {
-  copy_case("basics/walk_flat.json");
-  write("blocker", "a file where the report directory should go");
-  const Result r = run("check --report blocker/sub");
-  EXPECT_EQ(r.code, 2) << r.out << r.err;
-  EXPECT_NE(r.err.find("cannot write blocker/sub/index.html"), std::string::npos) << r.err;
-}
-
 // ---------------------------------------------------------------------------
 // Headless Chromium: the pictures render to something a person can see.
-
-std::string chromium_binary() {
-  if (const char* set = std::getenv("STEPSLIDE_CHROMIUM"); set != nullptr && *set != '\0') return set;
-  for (const char* name : {"chromium", "chromium-browser"}) {
-    if (std::system(("command -v " + std::string(name) + " >/dev/null 2>&1").c_str()) == 0) return name;
-  }
-  return "";
-}
-
-struct Image {
-  unsigned width = 0, height = 0;
-  std::vector<unsigned char> rgb;
-};
-
-std::optional<Image> read_png(const fs::path& path) {
-  png_image image{};
-  image.version = PNG_IMAGE_VERSION;
-  if (!png_image_begin_read_from_file(&image, path.c_str())) return std::nullopt;
-  image.format = PNG_FORMAT_RGB;
-  Image out;
-  out.width = image.width;
-  out.height = image.height;
-  out.rgb.resize(PNG_IMAGE_SIZE(image));
-  if (!png_image_finish_read(&image, nullptr, out.rgb.data(), 0, nullptr)) return std::nullopt;
-  return out;
-}
-
-/// Screenshots `page` (a file) at W x H with the flags headless Chromium needs as root.
-std::optional<Image> screenshot(const std::string& chromium, const fs::path& page, int width, int height,
-                                const fs::path& work) {
-  const fs::path profile = work / "profile";
-  const fs::path png = work / "shot.png";
-  fs::create_directories(profile);
-  const std::string command = "timeout 120 " + chromium +
-                              " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
-                              "--disable-background-networking --disable-component-update --disable-sync "
-                              "--hide-scrollbars --user-data-dir='" + profile.string() + "' --screenshot='" +
-                              png.string() + "' --window-size=" + std::to_string(width) + "," +
-                              std::to_string(height) + " 'file://" + page.string() + "' >'" +
-                              (work / "chromium.log").string() + "' 2>&1";
-  const int status = std::system(command.c_str());
-  EXPECT_EQ(status, 0) << command << "\n" << slurp(work / "chromium.log");
-  return read_png(png);
-}
-
-/// Pixels within `tolerance` of `rgb` on every channel.
-std::size_t pixels_near(const Image& image, unsigned r, unsigned g, unsigned b, int tolerance) {
-  std::size_t n = 0;
-  for (std::size_t i = 0; i + 2 < image.rgb.size(); i += 3) {
-    n += std::abs(image.rgb[i] - static_cast<int>(r)) <= tolerance &&
-                 std::abs(image.rgb[i + 1] - static_cast<int>(g)) <= tolerance &&
-                 std::abs(image.rgb[i + 2] - static_cast<int>(b)) <= tolerance
-             ? 1
-             : 0;
-  }
-  return n;
-}
-
-std::size_t distinct_colours(const Image& image) {
-  std::set<unsigned> colours;
-  for (std::size_t i = 0; i + 2 < image.rgb.size(); i += 3) {
-    colours.insert((image.rgb[i] >> 3) << 10 | (image.rgb[i + 1] >> 3) << 5 | (image.rgb[i + 2] >> 3));
-  }
-  return colours.size();
-}
 
 TEST_F(PlotCommand, ChromiumRendersThePlotOfAScenario) {
   const std::string chromium = chromium_binary();
@@ -670,7 +320,7 @@ TEST_F(PlotCommand, ChromiumRendersThePlotOfAScenario) {
                     "(or set STEPSLIDE_CHROMIUM to a Chromium binary) to check the rendering";
   }
   const std::string scenario = kSource + "/scenarios/stairs/up_straight.json";
-  const Result r = run("plot '" + scenario + "' --golden '" + golden_of(scenario) + "' --out plot.svg");
+  const RunResult r = run("plot '" + scenario + "' --golden '" + golden_of(scenario) + "' --out plot.svg");
   ASSERT_EQ(r.code, 0) << r.err;
   const std::unique_ptr<Node> svg = parse_xml(slurp(dir_ / "plot.svg"));
   ASSERT_TRUE(svg);
@@ -687,22 +337,5 @@ TEST_F(PlotCommand, ChromiumRendersThePlotOfAScenario) {
   EXPECT_GT(pixels_near(*image, 0x00, 0x89, 0x7b, 40), 50u) << "step-up markers are visible";
 }
 
-TEST_F(ReportCommand, ChromiumRendersTheReport) {
-  const std::string chromium = chromium_binary();
-  if (chromium.empty()) {
-    GTEST_SKIP() << "chromium is not installed: run STEPSLIDE_WITH_CHROMIUM=1 tools/install-deps.sh "
-                    "(or set STEPSLIDE_CHROMIUM to a Chromium binary) to check the rendering";
-  }
-  copy_case("stairs/up_straight.json");
-  write("scenarios/stairs/up_straight.json", with_low_step(kSource + "/scenarios/stairs/up_straight.json"));
-  const Result r = run("check --report report");
-  ASSERT_EQ(r.code, 1) << r.out << r.err;
-  const std::optional<Image> image = screenshot(chromium, dir_ / "report/index.html", 1100, 1400, dir_);
-  ASSERT_TRUE(image) << "no readable PNG";
-  EXPECT_EQ(image->width, 1100u);
-  EXPECT_GT(pixels_near(*image, 0xc6, 0x28, 0x28, 30), 100u) << "the red FAIL badges are visible";
-  EXPECT_GT(pixels_near(*image, 0x15, 0x65, 0xc0, 40), 100u) << "the inline plot is drawn";
-}
-
 }  // namespace
-}  // namespace stepslide
+}  // namespace stepslide::test

@@ -67,7 +67,7 @@ class TempDirTest : public ::testing::Test {
   /// environment are removed, so the child sees only what the test sets.
   RunResult run(const std::string& args, const std::string& env = "") const {
     const std::string command = "cd '" + dir_.string() +
-                                "' && env -u CI -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX -u TEST_TOTAL_SHARDS "
+                                "' && env -u CI -u NO_COLOR -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX -u TEST_TOTAL_SHARDS "
                                 "-u TEST_SHARD_INDEX -u TEST_SHARD_STATUS_FILE " +
                                 env + " '" STEPSLIDE_BINARY "' " + args + " >.stdout 2>.stderr";
     const int status = std::system(command.c_str());
