@@ -1,16 +1,30 @@
-#include "fuzz_command.h"
-
+// `stepslide fuzz`: random worlds and input, invariants checked every tick,
+// violations shrunk and saved as scenario files; `--replay` checks files.
 #include <unistd.h>
 
+#include <cstdint>
 #include <iostream>
 
-#include "gate/console.h"
+#include "command.h"
 #include "fuzz/campaign.h"
-#include "gate/gate.h"
+#include "gate/console.h"
+#include "gate/discovery.h"
+#include "gate/exit_code.h"
+#include "gate/scenario_file.h"
 
 namespace stepslide::cli {
 
 namespace {
+
+struct FuzzArgs {
+  std::uint64_t seed = 1;
+  std::int64_t count = 100;
+  std::string out_dir = "fuzz-findings";
+  std::int64_t max_ticks = 360;
+  bool no_shrink = false;
+  bool keep = false;
+  std::vector<std::string> replay;  ///< scenario files to check instead of generating
+};
 
 /// Checks each file's invariants; exit 1 when any is violated, 2 when any is invalid.
 int replay_files(const std::vector<std::string>& paths) {
@@ -22,7 +36,7 @@ int replay_files(const std::vector<std::string>& paths) {
   }
   int code = kExitOk;
   for (const std::string& file : list.files) {
-    const LoadedScenario loaded = load_scenario(file);
+    const LoadedScenario loaded = load_scenario_keeping_bytes(file);
     if (!loaded.valid()) {
       std::cerr << format_load_errors(loaded.load);
       code = kExitInvalid;
@@ -41,8 +55,6 @@ int replay_files(const std::vector<std::string>& paths) {
   }
   return code;
 }
-
-}  // namespace
 
 CLI::App* add_fuzz(CLI::App& app, FuzzArgs& args) {
   CLI::App* fuzz = app.add_subcommand("fuzz", "Check the controller's invariants on random worlds and input.");
@@ -107,5 +119,18 @@ int fuzz_command(const FuzzArgs& args) {
   if (!summary.generator_errors.empty()) return kExitInvalid;
   return summary.findings.empty() ? kExitOk : kExitFailure;
 }
+
+class FuzzCommand final : public Command {
+ public:
+  CLI::App* add_to(CLI::App& app) override { return add_fuzz(app, args_); }
+  int run() override { return fuzz_command(args_); }
+
+ private:
+  FuzzArgs args_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_fuzz_command() { return std::make_unique<FuzzCommand>(); }
 
 }  // namespace stepslide::cli

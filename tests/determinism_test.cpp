@@ -6,8 +6,8 @@
 #include <filesystem>
 
 #include "scenario/scenario.h"
+#include "gate/csv.h"
 #include "scenario/simulate.h"
-#include "scenario/trajectory.h"
 
 namespace stepslide {
 namespace {

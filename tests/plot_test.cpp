@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "base/file_io.h"
+#include "base/format.h"
 #include "gate/gate.h"
 #include "scenario/json_reader.h"
 #include "gate/report.h"
@@ -50,9 +51,8 @@ Scenario load_or_die(const std::string& path) {
 }
 
 std::optional<Trajectory> read_trajectory(const std::string& path) {
-  std::string error;
-  const Expected<std::string> text = read_file(path);
-  return text ? parse_csv(*text, &error) : std::nullopt;
+  Expected<Trajectory> t = read_trajectory_file(path);
+  return t ? std::optional<Trajectory>(t.take()) : std::nullopt;
 }
 
 std::unique_ptr<Node> parse_xml(const std::string& text) {

@@ -3,11 +3,10 @@
 #include "scenario/convert.h"
 
 #include <chrono>
-#include <cmath>
-#include <sstream>
 #include <type_traits>
 
 #include "stepslide/controller.h"
+#include "scenario/columns.h"
 #include "scenario/reference_controller.h"
 #include "scenario/world.h"
 
@@ -62,114 +61,16 @@ class InputTrack {
   CharacterInput current_;
 };
 
-/// Columns after SPEC §2's fixed ones: whether the character was stuck
-/// (could not be pushed clear: crushed or wedged), which body it stands on
-/// (index into the scenario's world, -1 for none) and where its feet are in
-/// that body's frame, so riding a platform reads as a steady local position.
-const std::vector<std::string>& extension_columns() {
-  static const std::vector<std::string> columns = {"stuck", "ground_body", "local_x", "local_y", "local_z"};
-  return columns;
-}
-
+/// The row for `tick`: the ground body and the feet in its frame are worked
+/// out here, since only the runner knows the world; the columns read the rest.
 std::vector<double> row_of(std::int64_t tick, int tick_rate, const CharacterState& s, const TickReport& report,
                            const World& world) {
-  int ground_body = -1;
-  btVector3 local(0, 0, 0);
+  TickSample sample{tick, tick_rate, s, report};
   if (s.grounded && s.ground_object != nullptr && s.ground_object->getUserIndex() >= 0) {
-    ground_body = s.ground_object->getUserIndex();
-    local = world.body_pose(static_cast<std::size_t>(ground_body), tick).inverse() * s.position;
+    sample.ground_body = s.ground_object->getUserIndex();
+    sample.local_feet = world.body_pose(static_cast<std::size_t>(sample.ground_body), tick).inverse() * s.position;
   }
-  return {static_cast<double>(tick),
-          static_cast<double>(tick) / tick_rate,
-          s.position.x(),
-          s.position.y(),
-          s.position.z(),
-          s.velocity.x(),
-          s.velocity.y(),
-          s.velocity.z(),
-          s.grounded ? 1.0 : 0.0,
-          s.ground_normal.x(),
-          s.ground_normal.y(),
-          s.ground_normal.z(),
-          report.step_dy,
-          s.camera_dy,
-          static_cast<double>(report.sweeps),
-          static_cast<double>(report.slide_iters),
-          static_cast<double>(report.depen_iters),
-          report.depenetration_converged ? 0.0 : 1.0,
-          static_cast<double>(ground_body),
-          local.x(),
-          local.y(),
-          local.z()};
-}
-
-std::string number(double v) { return format_number(v); }
-
-void check_expectations(const Scenario& scenario, const Trajectory& t, const std::vector<double>& penetration,
-                        std::vector<ExpectationFailure>& failures) {
-  const int x = t.column_index("x"), y = t.column_index("y"), z = t.column_index("z");
-  const int grounded = t.column_index("grounded");
-  const int stuck = t.column_index("stuck");
-  const std::int64_t last_tick = scenario.ticks;
-  for (const ExpectCheck& check : scenario.expect) {
-    auto fail = [&](std::int64_t tick, const std::string& message) {
-      failures.push_back({check.json_path, tick, message});
-    };
-    switch (check.kind) {
-      case ExpectCheck::Kind::Position: {
-        const std::int64_t tick = check.tick_is_end ? last_tick : check.tick;
-        const auto& row = t.rows[static_cast<std::size_t>(tick)];
-        const double actual[3] = {row[static_cast<std::size_t>(x)], row[static_cast<std::size_t>(y)],
-                                  row[static_cast<std::size_t>(z)]};
-        double squared = 0.0;
-        for (int i = 0; i < 3; ++i) {
-          if (check.position[static_cast<std::size_t>(i)]) {
-            const double d = actual[i] - *check.position[static_cast<std::size_t>(i)];
-            squared += d * d;
-          }
-        }
-        const double distance = std::sqrt(squared);
-        if (!(distance <= check.tolerance)) {
-          std::ostringstream m;
-          m << "feet at (" << number(actual[0]) << ", " << number(actual[1]) << ", " << number(actual[2])
-            << ") are " << number(distance) << " m from the expected position, more than the tolerance "
-            << number(check.tolerance);
-          fail(tick, m.str());
-        }
-        break;
-      }
-      case ExpectCheck::Kind::Grounded:
-      case ExpectCheck::Kind::Stuck:
-      case ExpectCheck::Kind::YBetween:
-      case ExpectCheck::Kind::MaxPenetration: {
-        const std::int64_t last = check.last_is_end ? last_tick : check.last;
-        for (std::int64_t tick = check.first; tick <= last; ++tick) {
-          const auto& row = t.rows[static_cast<std::size_t>(tick)];
-          std::ostringstream m;
-          if (check.kind == ExpectCheck::Kind::Grounded || check.kind == ExpectCheck::Kind::Stuck) {
-            const bool is_grounded = check.kind == ExpectCheck::Kind::Grounded;
-            const char* flag = is_grounded ? "grounded" : "stuck";
-            const bool want = is_grounded ? check.grounded : check.stuck;
-            const bool is = row[static_cast<std::size_t>(is_grounded ? grounded : stuck)] != 0.0;
-            if (is == want) continue;
-            m << "expected " << flag << " " << (want ? "true" : "false") << ", got " << (is ? "true" : "false");
-          } else if (check.kind == ExpectCheck::Kind::YBetween) {
-            const double feet = row[static_cast<std::size_t>(y)];
-            if (feet >= check.y_lo && feet <= check.y_hi) continue;
-            m << "feet height " << number(feet) << " outside [" << number(check.y_lo) << ", " << number(check.y_hi)
-              << "]";
-          } else {
-            const double depth = penetration[static_cast<std::size_t>(tick)];
-            if (depth <= check.max_penetration) continue;
-            m << "shape overlaps the world by " << number(depth) << " m, more than " << number(check.max_penetration);
-          }
-          fail(tick, m.str());
-          break;  // the first failing tick of a range says enough
-        }
-        break;
-      }
-    }
-  }
+  return read_row(sample);
 }
 
 }  // namespace
@@ -196,15 +97,11 @@ SimulationResult run_ticks(const Scenario& scenario, const SimulationOptions& op
   SimulationResult result;
   controller.reset(to_bt(scenario.character.position), to_bt(scenario.character.velocity));
 
-  bool measure_penetration = options.always_measure_penetration;
-  for (const ExpectCheck& check : scenario.expect) {
-    measure_penetration |= check.kind == ExpectCheck::Kind::MaxPenetration;
-  }
+  const bool measure_penetration = options.always_measure_penetration || needs_penetration(scenario);
   std::vector<double> penetration;
 
   Trajectory& t = result.trajectory;
-  t.columns = fixed_columns();
-  t.columns.insert(t.columns.end(), extension_columns().begin(), extension_columns().end());
+  t.columns = column_names();
   t.rows.reserve(static_cast<std::size_t>(scenario.ticks) + 1);
   t.rows.push_back(row_of(0, scenario.tick_rate, controller.state(), TickReport{}, world));
   if (measure_penetration) penetration.push_back(controller.penetration_depth());
@@ -230,7 +127,7 @@ SimulationResult run_ticks(const Scenario& scenario, const SimulationOptions& op
       if (options.on_tick) options.on_tick(TickView{tick + 1, world, controller, input.at(tick), report});
     }
   }
-  check_expectations(scenario, t, penetration, result.expectation_failures);
+  result.expectation_failures = check_expectations(scenario, t, penetration);
   return result;
 }
 
