@@ -20,6 +20,13 @@ struct Progress {
   std::vector<std::string> scenarios;
   std::size_t done = 0;
   std::size_t failed = 0;
+
+  void count(const CheckOutcome& outcome) {
+    ++done;
+    failed += outcome.verdict == Verdict::Pass ? 0 : 1;
+  }
+  /// "[12/31] 1 failed | checking <the next scenario>"
+  std::string text() const { return progress_text(done, scenarios.size(), failed, scenarios[done]); }
 };
 
 class CheckCommand final : public Command {
@@ -67,25 +74,11 @@ class CheckCommand final : public Command {
       std::cerr << error_line("--color " + color_ + ": expected auto, always or never");
       return kExitInvalid;
     }
-    const bool color = color_enabled(*color_mode, read_console_facts(STDOUT_FILENO));
     // On a terminal (never in CI) one line on stderr says how far the run is.
     ProgressLine line(std::cerr, progress_enabled(read_console_facts(STDERR_FILENO)), terminal_columns(STDERR_FILENO));
     Progress progress;
     request_.env = process_env;
-    request_.listener.on_start = [&](const std::vector<std::string>& scenarios) {
-      progress.scenarios = scenarios;
-      if (!scenarios.empty()) line.show(progress_text(0, scenarios.size(), 0, scenarios.front()));
-    };
-    request_.listener.on_outcome = [&](const CheckOutcome& outcome) {
-      line.clear();
-      std::cout << (color ? colorize_verdicts(outcome.report) : outcome.report) << std::flush;
-      ++progress.done;
-      progress.failed += outcome.verdict == Verdict::Pass ? 0 : 1;
-      if (progress.done >= progress.scenarios.size()) return;
-      line.show(progress_text(progress.done, progress.scenarios.size(), progress.failed,
-                              progress.scenarios[progress.done]));
-    };
-    request_.listener.on_warning = [](const std::string& text) { std::cerr << text; };
+    listen(color_enabled(*color_mode, read_console_facts(STDOUT_FILENO)), line, progress);
     const CheckRun run = run_check(request_);
     line.clear();
     print_ending(run);
@@ -93,6 +86,22 @@ class CheckCommand final : public Command {
   }
 
  private:
+  /// Prints each outcome as soon as it is known, keeping the progress line
+  /// below the output.
+  void listen(bool color, ProgressLine& line, Progress& progress) {
+    request_.listener.on_start = [&line, &progress](const std::vector<std::string>& scenarios) {
+      progress.scenarios = scenarios;
+      if (!scenarios.empty()) line.show(progress_text(0, scenarios.size(), 0, scenarios.front()));
+    };
+    request_.listener.on_outcome = [color, &line, &progress](const CheckOutcome& outcome) {
+      line.clear();
+      std::cout << (color ? colorize_verdicts(outcome.report) : outcome.report) << std::flush;
+      progress.count(outcome);
+      if (progress.done < progress.scenarios.size()) line.show(progress.text());
+    };
+    request_.listener.on_warning = [](const std::string& text) { std::cerr << text; };
+  }
+
   /// What follows the outcomes: the report's page, the self-check, the
   /// closing line, and any file that could not be written.
   static void print_ending(const CheckRun& run) {

@@ -87,8 +87,7 @@ CLI::App* add_fuzz(CLI::App& app, FuzzArgs& args) {
   return fuzz;
 }
 
-int fuzz_command(const FuzzArgs& args) {
-  if (!args.replay.empty()) return replay_files(args.replay);
+FuzzOptions fuzz_options(const FuzzArgs& args) {
   FuzzOptions options;
   options.seed = args.seed;
   options.count = args.count;
@@ -96,15 +95,33 @@ int fuzz_command(const FuzzArgs& args) {
   options.shrink = !args.no_shrink;
   options.keep_all = args.keep;
   options.world.max_ticks = args.max_ticks;
+  return options;
+}
+
+/// "[12/100] 1 violations | seed 13"
+std::string fuzz_progress_text(const FuzzArgs& args, std::int64_t done, std::size_t found) {
+  return "[" + std::to_string(done) + "/" + std::to_string(args.count) + "] " +
+         (found > 0 ? std::to_string(found) + " violations | " : "") + "seed " +
+         std::to_string(args.seed + static_cast<std::uint64_t>(done));
+}
+
+/// "fuzz: 100 scenarios (seeds 1..100), 24000 ticks checked, 0 violations"
+std::string closing_text(const FuzzArgs& args, const FuzzSummary& summary) {
+  const std::uint64_t last_seed = args.seed + static_cast<std::uint64_t>(std::max<std::int64_t>(args.count, 1) - 1);
+  const std::size_t found = summary.findings.size();
+  return "fuzz: " + std::to_string(summary.scenarios) + " scenarios (seeds " + std::to_string(args.seed) + ".." +
+         std::to_string(last_seed) + "), " + std::to_string(summary.ticks) + " ticks checked, " +
+         std::to_string(found) + " violation" + (found == 1 ? "" : "s") + "\n";
+}
+
+int fuzz_command(const FuzzArgs& args) {
+  if (!args.replay.empty()) return replay_files(args.replay);
+  FuzzOptions options = fuzz_options(args);
   // On a terminal (never in CI) one line on stderr says how far the run is.
   ProgressLine progress(std::cerr, progress_enabled(read_console_facts(STDERR_FILENO)),
                         terminal_columns(STDERR_FILENO));
   std::size_t found = 0;
-  options.on_progress = [&](std::int64_t done) {
-    progress.show("[" + std::to_string(done) + "/" + std::to_string(args.count) + "] " +
-                  (found > 0 ? std::to_string(found) + " violations | " : "") + "seed " +
-                  std::to_string(args.seed + static_cast<std::uint64_t>(done)));
-  };
+  options.on_progress = [&](std::int64_t done) { progress.show(fuzz_progress_text(args, done, found)); };
   const FuzzSummary summary = run_fuzz(options, [&](const FuzzFinding& finding) {
     progress.clear();
     ++found;
@@ -112,10 +129,7 @@ int fuzz_command(const FuzzArgs& args) {
   });
   progress.clear();
   for (const std::string& error : summary.generator_errors) std::cerr << "error: " << error << "\n";
-  std::cout << "fuzz: " << summary.scenarios << " scenarios (seeds " << args.seed << ".."
-            << args.seed + static_cast<std::uint64_t>(std::max<std::int64_t>(args.count, 1) - 1) << "), "
-            << summary.ticks << " ticks checked, " << summary.findings.size() << " violation"
-            << (summary.findings.size() == 1 ? "" : "s") << "\n";
+  std::cout << closing_text(args, summary);
   if (!summary.generator_errors.empty()) return kExitInvalid;
   return summary.findings.empty() ? kExitOk : kExitFailure;
 }

@@ -75,32 +75,36 @@ std::string join_names(const std::vector<std::string>& names) {
   return out;
 }
 
+/// The names in `names` that `other` lacks, joined.
+std::string names_missing_from(const std::vector<std::string>& names, const Trajectory& other) {
+  std::vector<std::string> missing;
+  for (const std::string& name : names) {
+    if (other.column_index(name) < 0) missing.push_back(name);
+  }
+  return join_names(missing);
+}
+
+bool in_same_order(const std::vector<ComparedColumn>& compared) {
+  for (std::size_t i = 1; i < compared.size(); ++i) {
+    if (compared[i].actual_index < compared[i - 1].actual_index) return false;
+  }
+  return true;
+}
+
 /// Matches columns by name in expected's order; reports the differences.
 std::vector<ComparedColumn> match_columns(const Trajectory& expected, const Trajectory& actual, const DiffRules& rules,
                                           std::vector<std::string>* structural) {
   std::vector<ComparedColumn> compared;
-  std::vector<std::string> missing;
-  std::vector<std::string> extra;
   for (std::size_t i = 0; i < expected.columns.size(); ++i) {
     const std::string& name = expected.columns[i];
     const int in_actual = actual.column_index(name);
-    if (in_actual < 0) {
-      missing.push_back(name);
-      continue;
-    }
-    compared.push_back({name, static_cast<int>(i), in_actual, rules.tolerance_for(name)});
+    if (in_actual >= 0) compared.push_back({name, static_cast<int>(i), in_actual, rules.tolerance_for(name)});
   }
-  for (const std::string& name : actual.columns) {
-    if (expected.column_index(name) < 0) extra.push_back(name);
-  }
-  if (!missing.empty()) structural->push_back("actual is missing column(s): " + join_names(missing));
-  if (!extra.empty()) structural->push_back("actual has extra column(s): " + join_names(extra));
-
-  bool same_order = true;
-  for (std::size_t i = 1; i < compared.size(); ++i) {
-    if (compared[i].actual_index < compared[i - 1].actual_index) same_order = false;
-  }
-  if (!same_order) {
+  const std::string missing = names_missing_from(expected.columns, actual);
+  const std::string extra = names_missing_from(actual.columns, expected);
+  if (!missing.empty()) structural->push_back("actual is missing column(s): " + missing);
+  if (!extra.empty()) structural->push_back("actual has extra column(s): " + extra);
+  if (!in_same_order(compared)) {
     structural->push_back("columns are in a different order: expected " + join_names(expected.columns) + "; got " +
                           join_names(actual.columns));
   }

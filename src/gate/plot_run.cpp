@@ -46,25 +46,19 @@ std::string comparison_text(const std::optional<DiffResult>& diff, const std::st
   return "; differs from " + reference + ": " + diff_summary(*diff);
 }
 
-}  // namespace
+/// The SVG of the run, over the reference when there is one.
+std::string picture(const LoadedScenario& loaded, const SimulationResult& sim, const std::optional<Trajectory>& reference,
+                    const std::optional<DiffResult>& diff, const PlotRequest& request) {
+  std::vector<PlotTrace> traces{{"this run", &sim.trajectory}};
+  if (reference) {
+    traces.push_back({(request.golden.empty() ? "reference: " : "golden: ") + reference_path(request), &*reference});
+  }
+  return plot_svg(*loaded.load.scenario, traces, diff ? diff->first : std::nullopt);
+}
 
-PlotResult plot_scenario_file(const PlotRequest& request) {
-  const Expected<DiffRules> rules = make_diff_rules(request.exact, request.tolerances);
-  if (!rules) return refused(error_line(rules.error()));
-  const LoadedScenario loaded = load_scenario_keeping_bytes(request.scenario);
-  if (!loaded.valid()) return refused(format_load_errors(loaded.load));
-  const std::string& reference_file = reference_path(request);
-  const Expected<std::optional<Trajectory>> reference = read_reference(reference_file);
-  if (!reference) return refused(reference.error());
-  const Expected<SimulationResult> sim = simulate_with_metadata(loaded, request.fingerprint);
-  if (!sim) return refused(error_line(sim.error()));
-
-  std::optional<DiffResult> diff;
-  if (*reference) diff = diff_trajectories(**reference, sim->trajectory, *rules);
-  std::vector<PlotTrace> traces{{"this run", &sim->trajectory}};
-  if (*reference) traces.push_back({(request.golden.empty() ? "reference: " : "golden: ") + reference_file, &**reference});
-  const std::string svg = plot_svg(*loaded.load.scenario, traces, diff ? diff->first : std::nullopt);
-
+/// Writes the picture, or hands it back for stdout; then says what was drawn.
+PlotResult deliver(const std::string& svg, const LoadedScenario& loaded, const SimulationResult& sim,
+                   const std::optional<DiffResult>& diff, const PlotRequest& request) {
   PlotResult result;
   const bool to_stdout = request.out == "-";
   if (to_stdout) {
@@ -73,11 +67,28 @@ PlotResult plot_scenario_file(const PlotRequest& request) {
     return refused(error_line("cannot write " + request.out + ": " + written.error()));
   }
   result.report = "plotted " + loaded.path + (to_stdout ? "" : " -> " + request.out) +
-                  comparison_text(diff, reference_file) + "\n" +
-                  format_expectation_failures(loaded.path, sim->expectation_failures);
-  const bool failed = (diff && !diff->equal) || !sim->expectation_failures.empty();
+                  comparison_text(diff, reference_path(request)) + "\n" +
+                  format_expectation_failures(loaded.path, sim.expectation_failures);
+  const bool failed = (diff && !diff->equal) || !sim.expectation_failures.empty();
   result.exit_code = failed ? kExitFailure : kExitOk;
   return result;
+}
+
+}  // namespace
+
+PlotResult plot_scenario_file(const PlotRequest& request) {
+  const Expected<DiffRules> rules = make_diff_rules(request.exact, request.tolerances);
+  if (!rules) return refused(error_line(rules.error()));
+  const LoadedScenario loaded = load_scenario_keeping_bytes(request.scenario);
+  if (!loaded.valid()) return refused(format_load_errors(loaded.load));
+  const Expected<std::optional<Trajectory>> reference = read_reference(reference_path(request));
+  if (!reference) return refused(reference.error());
+  const Expected<SimulationResult> sim = simulate_with_metadata(loaded, request.fingerprint);
+  if (!sim) return refused(error_line(sim.error()));
+
+  std::optional<DiffResult> diff;
+  if (*reference) diff = diff_trajectories(**reference, sim->trajectory, *rules);
+  return deliver(picture(loaded, *sim, *reference, diff, request), loaded, *sim, diff, request);
 }
 
 }  // namespace stepslide

@@ -88,47 +88,81 @@ std::optional<ControllerKind> controller_from_name(const std::string& name) {
 
 namespace {
 
-/// Runs `controller` (ours or the reference) through the scenario in `world`.
+/// Runs `controller` (ours or the reference) through the scenario in
+/// `world`, one row per tick from row 0 (after reset).
+template <class Controller>
+class Runner {
+ public:
+  Runner(const Scenario& scenario, const SimulationOptions& options, World& world, Controller& controller)
+      : scenario_(scenario),
+        options_(options),
+        world_(world),
+        controller_(controller),
+        measure_penetration_(options.always_measure_penetration || needs_penetration(scenario)),
+        input_(scenario.input) {}
+
+  SimulationResult run() {
+    controller_.reset(to_bt(scenario_.character.position), to_bt(scenario_.character.velocity));
+    result_.trajectory.columns = column_names();
+    result_.trajectory.rows.reserve(static_cast<std::size_t>(scenario_.ticks) + 1);
+    const TickReport none;
+    record(0, none);
+    observe(0, 0, none);
+    const double dt = 1.0 / scenario_.tick_rate;
+    for (std::int64_t tick = 0; tick < scenario_.ticks; ++tick) step(tick, dt);
+    result_.expectation_failures = check_expectations(scenario_, result_.trajectory, penetration_);
+    return std::move(result_);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  static constexpr bool kOurs = std::is_same_v<Controller, CharacterController>;
+
+  void step(std::int64_t tick, double dt) {
+    // The world moves first, then the character (SPEC §1.1).
+    world_.set_time(tick + 1);
+    const TickReport report = update(input_.at(tick), dt);
+    result_.total_sweeps += report.sweeps;
+    record(tick + 1, report);
+    observe(tick + 1, tick, report);
+  }
+
+  /// The controller's update, timed when asked (wall time never reaches a row).
+  TickReport update(const CharacterInput& input, double dt) {
+    if (!options_.measure_time) return controller_.update(input, dt);
+    const Clock::time_point start = Clock::now();
+    TickReport report = controller_.update(input, dt);
+    result_.update_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+    return report;
+  }
+
+  void record(std::int64_t tick, const TickReport& report) {
+    result_.trajectory.rows.push_back(row_of(tick, scenario_.tick_rate, controller_.state(), report, world_));
+    if (measure_penetration_) penetration_.push_back(controller_.penetration_depth());
+  }
+
+  /// Shows row `row`, made with the input of tick `input_tick`, to the
+  /// observer; ours only.
+  void observe(std::int64_t row, std::int64_t input_tick, const TickReport& report) {
+    if constexpr (kOurs) {
+      if (options_.on_tick) options_.on_tick(TickView{row, world_, controller_, input_.at(input_tick), report});
+    }
+  }
+
+  const Scenario& scenario_;
+  const SimulationOptions& options_;
+  World& world_;
+  Controller& controller_;
+  const bool measure_penetration_;
+  InputTrack input_;
+  std::vector<double> penetration_;  ///< overlap depth per row, when measured
+  SimulationResult result_;
+};
+
 template <class Controller>
 SimulationResult run_ticks(const Scenario& scenario, const SimulationOptions& options, World& world,
                            Controller& controller) {
-  using Clock = std::chrono::steady_clock;
-  constexpr bool kOurs = std::is_same_v<Controller, CharacterController>;
-  SimulationResult result;
-  controller.reset(to_bt(scenario.character.position), to_bt(scenario.character.velocity));
-
-  const bool measure_penetration = options.always_measure_penetration || needs_penetration(scenario);
-  std::vector<double> penetration;
-
-  Trajectory& t = result.trajectory;
-  t.columns = column_names();
-  t.rows.reserve(static_cast<std::size_t>(scenario.ticks) + 1);
-  t.rows.push_back(row_of(0, scenario.tick_rate, controller.state(), TickReport{}, world));
-  if (measure_penetration) penetration.push_back(controller.penetration_depth());
-
-  InputTrack input(scenario.input);
-  if constexpr (kOurs) {
-    if (options.on_tick) {
-      const TickReport none;
-      options.on_tick(TickView{0, world, controller, input.at(0), none});
-    }
-  }
-  const double dt = 1.0 / scenario.tick_rate;
-  for (std::int64_t tick = 0; tick < scenario.ticks; ++tick) {
-    // The world moves first, then the character (SPEC §1.1).
-    world.set_time(tick + 1);
-    const Clock::time_point start = options.measure_time ? Clock::now() : Clock::time_point{};
-    const TickReport report = controller.update(input.at(tick), dt);
-    if (options.measure_time) result.update_seconds += std::chrono::duration<double>(Clock::now() - start).count();
-    result.total_sweeps += report.sweeps;
-    t.rows.push_back(row_of(tick + 1, scenario.tick_rate, controller.state(), report, world));
-    if (measure_penetration) penetration.push_back(controller.penetration_depth());
-    if constexpr (kOurs) {
-      if (options.on_tick) options.on_tick(TickView{tick + 1, world, controller, input.at(tick), report});
-    }
-  }
-  result.expectation_failures = check_expectations(scenario, t, penetration);
-  return result;
+  return Runner<Controller>(scenario, options, world, controller).run();
 }
 
 }  // namespace
