@@ -1,11 +1,8 @@
 // `stepslide trace`: explain what the controller did on given ticks.
-#include <cstdint>
 #include <iostream>
 
 #include "command.h"
-#include "gate/exit_code.h"
-#include "gate/trace.h"
-#include "scenario/scenario.h"
+#include "gate/trace_run.h"
 
 namespace stepslide::cli {
 
@@ -16,11 +13,11 @@ class TraceCommand final : public Command {
   CLI::App* add_to(CLI::App& app) override {
     CLI::App* trace =
         app.add_subcommand("trace", "Explain a tick: every query the controller issued and every decision.");
-    trace->add_option("SCENARIO", scenario_, "scenario file")->required();
-    trace->add_option("--tick", tick_, "first tick to trace: the step that produced row N of the trajectory")
+    trace->add_option("SCENARIO", request_.scenario, "scenario file")->required();
+    trace->add_option("--tick", request_.tick, "first tick to trace: the step that produced row N of the trajectory")
         ->required();
-    trace->add_option("--to", to_, "last tick to trace (default: --tick)");
-    trace->add_flag("--json", json_, "one JSON object per tick, one per line");
+    trace->add_option("--to", request_.to, "last tick to trace (default: --tick)");
+    trace->add_flag("--json", request_.json, "one JSON object per tick, one per line");
     trace->footer(
         "For each tick: the row before, then in order the velocity update, depenetration (overlaps, normals, "
         "depths, correction per iteration), each slide sweep (from, to, hit fraction, normal, body, the plane or "
@@ -31,30 +28,14 @@ class TraceCommand final : public Command {
   }
 
   int run() override {
-    const LoadResult loaded = load_scenario_file(scenario_);
-    if (!loaded.scenario) {
-      for (const LoadError& e : loaded.errors) std::cerr << format_error(e) << "\n";
-      return kExitInvalid;
-    }
-    const Scenario& scenario = *loaded.scenario;
-    TraceRequest request;
-    request.first = tick_;
-    request.last = to_ < 0 ? tick_ : to_;
-    request.json = json_;
-    if (request.first < 1 || request.last > scenario.ticks || request.first > request.last) {
-      std::cerr << scenario_ << ": ticks to trace must satisfy 1 <= --tick <= --to <= " << scenario.ticks
-                << " (the scenario's ticks), got --tick " << request.first << " --to " << request.last << "\n";
-      return kExitInvalid;
-    }
-    std::cout << trace_scenario(scenario, request);
-    return kExitOk;
+    const TraceFileResult result = trace_scenario_file(request_);
+    std::cerr << result.errors;
+    std::cout << result.text;
+    return result.exit_code;
   }
 
  private:
-  std::string scenario_;
-  std::int64_t tick_ = 1;
-  std::int64_t to_ = -1;  ///< -1: same as --tick
-  bool json_ = false;
+  TraceFileRequest request_;
 };
 
 }  // namespace

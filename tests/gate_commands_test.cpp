@@ -15,6 +15,7 @@
 #include "gate/compare_files.h"
 #include "gate/csv.h"
 #include "gate/run.h"
+#include "gate/trace_run.h"
 #include "gate/validate.h"
 
 namespace stepslide {
@@ -275,7 +276,7 @@ TEST_F(GateCommands, BlessReportsEachGoldenAndTheOrphans) {
 }
 
 // ---------------------------------------------------------------------------
-// run, diff, validate
+// run, diff, validate, trace
 
 TEST_F(GateCommands, RunWritesEachScenarioAndSummarisesIt) {
   write("scenarios/a.json", floor_json(3));
@@ -342,6 +343,21 @@ TEST_F(GateCommands, ValidateReportsEveryFile) {
   EXPECT_EQ(result.files[0].errors.rfind("s/bad.json: ", 0), 0u) << result.files[0].errors;
   EXPECT_TRUE(result.files[1].valid);
   EXPECT_EQ(validate_scenarios({"nothing_here"}).errors, "error: nothing_here: no such file or directory\n");
+}
+
+TEST_F(GateCommands, TraceNeedsTicksInsideTheScenario) {
+  write("a.json", floor_json(3));
+  TraceFileRequest request;
+  request.scenario = "a.json";
+  request.tick = 2;
+  const TraceFileResult traced = trace_scenario_file(request);
+  EXPECT_EQ(traced.exit_code, kExitOk) << traced.errors;
+  EXPECT_NE(traced.text, "");
+  request.to = 4;
+  EXPECT_EQ(trace_scenario_file(request).errors,
+            "a.json: ticks to trace must satisfy 1 <= --tick <= --to <= 3 (the scenario's ticks), got --tick 2 --to 4\n");
+  request.scenario = "missing.json";
+  EXPECT_EQ(trace_scenario_file(request).errors.rfind("missing.json: ", 0), 0u);
 }
 
 }  // namespace

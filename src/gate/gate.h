@@ -8,7 +8,7 @@
 //   check.h, check_scenarios.h     the verdict on one scenario, and on many
 //   check_run.h, bless.h, run.h,   one library call per command
 //   compare_files.h, validate.h,
-//   plot_run.h
+//   plot_run.h, trace_run.h
 #pragma once
 
 #include "gate/bless.h"
@@ -26,5 +26,6 @@
 #include "gate/scenario_file.h"
 #include "gate/sharding.h"
 #include "gate/tolerances.h"
+#include "gate/trace_run.h"
 #include "gate/plot_run.h"
 #include "gate/validate.h"
