@@ -1,16 +1,30 @@
-#include "fuzz_command.h"
-
+// `stepslide fuzz`: random worlds and input, invariants checked every tick,
+// violations shrunk and saved as scenario files; `--replay` checks files.
 #include <unistd.h>
 
+#include <cstdint>
 #include <iostream>
 
-#include "gate/console.h"
+#include "command.h"
 #include "fuzz/campaign.h"
-#include "gate/gate.h"
+#include "gate/console.h"
+#include "gate/discovery.h"
+#include "gate/exit_code.h"
+#include "gate/scenario_file.h"
 
 namespace stepslide::cli {
 
 namespace {
+
+struct FuzzArgs {
+  std::uint64_t seed = 1;
+  std::int64_t count = 100;
+  std::string out_dir = "fuzz-findings";
+  std::int64_t max_ticks = 360;
+  bool no_shrink = false;
+  bool keep = false;
+  std::vector<std::string> replay;  ///< scenario files to check instead of generating
+};
 
 /// Checks each file's invariants; exit 1 when any is violated, 2 when any is invalid.
 int replay_files(const std::vector<std::string>& paths) {
@@ -22,7 +36,7 @@ int replay_files(const std::vector<std::string>& paths) {
   }
   int code = kExitOk;
   for (const std::string& file : list.files) {
-    const LoadedScenario loaded = load_scenario(file);
+    const LoadedScenario loaded = load_scenario_keeping_bytes(file);
     if (!loaded.valid()) {
       std::cerr << format_load_errors(loaded.load);
       code = kExitInvalid;
@@ -41,8 +55,6 @@ int replay_files(const std::vector<std::string>& paths) {
   }
   return code;
 }
-
-}  // namespace
 
 CLI::App* add_fuzz(CLI::App& app, FuzzArgs& args) {
   CLI::App* fuzz = app.add_subcommand("fuzz", "Check the controller's invariants on random worlds and input.");
@@ -75,8 +87,7 @@ CLI::App* add_fuzz(CLI::App& app, FuzzArgs& args) {
   return fuzz;
 }
 
-int fuzz_command(const FuzzArgs& args) {
-  if (!args.replay.empty()) return replay_files(args.replay);
+FuzzOptions fuzz_options(const FuzzArgs& args) {
   FuzzOptions options;
   options.seed = args.seed;
   options.count = args.count;
@@ -84,15 +95,33 @@ int fuzz_command(const FuzzArgs& args) {
   options.shrink = !args.no_shrink;
   options.keep_all = args.keep;
   options.world.max_ticks = args.max_ticks;
+  return options;
+}
+
+/// "[12/100] 1 violations | seed 13"
+std::string fuzz_progress_text(const FuzzArgs& args, std::int64_t done, std::size_t found) {
+  return "[" + std::to_string(done) + "/" + std::to_string(args.count) + "] " +
+         (found > 0 ? std::to_string(found) + " violations | " : "") + "seed " +
+         std::to_string(args.seed + static_cast<std::uint64_t>(done));
+}
+
+/// "fuzz: 100 scenarios (seeds 1..100), 24000 ticks checked, 0 violations"
+std::string closing_text(const FuzzArgs& args, const FuzzSummary& summary) {
+  const std::uint64_t last_seed = args.seed + static_cast<std::uint64_t>(std::max<std::int64_t>(args.count, 1) - 1);
+  const std::size_t found = summary.findings.size();
+  return "fuzz: " + std::to_string(summary.scenarios) + " scenarios (seeds " + std::to_string(args.seed) + ".." +
+         std::to_string(last_seed) + "), " + std::to_string(summary.ticks) + " ticks checked, " +
+         std::to_string(found) + " violation" + (found == 1 ? "" : "s") + "\n";
+}
+
+int fuzz_command(const FuzzArgs& args) {
+  if (!args.replay.empty()) return replay_files(args.replay);
+  FuzzOptions options = fuzz_options(args);
   // On a terminal (never in CI) one line on stderr says how far the run is.
   ProgressLine progress(std::cerr, progress_enabled(read_console_facts(STDERR_FILENO)),
                         terminal_columns(STDERR_FILENO));
   std::size_t found = 0;
-  options.on_progress = [&](std::int64_t done) {
-    progress.show("[" + std::to_string(done) + "/" + std::to_string(args.count) + "] " +
-                  (found > 0 ? std::to_string(found) + " violations | " : "") + "seed " +
-                  std::to_string(args.seed + static_cast<std::uint64_t>(done)));
-  };
+  options.on_progress = [&](std::int64_t done) { progress.show(fuzz_progress_text(args, done, found)); };
   const FuzzSummary summary = run_fuzz(options, [&](const FuzzFinding& finding) {
     progress.clear();
     ++found;
@@ -100,12 +129,22 @@ int fuzz_command(const FuzzArgs& args) {
   });
   progress.clear();
   for (const std::string& error : summary.generator_errors) std::cerr << "error: " << error << "\n";
-  std::cout << "fuzz: " << summary.scenarios << " scenarios (seeds " << args.seed << ".."
-            << args.seed + static_cast<std::uint64_t>(std::max<std::int64_t>(args.count, 1) - 1) << "), "
-            << summary.ticks << " ticks checked, " << summary.findings.size() << " violation"
-            << (summary.findings.size() == 1 ? "" : "s") << "\n";
+  std::cout << closing_text(args, summary);
   if (!summary.generator_errors.empty()) return kExitInvalid;
   return summary.findings.empty() ? kExitOk : kExitFailure;
 }
+
+class FuzzCommand final : public Command {
+ public:
+  CLI::App* add_to(CLI::App& app) override { return add_fuzz(app, args_); }
+  int run() override { return fuzz_command(args_); }
+
+ private:
+  FuzzArgs args_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_fuzz_command() { return std::make_unique<FuzzCommand>(); }
 
 }  // namespace stepslide::cli

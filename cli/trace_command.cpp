@@ -1,47 +1,45 @@
-#include "trace_command.h"
-
+// `stepslide trace`: explain what the controller did on given ticks.
 #include <iostream>
 
-#include "scenario/load.h"
-#include "scenario/scenario.h"
-#include "gate/trace.h"
+#include "command.h"
+#include "gate/trace_run.h"
 
 namespace stepslide::cli {
 
-CLI::App* add_trace(CLI::App& app, TraceArgs& args) {
-  CLI::App* trace = app.add_subcommand("trace", "Explain a tick: every query the controller issued and every decision.");
-  trace->add_option("SCENARIO", args.scenario, "scenario file")->required();
-  trace->add_option("--tick", args.tick, "first tick to trace: the step that produced row N of the trajectory")
-      ->required();
-  trace->add_option("--to", args.to, "last tick to trace (default: --tick)");
-  trace->add_flag("--json", args.json, "one JSON object per tick, one per line");
-  trace->footer(
-      "For each tick: the row before, then in order the velocity update, depenetration (overlaps, normals, depths, "
-      "correction per iteration), each slide sweep (from, to, hit fraction, normal, body, the plane or crease slid "
-      "along), each step-up attempt with its sweeps and rays and the rule that accepted or refused it, the ground "
-      "probe and snap, then the row after. The trace is recorded on the same code path as `run`.\n"
-      "Exit codes: 0 success; 2 invalid input or usage.");
-  return trace;
-}
+namespace {
 
-int trace_command(const TraceArgs& args) {
-  const LoadResult loaded = load_scenario_file(args.scenario);
-  if (!loaded.scenario) {
-    for (const LoadError& e : loaded.errors) std::cerr << format_error(e) << "\n";
-    return 2;
+class TraceCommand final : public Command {
+ public:
+  CLI::App* add_to(CLI::App& app) override {
+    CLI::App* trace =
+        app.add_subcommand("trace", "Explain a tick: every query the controller issued and every decision.");
+    trace->add_option("SCENARIO", request_.scenario, "scenario file")->required();
+    trace->add_option("--tick", request_.tick, "first tick to trace: the step that produced row N of the trajectory")
+        ->required();
+    trace->add_option("--to", request_.to, "last tick to trace (default: --tick)");
+    trace->add_flag("--json", request_.json, "one JSON object per tick, one per line");
+    trace->footer(
+        "For each tick: the row before, then in order the velocity update, depenetration (overlaps, normals, "
+        "depths, correction per iteration), each slide sweep (from, to, hit fraction, normal, body, the plane or "
+        "crease slid along), each step-up attempt with its sweeps and rays and the rule that accepted or refused "
+        "it, the ground probe and snap, then the row after. The trace is recorded on the same code path as `run`.\n"
+        "Exit codes: 0 success; 2 invalid input or usage.");
+    return trace;
   }
-  const Scenario& scenario = *loaded.scenario;
-  TraceRequest request;
-  request.first = args.tick;
-  request.last = args.to < 0 ? args.tick : args.to;
-  request.json = args.json;
-  if (request.first < 1 || request.last > scenario.ticks || request.first > request.last) {
-    std::cerr << args.scenario << ": ticks to trace must satisfy 1 <= --tick <= --to <= " << scenario.ticks
-              << " (the scenario's ticks), got --tick " << request.first << " --to " << request.last << "\n";
-    return 2;
+
+  int run() override {
+    const TraceFileResult result = trace_scenario_file(request_);
+    std::cerr << result.errors;
+    std::cout << result.text;
+    return result.exit_code;
   }
-  std::cout << trace_scenario(scenario, request);
-  return 0;
-}
+
+ private:
+  TraceFileRequest request_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_trace_command() { return std::make_unique<TraceCommand>(); }
 
 }  // namespace stepslide::cli

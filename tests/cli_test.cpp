@@ -272,6 +272,22 @@ TEST_F(Cli, CheckReportsTheFirstDivergenceAndWritesJUnit) {
   EXPECT_EQ(run("diff golden/floor.csv golden/floor.csv --exact").code, 0);
 }
 
+TEST_F(Cli, TolForAColumnNoRunnerWritesIsRefusedWithTheColumnsThatExist) {
+  write("scenarios/floor.json", floor_scenario(3));
+  ASSERT_EQ(run("bless").code, 0);
+  for (const char* command : {"check --tol crushed=1", "diff golden/floor.csv golden/floor.csv --tol crushed=1"}) {
+    const Result r = run(command);
+    EXPECT_EQ(r.code, 2) << command;
+    EXPECT_EQ(r.out, "") << command;
+    EXPECT_EQ(r.err,
+              "error: --tol 'crushed=1': unknown column 'crushed' (known: camera_dy, depen_iters, ground_body, "
+              "grounded, local_x, local_y, local_z, normal_x, normal_y, normal_z, slide_iters, step_dy, stuck, sweeps, "
+              "tick, time, vx, vy, vz, x, y, z)\n")
+        << command;
+  }
+  EXPECT_EQ(run("check --tol stuck=1 --tol ground_body=0").code, 0);
+}
+
 TEST_F(Cli, ParallelCheckPrintsExactlyWhatSerialPrints) {
   for (int i = 0; i < 5; ++i) write("scenarios/s" + std::to_string(i) + ".json", floor_scenario(2 + 9 * (4 - i)));
   ASSERT_EQ(run("bless").code, 0);

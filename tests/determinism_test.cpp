@@ -7,8 +7,8 @@
 
 #include "scenario/load.h"
 #include "scenario/scenario.h"
+#include "gate/csv.h"
 #include "scenario/simulate.h"
-#include "scenario/trajectory.h"
 
 namespace stepslide {
 namespace {

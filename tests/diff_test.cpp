@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "scenario/trajectory.h"
+#include "gate/diff.h"
+#include "gate/diff_report.h"
+#include "scenario/columns.h"
 
 namespace stepslide {
 namespace {
@@ -34,11 +36,12 @@ double& at(Trajectory& t, std::size_t row, const char* column) {
 TEST(DiffRules, DefaultTolerancesAreTheDocumentedOnes) {
   const DiffRules r = default_diff_rules();
   for (const char* exact :
-       {"tick", "grounded", "sweeps", "slide_iters", "depen_iters", "stuck", "crushed", "steps_up", "steps_down"}) {
+       {"tick", "grounded", "sweeps", "slide_iters", "depen_iters", "stuck", "ground_body"}) {
     EXPECT_EQ(r.tolerance_for(exact), 0.0) << exact;
   }
   EXPECT_EQ(r.tolerance_for("time"), 1e-12);
-  for (const char* c : {"x", "y", "z", "normal_x", "normal_y", "normal_z", "step_dy", "camera_dy"}) {
+  for (const char* c :
+       {"x", "y", "z", "normal_x", "normal_y", "normal_z", "step_dy", "camera_dy", "local_x", "local_y", "local_z"}) {
     EXPECT_EQ(r.tolerance_for(c), 1e-6) << c;
   }
   for (const char* c : {"vx", "vy", "vz"}) EXPECT_EQ(r.tolerance_for(c), 1e-5) << c;
@@ -395,6 +398,52 @@ TEST(Report, IsDeterministic) {
   at(actual, 17, "vz") = -2.9;
   const DiffResult d = diff_trajectories(expected, actual, default_diff_rules());
   EXPECT_EQ(format_diff_report(d, expected, actual), format_diff_report(d, expected, actual));
+}
+
+// ---------------------------------------------------------------------------
+// One-line summary, from the result (not from the report's text)
+
+/// The summary as it used to be found: the report's "first divergence" line,
+/// else its first line. diff_summary must agree with it.
+std::string summary_from_report_text(const std::string& report) {
+  const std::string marker = "first divergence at tick";
+  std::size_t start = report.find("\n" + marker);
+  start = report.compare(0, marker.size(), marker) == 0 ? 0 : (start == std::string::npos ? 0 : start + 1);
+  return report.substr(start, report.find('\n', start) - start);
+}
+
+TEST(DiffSummary, IsTheFirstDivergenceLine) {
+  const Trajectory expected = walk(6);
+  Trajectory actual = expected;
+  at(actual, 3, "y") = 0.25;
+  const DiffResult d = diff_trajectories(expected, actual, default_diff_rules());
+  EXPECT_EQ(diff_summary(d), "first divergence at tick 3, column y: expected 0.2, got 0.25 (error 0.05 > tolerance 1e-06)");
+  EXPECT_EQ(diff_summary(d), summary_from_report_text(format_diff_report(d, expected, actual)));
+}
+
+TEST(DiffSummary, PrefersTheDivergenceOverStructuralLines) {
+  const Trajectory expected = walk(10);
+  const Trajectory actual = walk(7);
+  const DiffResult d = diff_trajectories(expected, actual, default_diff_rules());
+  ASSERT_FALSE(d.structural.empty());
+  EXPECT_EQ(diff_summary(d), "first divergence at tick 7: row missing from actual (expected tick 7)");
+  EXPECT_EQ(diff_summary(d), summary_from_report_text(format_diff_report(d, expected, actual, 0)));
+}
+
+TEST(DiffSummary, IsTheFirstStructuralProblemWithoutADivergence) {
+  const Trajectory expected = walk(4);
+  Trajectory actual = expected;
+  actual.columns.push_back("stuck");
+  for (std::vector<double>& row : actual.rows) row.push_back(0.0);
+  const DiffResult d = diff_trajectories(expected, actual, default_diff_rules());
+  EXPECT_EQ(diff_summary(d), "actual has extra column(s): stuck");
+  EXPECT_EQ(diff_summary(d), summary_from_report_text(format_diff_report(d, expected, actual)));
+}
+
+TEST(DiffSummary, IsEmptyWhenEqual) {
+  const Trajectory t = walk(3);
+  EXPECT_EQ(diff_summary(diff_trajectories(t, t, default_diff_rules())), "");
+  EXPECT_EQ(diff_summary(DiffResult{}), "");
 }
 
 }  // namespace

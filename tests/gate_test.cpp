@@ -13,6 +13,7 @@
 
 #include "base/file_io.h"
 #include "gate/fingerprint.h"
+#include "scenario/columns.h"
 
 namespace stepslide {
 namespace {
@@ -91,6 +92,12 @@ TEST(GateGoldenPath, AbsoluteAndRelativeSpellingsAgree) {
   EXPECT_EQ(golden_path_for(absolute, "scenarios", "golden"), "golden/a/b.csv");
 }
 
+TEST(GateGoldenPath, GoldensMapBackToTheirScenario) {
+  EXPECT_EQ(scenario_path_for("golden/a/b.csv", "scenarios", "golden"), "scenarios/a/b.json");
+  EXPECT_EQ(scenario_path_for("./golden//top.csv", "s/", "golden/"), "s/top.json");
+  EXPECT_EQ(scenario_path_for("elsewhere/x.csv", "scenarios", "golden"), std::nullopt);
+}
+
 TEST(GateGoldenPath, OutsideTheRootUsesTheFileName) {
   EXPECT_EQ(golden_path_for("/tmp/elsewhere/bug_report.json", "scenarios", "golden"), "golden/bug_report.csv");
   EXPECT_EQ(golden_path_for("scenarios_old/x.json", "scenarios", "golden"), "golden/x.csv");
@@ -156,23 +163,19 @@ EnvLookup env_of(const std::map<std::string, std::string>& vars) {
 }
 
 TEST(GateSharding, UnsetMeansOneShard) {
-  std::string error;
-  const auto shard = shard_from_env(env_of({}), &error);
-  ASSERT_TRUE(shard) << error;
+  const Expected<Shard> shard = shard_from_env(env_of({}));
+  ASSERT_TRUE(shard) << shard.error();
   EXPECT_FALSE(shard->active());
 }
 
 TEST(GateSharding, ReadsGTestAndBazelVariables) {
-  std::string error;
-  auto shard = shard_from_env(env_of({{"GTEST_TOTAL_SHARDS", "3"}, {"GTEST_SHARD_INDEX", "2"}}), &error);
-  ASSERT_TRUE(shard) << error;
+  Expected<Shard> shard = shard_from_env(env_of({{"GTEST_TOTAL_SHARDS", "3"}, {"GTEST_SHARD_INDEX", "2"}}));
+  ASSERT_TRUE(shard) << shard.error();
   EXPECT_EQ(shard->total, 3);
   EXPECT_EQ(shard->index, 2);
-  shard = shard_from_env(env_of({{"TEST_TOTAL_SHARDS", "4"},
-                                 {"TEST_SHARD_INDEX", "0"},
-                                 {"TEST_SHARD_STATUS_FILE", "/tmp/status"}}),
-                         &error);
-  ASSERT_TRUE(shard) << error;
+  shard = shard_from_env(
+      env_of({{"TEST_TOTAL_SHARDS", "4"}, {"TEST_SHARD_INDEX", "0"}, {"TEST_SHARD_STATUS_FILE", "/tmp/status"}}));
+  ASSERT_TRUE(shard) << shard.error();
   EXPECT_EQ(shard->total, 4);
   EXPECT_EQ(shard->status_file, "/tmp/status");
 }
@@ -189,10 +192,12 @@ TEST(GateSharding, RejectsBadValues) {
       {{"GTEST_TOTAL_SHARDS", "2"}, {"GTEST_SHARD_INDEX", "0"}, {"TEST_TOTAL_SHARDS", "2"}, {"TEST_SHARD_INDEX", "1"}},
   };
   for (const auto& vars : bad) {
-    std::string error;
-    EXPECT_FALSE(shard_from_env(env_of(vars), &error)) << vars.begin()->first << "=" << vars.begin()->second;
-    EXPECT_FALSE(error.empty());
+    const Expected<Shard> shard = shard_from_env(env_of(vars));
+    EXPECT_FALSE(shard) << vars.begin()->first << "=" << vars.begin()->second;
+    EXPECT_FALSE(shard.error().empty());
   }
+  EXPECT_EQ(shard_from_env(env_of({{"GTEST_TOTAL_SHARDS", "2"}})).error(),
+            "GTEST_SHARD_INDEX is not set but GTEST_TOTAL_SHARDS is: set both or neither");
 }
 
 TEST(GateSharding, SelectsEveryTotalthFile) {
@@ -207,12 +212,14 @@ TEST(GateSharding, SelectsEveryTotalthFile) {
 
 TEST_F(GateFiles, TouchesTheShardStatusFile) {
   Shard shard;
-  EXPECT_EQ(touch_shard_status_file(shard), "");
+  EXPECT_TRUE(touch_shard_status_file(shard));
   shard.status_file = "status";
-  EXPECT_EQ(touch_shard_status_file(shard), "");
+  EXPECT_TRUE(touch_shard_status_file(shard));
   EXPECT_TRUE(fs::exists("status"));
   shard.status_file = "no/such/dir/status";
-  EXPECT_NE(touch_shard_status_file(shard), "");
+  const Status touched = touch_shard_status_file(shard);
+  EXPECT_FALSE(touched);
+  EXPECT_EQ(touched.error(), "no/such/dir/status: No such file or directory");
 }
 
 // ---------------------------------------------------------------------------
@@ -225,9 +232,8 @@ TEST(GateMetadata, SurvivesTheCsvRoundTrip) {
   t.rows = {{0}};
   const std::string csv = to_csv(t);
   EXPECT_EQ(csv.rfind("# stepslide trajectory 1\n# scenario stairs up straight fnv1a64:", 0), 0u) << csv;
-  std::string error;
-  const std::optional<Trajectory> back = parse_csv(csv, &error);
-  ASSERT_TRUE(back) << error;
+  const Expected<Trajectory> back = parse_csv(csv);
+  ASSERT_TRUE(back) << back.error();
   EXPECT_EQ(metadata_value(*back, "build"), "build X 1.0");
   EXPECT_EQ(metadata_scenario_hash(*back), "fnv1a64:" + fnv1a64_hex("{scenario bytes}"));
   EXPECT_EQ(metadata_value(*back, "nothing"), std::nullopt);
@@ -253,15 +259,14 @@ TEST(GateMetadata, OutputFileNamesStayInTheirDirectory) {
 // Comparison options
 
 TEST(GateDiffOptions, TolOverridesOneColumnAndExactZeroesAll) {
-  std::string error;
-  auto rules = make_diff_rules(false, {"y=1e-4", " x = 0.5 "}, &error);
-  ASSERT_TRUE(rules) << error;
+  Expected<DiffRules> rules = make_diff_rules(false, {"y=1e-4", " x = 0.5 "});
+  ASSERT_TRUE(rules) << rules.error();
   EXPECT_EQ(rules->tolerance_for("y"), 1e-4);
   EXPECT_EQ(rules->tolerance_for("x"), 0.5);
   EXPECT_EQ(rules->tolerance_for("z"), default_diff_rules().tolerance_for("z"));
 
-  rules = make_diff_rules(true, {"y=1e-4"}, &error);
-  ASSERT_TRUE(rules) << error;
+  rules = make_diff_rules(true, {"y=1e-4"});
+  ASSERT_TRUE(rules) << rules.error();
   EXPECT_EQ(rules->tolerance_for("y"), 1e-4);
   for (const std::string& column : fixed_columns()) {
     if (column != "y") {
@@ -273,18 +278,28 @@ TEST(GateDiffOptions, TolOverridesOneColumnAndExactZeroesAll) {
 
 TEST(GateDiffOptions, RejectsMalformedUnknownAndNegative) {
   for (const std::string bad : {"y", "=1", "Y=1e-4", "y=", "y=-1", "y=nan", "y=inf", "y=1e-4x", "y= "}) {
-    std::string error;
-    EXPECT_FALSE(make_diff_rules(false, {bad}, &error)) << bad;
-    EXPECT_NE(error.find("--tol"), std::string::npos) << error;
+    const Expected<DiffRules> rules = make_diff_rules(false, {bad});
+    EXPECT_FALSE(rules) << bad;
+    EXPECT_EQ(rules.error().rfind("--tol '" + bad + "': ", 0), 0u) << rules.error();
   }
 }
 
-TEST(GateDiffOptions, SummaryIsTheFirstDivergenceLineOfTheReport) {
-  EXPECT_EQ(diff_summary(""), "");
-  EXPECT_EQ(diff_summary("first divergence at tick 3, column y: x\n  table\n"), "first divergence at tick 3, column y: x");
-  EXPECT_EQ(diff_summary("row count differs: 4 vs 5\nfirst divergence at tick 4: row missing\ntable\n"),
-            "first divergence at tick 4: row missing");
-  EXPECT_EQ(diff_summary("columns differ: a, b\nworst error per column:\n"), "columns differ: a, b");
+TEST(GateDiffOptions, ColumnsNoRunnerWritesAreRefusedWithTheColumnsThatExist) {
+  for (const std::string dead : {"crushed", "steps_up", "steps_down", "jumped", "landed", "ceiling_hit"}) {
+    const Expected<DiffRules> rules = make_diff_rules(false, {dead + "=1"});
+    ASSERT_FALSE(rules) << dead;
+    EXPECT_EQ(rules.error(), "--tol '" + dead + "=1': unknown column '" + dead +
+                                 "' (known: camera_dy, depen_iters, ground_body, grounded, local_x, local_y, local_z, "
+                                 "normal_x, normal_y, normal_z, slide_iters, step_dy, stuck, sweeps, tick, time, vx, "
+                                 "vy, vz, x, y, z)");
+  }
+  EXPECT_TRUE(make_diff_rules(false, {"stuck=1", "local_x=0.1"}));
+}
+
+TEST(GateDiffOptions, ExactRulesZeroEveryTolerance) {
+  const DiffRules rules = exact_diff_rules();
+  for (const ColumnRule& rule : rules.rules) EXPECT_EQ(rule.abs_tolerance, 0.0) << rule.column;
+  EXPECT_EQ(rules.default_tolerance, 0.0);
 }
 
 // ---------------------------------------------------------------------------
@@ -309,7 +324,7 @@ TEST_F(GateFiles, MissingGoldenFailsWithABlessHint) {
 TEST_F(GateFiles, BlessThenCheckPasses) {
   write("scenarios/floor.json", scenario_json(5));
   const GateOptions options = test_options();
-  const BlessOutcome blessed = bless_scenario(load_scenario("scenarios/floor.json"), options);
+  const BlessOutcome blessed = bless_scenario(load_scenario_keeping_bytes("scenarios/floor.json"), options);
   EXPECT_EQ(blessed.verdict, Verdict::Pass) << blessed.report;
   EXPECT_EQ(blessed.change, GoldenChange::New);
   EXPECT_EQ(blessed.report, "blessed golden/floor.csv (new)\n");
@@ -321,7 +336,7 @@ TEST_F(GateFiles, BlessThenCheckPasses) {
   EXPECT_EQ(outcome.verdict, Verdict::Pass) << outcome.report;
   EXPECT_EQ(outcome.report, "PASS scenarios/floor.json\n");
 
-  const BlessOutcome again = bless_scenario(load_scenario("scenarios/floor.json"), options);
+  const BlessOutcome again = bless_scenario(load_scenario_keeping_bytes("scenarios/floor.json"), options);
   EXPECT_EQ(again.change, GoldenChange::Unchanged);
   EXPECT_EQ(again.report, "blessed golden/floor.csv (unchanged)\n");
 }
@@ -329,18 +344,17 @@ TEST_F(GateFiles, BlessThenCheckPasses) {
 TEST_F(GateFiles, ReblessWithAnotherBuildIsMetadataOnly) {
   write("scenarios/floor.json", scenario_json(5));
   GateOptions options = test_options();
-  bless_scenario(load_scenario("scenarios/floor.json"), options);
+  bless_scenario(load_scenario_keeping_bytes("scenarios/floor.json"), options);
   options.fingerprint = "other build";
-  const BlessOutcome again = bless_scenario(load_scenario("scenarios/floor.json"), options);
+  const BlessOutcome again = bless_scenario(load_scenario_keeping_bytes("scenarios/floor.json"), options);
   EXPECT_EQ(again.change, GoldenChange::MetadataOnly) << again.report;
   EXPECT_NE(read("golden/floor.csv").find("# build other build\n"), std::string::npos);
 }
 
 /// Replaces the y of row `row` in a golden, as a behaviour change would.
 void tamper_y(const std::string& golden_path, std::size_t row, double y) {
-  std::string error;
-  std::optional<Trajectory> t = parse_csv(*read_file(golden_path), &error);
-  ASSERT_TRUE(t) << error;
+  Expected<Trajectory> t = read_trajectory_file(golden_path);
+  ASSERT_TRUE(t) << t.error();
   t->rows.at(row).at(static_cast<std::size_t>(t->column_index("y"))) = y;
   t->metadata.back() = " build an older build";
   ASSERT_EQ(write_file_atomic(golden_path, to_csv(*t)).error(), "");
@@ -349,7 +363,7 @@ void tamper_y(const std::string& golden_path, std::size_t row, double y) {
 TEST_F(GateFiles, RegressionReportsFirstDivergenceAndBuildNote) {
   write("scenarios/floor.json", scenario_json(5));
   const GateOptions options = test_options();
-  bless_scenario(load_scenario("scenarios/floor.json"), options);
+  bless_scenario(load_scenario_keeping_bytes("scenarios/floor.json"), options);
   tamper_y("golden/floor.csv", 3, 0.25);
 
   const CheckOutcome outcome = check_scenario("scenarios/floor.json", options);
@@ -373,7 +387,7 @@ TEST_F(GateFiles, RegressionReportsFirstDivergenceAndBuildNote) {
 TEST_F(GateFiles, FailedExpectationFailsTheCheckAndBlessRefusesIt) {
   write("scenarios/floor.json", scenario_json(5, R"("expect": [{"tick": "end", "position": [0, 5, 0]}])"));
   const GateOptions options = test_options();
-  const BlessOutcome blessed = bless_scenario(load_scenario("scenarios/floor.json"), options);
+  const BlessOutcome blessed = bless_scenario(load_scenario_keeping_bytes("scenarios/floor.json"), options);
   EXPECT_EQ(blessed.verdict, Verdict::Fail);
   EXPECT_NE(blessed.report.find("scenarios/floor.json: /expect/0 at tick 5: "), std::string::npos)
       << blessed.report;
@@ -396,7 +410,14 @@ TEST_F(GateFiles, InvalidScenarioAndBrokenGoldenAreInvalidInput) {
   write("golden/floor.csv", "<<<<<<< HEAD\nnot,a\ncsv\n");
   outcome = check_scenario("scenarios/floor.json", test_options());
   EXPECT_EQ(outcome.verdict, Verdict::Invalid) << outcome.report;
-  EXPECT_NE(outcome.report.find("golden/floor.csv"), std::string::npos) << outcome.report;
+  EXPECT_EQ(outcome.report,
+            "FAIL scenarios/floor.json: golden/floor.csv: line 2: expected 1 cells, got 2 (not a trajectory file)\n");
+
+  fs::remove("golden/floor.csv");
+  fs::create_directories("golden/floor.csv");
+  outcome = check_scenario("scenarios/floor.json", test_options());
+  EXPECT_EQ(outcome.verdict, Verdict::Invalid) << outcome.report;
+  EXPECT_EQ(outcome.summary, "cannot read golden golden/floor.csv: cannot open: Is a directory");
 }
 
 TEST_F(GateFiles, ParallelCheckReportsInInputOrder) {
@@ -408,7 +429,7 @@ TEST_F(GateFiles, ParallelCheckReportsInInputOrder) {
   }
   const GateOptions options = test_options();
   for (const std::string& file : files) {
-    if (file != "scenarios/s2.json") bless_scenario(load_scenario(file), options);
+    if (file != "scenarios/s2.json") bless_scenario(load_scenario_keeping_bytes(file), options);
   }
   fs::remove("golden/s4.csv");
 

@@ -13,7 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "scenario/trajectory.h"
+#include "gate/csv.h"
+#include "scenario/columns.h"
 
 namespace {
 
@@ -85,9 +86,8 @@ TEST_F(ReferenceCli, RunBulletWritesTheFixedColumnsWithZerosWhereItHasNoEquivale
   write("drop.json", drop_and_walk(""));
   const Result r = run("run drop.json --controller bullet");
   ASSERT_EQ(r.code, 0) << r.err;
-  std::string error;
-  const std::optional<stepslide::Trajectory> t = stepslide::parse_csv(read("out/drop.csv"), &error);
-  ASSERT_TRUE(t) << error;
+  const stepslide::Expected<stepslide::Trajectory> t = stepslide::parse_csv(read("out/drop.csv"));
+  ASSERT_TRUE(t) << t.error();
   ASSERT_GE(t->columns.size(), stepslide::fixed_columns().size());
   EXPECT_TRUE(std::equal(stepslide::fixed_columns().begin(), stepslide::fixed_columns().end(), t->columns.begin()));
   EXPECT_EQ(t->metadata.back(), " controller bullet");

@@ -256,14 +256,11 @@ TEST(Goldens, EachStartsWithFormatScenarioHashAndBuildOfItsScenario) {
   ASSERT_GE(list.files.size(), 30u);
   for (const std::string& scenario : list.files) {
     SCOPED_TRACE(scenario);
-    const stepslide::LoadedScenario loaded = stepslide::load_scenario(scenario);
+    const stepslide::LoadedScenario loaded = stepslide::load_scenario_keeping_bytes(scenario);
     ASSERT_TRUE(loaded.valid());
     const std::string golden = stepslide::golden_path_for(scenario, root + "/scenarios", root + "/golden");
-    const stepslide::Expected<std::string> text = stepslide::read_file(golden);
-    ASSERT_TRUE(text) << text.error();
-    std::string error;
-    const std::optional<stepslide::Trajectory> t = stepslide::parse_csv(*text, &error);
-    ASSERT_TRUE(t) << error;
+    const stepslide::Expected<stepslide::Trajectory> t = stepslide::read_trajectory_file(golden);
+    ASSERT_TRUE(t) << t.error();
     ASSERT_GE(t->metadata.size(), 3u);
     EXPECT_EQ(t->metadata[0], " stepslide trajectory 1");
     EXPECT_EQ(t->metadata[1].rfind(" scenario " + loaded.load.scenario->name + " fnv1a64:", 0), 0u) << t->metadata[1];
@@ -284,9 +281,8 @@ const char* const kFloor = R"({"format": "stepslide/scenario@1", "ticks": 10,
 
 /// Rewrites a golden as if an older build had written it with `y` at row 5.
 void pretend_older_build(const fs::path& golden, double y) {
-  std::string error;
-  std::optional<stepslide::Trajectory> t = stepslide::parse_csv(*stepslide::read_file(golden.string()), &error);
-  ASSERT_TRUE(t) << error;
+  stepslide::Expected<stepslide::Trajectory> t = stepslide::read_trajectory_file(golden.string());
+  ASSERT_TRUE(t) << t.error();
   for (std::string& line : t->metadata) {
     if (line.rfind(" build ", 0) == 0) line = " build stepslide 0.0.1; an older compiler";
   }

@@ -12,7 +12,8 @@
 
 #include "stepslide/controller.h"
 #include "scenario/simulate.h"
-#include "scenario/trajectory.h"
+#include "base/format.h"
+#include "gate/csv.h"
 #include "scenario/world.h"
 
 namespace stepslide {

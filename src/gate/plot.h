@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "scenario/scenario.h"
-#include "scenario/trajectory.h"
+#include "gate/diff.h"
 
 namespace stepslide {
 

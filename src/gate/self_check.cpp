@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "gate/csv.h"
 #include "scenario/simulate.h"
-#include "scenario/trajectory.h"
 
 namespace stepslide {
 
@@ -45,7 +45,7 @@ std::string simulation_text(const LoadedScenario& loaded) {
 std::vector<SelfCheckOutcome> self_check(const std::vector<std::string>& files, const RunText& run) {
   std::vector<LoadedScenario> loaded;
   for (const std::string& file : files) {
-    LoadedScenario scenario = load_scenario(file);
+    LoadedScenario scenario = load_scenario_keeping_bytes(file);
     if (scenario.valid()) loaded.push_back(std::move(scenario));
   }
   std::vector<std::string> first(loaded.size()), second(loaded.size());

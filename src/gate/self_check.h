@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "gate/gate.h"
+#include "gate/scenario_file.h"
 
 namespace stepslide {
 

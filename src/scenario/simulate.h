@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "scenario/expectations.h"
 #include "scenario/scenario.h"
 #include "scenario/trajectory.h"
 
@@ -50,14 +51,8 @@ struct SimulationOptions {
   std::function<void(const TickView&)> on_tick;
 };
 
-struct ExpectationFailure {
-  std::string check;    ///< JSON path of the check, e.g. "/expect/2"
-  std::int64_t tick = 0;
-  std::string message;  ///< "feet at (1, 0, 2) are 0.3 m from (1, 0, 2.3) > tolerance 0.001"
-};
-
 struct SimulationResult {
-  Trajectory trajectory;  ///< fixed columns of SPEC §2 (plus extensions), no metadata
+  Trajectory trajectory;  ///< the columns of columns.h, one row per tick from 0, no metadata
   std::vector<ExpectationFailure> expectation_failures;
   std::int64_t total_sweeps = 0;
   /// Wall time spent inside the controller's updates; 0 unless

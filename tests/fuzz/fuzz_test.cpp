@@ -186,7 +186,7 @@ TEST(FuzzInvariants, EveryCheckedInScenarioSatisfiesThem) {
   const ScenarioList list = discover_scenarios({std::string(STEPSLIDE_SOURCE_DIR) + "/scenarios"});
   ASSERT_GE(list.files.size(), 30u);
   for (const std::string& file : list.files) {
-    const LoadedScenario loaded = load_scenario(file);
+    const LoadedScenario loaded = load_scenario_keeping_bytes(file);
     ASSERT_TRUE(loaded.valid()) << file;
     const InvariantReport report = check_invariants(*loaded.load.scenario);
     EXPECT_TRUE(report.ok()) << file << "\n" << format_violations(report);

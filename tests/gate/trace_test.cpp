@@ -12,7 +12,7 @@
 #include "scenario/scenario.h"
 #include "scenario/simulate.h"
 #include "gate/trace.h"
-#include "scenario/trajectory.h"
+#include "gate/csv.h"
 
 namespace stepslide {
 namespace {

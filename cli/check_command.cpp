@@ -1,0 +1,128 @@
+// `stepslide check`: simulate scenarios and compare them with their goldens.
+// The library decides what is checked and the exit code (run_check); this
+// file prints, in colour on a terminal, with a progress line on stderr.
+#include <unistd.h>
+
+#include <iostream>
+
+#include "command.h"
+#include "gate/check_run.h"
+#include "gate/console.h"
+#include "gate/text.h"
+#include "options.h"
+
+namespace stepslide::cli {
+
+namespace {
+
+/// How far a check is, for the progress line.
+struct Progress {
+  std::vector<std::string> scenarios;
+  std::size_t done = 0;
+  std::size_t failed = 0;
+
+  void count(const CheckOutcome& outcome) {
+    ++done;
+    failed += outcome.verdict == Verdict::Pass ? 0 : 1;
+  }
+  /// "[12/31] 1 failed | checking <the next scenario>"
+  std::string text() const { return progress_text(done, scenarios.size(), failed, scenarios[done]); }
+};
+
+class CheckCommand final : public Command {
+ public:
+  CLI::App* add_to(CLI::App& app) override {
+    CLI::App* check = app.add_subcommand("check", "Simulate scenarios and compare them with their goldens.");
+    check->add_option("PATH", request_.paths, "scenario files or directories (default: the scenario root)");
+    add_root_options(check, &request_.scenario_root, &request_.golden_dir);
+    check->add_option("--junit", request_.junit, "also write a JUnit XML report to this file");
+    check->add_option("-j,--jobs", request_.jobs, "scenarios checked in parallel (0: one per core); output is the same")
+        ->capture_default_str();
+    add_tolerance_options(check, &request_.tolerances, &request_.exact);
+    check->add_flag("--self-check", request_.self_check,
+                    "also run every scenario twice in this process (the second pass in reverse order) and report "
+                    "any difference as NONDETERMINISTIC, apart from regressions, before the closing line; exit 1 if "
+                    "any");
+    add_controller_option(check, &request_.controller,
+                          "; goldens record stepslide only, so bullet is checked against each scenario's "
+                          "expectations alone (no goldens, no orphans)");
+    check->add_option("--report", request_.report_dir,
+                      "also write DIR/index.html: every scenario's status and, per failure, a plot of the run over "
+                      "its golden, the first divergence and the worst error per column (one self-contained page)")
+        ->type_name("DIR");
+    check->add_option("--color", color_, "colour PASS/FAIL: auto (on a terminal, unless NO_COLOR is set), "
+                                         "always or never")
+        ->check(CLI::IsMember({"auto", "always", "never"}))
+        ->capture_default_str();
+    check->footer(
+        "Prints 'PASS <scenario>' per passing scenario and, per failure, a report: the first divergent tick and "
+        "column with expected and actual values and context rows, the worst error per column, and failed "
+        "expectations; a note comes first when the golden was written by a different build. A missing golden "
+        "fails. With no PATH (the whole root) and no sharding, a golden with no scenario fails too. Ends with "
+        "'N passed, N failed'.\n"
+        "Sharding: GTEST_TOTAL_SHARDS/GTEST_SHARD_INDEX or TEST_TOTAL_SHARDS/TEST_SHARD_INDEX select every "
+        "TOTAL-th scenario of the sorted list; TEST_SHARD_STATUS_FILE is touched when set.\n"
+        "On a terminal, a progress line on stderr shows how far the run is; never when stderr is not a terminal "
+        "or the CI environment variable is set.\n" +
+        std::string(kExitCodes) + " An invalid scenario or unreadable golden gives 2.");
+    return check;
+  }
+
+  int run() override {
+    const std::optional<ColorMode> color_mode = parse_color_mode(color_);
+    if (!color_mode) {
+      std::cerr << error_line("--color " + color_ + ": expected auto, always or never");
+      return kExitInvalid;
+    }
+    // On a terminal (never in CI) one line on stderr says how far the run is.
+    ProgressLine line(std::cerr, progress_enabled(read_console_facts(STDERR_FILENO)), terminal_columns(STDERR_FILENO));
+    Progress progress;
+    request_.env = process_env;
+    listen(color_enabled(*color_mode, read_console_facts(STDOUT_FILENO)), line, progress);
+    const CheckRun run = run_check(request_);
+    line.clear();
+    print_ending(run);
+    return run.exit_code;
+  }
+
+ private:
+  /// Prints each outcome as soon as it is known, keeping the progress line
+  /// below the output.
+  void listen(bool color, ProgressLine& line, Progress& progress) {
+    request_.listener.on_start = [&line, &progress](const std::vector<std::string>& scenarios) {
+      progress.scenarios = scenarios;
+      if (!scenarios.empty()) line.show(progress_text(0, scenarios.size(), 0, scenarios.front()));
+    };
+    request_.listener.on_outcome = [color, &line, &progress](const CheckOutcome& outcome) {
+      line.clear();
+      std::cout << (color ? colorize_verdicts(outcome.report) : outcome.report) << std::flush;
+      progress.count(outcome);
+      if (progress.done < progress.scenarios.size()) line.show(progress.text());
+    };
+    request_.listener.on_warning = [](const std::string& text) { std::cerr << text; };
+  }
+
+  /// What follows the outcomes: the report's page, the self-check, the
+  /// closing line, and any file that could not be written.
+  static void print_ending(const CheckRun& run) {
+    std::cerr << run.errors;
+    if (!run.errors.empty()) return;
+    if (!run.report_page.empty()) std::cout << "report: " << run.report_page << "\n";
+    std::cerr << run.report_error;
+    if (run.self_checked) {
+      for (const SelfCheckOutcome& o : run.self_check) std::cout << o.report;
+      std::cout << self_check_line(run.self_check) << "\n";
+    }
+    std::cout << closing_line(run.outcomes) << "\n" << std::flush;
+    std::cerr << run.junit_error;
+  }
+
+  CheckRequest request_;
+  std::string color_ = "auto";  ///< auto, always or never
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_check_command() { return std::make_unique<CheckCommand>(); }
+
+}  // namespace stepslide::cli

@@ -1,0 +1,58 @@
+// `stepslide run`: simulate scenarios and write their trajectories as CSV.
+#include <iostream>
+
+#include "command.h"
+#include "gate/run.h"
+#include "options.h"
+
+namespace stepslide::cli {
+
+namespace {
+
+class RunCommand final : public Command {
+ public:
+  CLI::App* add_to(CLI::App& app) override {
+    CLI::App* run = app.add_subcommand("run", "Simulate scenarios and write their trajectories as CSV.");
+    run->add_option("SCENARIO", request_.scenarios, "scenario files, or directories searched for *.json")->required();
+    CLI::Option* out = run->add_option("--out", request_.out, "write the one scenario's CSV here; '-' is stdout");
+    run->add_option("--out-dir", request_.out_dir, "write <scenario name>.csv files here")
+        ->capture_default_str()
+        ->excludes(out);
+    add_controller_option(run, &request_.controller,
+                          "; bullet's CSV has the same columns, 0 where it has no equivalent");
+    run->add_flag("--stats", request_.stats,
+                  "also print microseconds and sweeps per tick for each scenario (wall time of the controller's "
+                  "updates; the CSV is unchanged)");
+    run->footer(
+        "Every scenario is validated before anything is written: if one is invalid, its errors are printed and "
+        "no file is written. Output is written atomically (never a partial file) with '#' metadata lines "
+        "(format, scenario hash, build). One summary line per scenario goes to stdout (stderr with --out -), "
+        "followed by any failed expectations; the trajectory is still written when expectations fail.\n" +
+        std::string(kExitCodes));
+    return run;
+  }
+
+  int run() override {
+    const bool to_stdout = request_.out == "-";
+    request_.on_item = [to_stdout](const RunItem& item) {
+      if (!item.error.empty()) {
+        std::cerr << item.error;
+        return;
+      }
+      if (to_stdout) std::cout << item.csv << std::flush;
+      (to_stdout ? std::cerr : std::cout) << item.report << std::flush;
+    };
+    const RunResult result = run_scenarios(request_);
+    std::cerr << result.errors;
+    return result.exit_code;
+  }
+
+ private:
+  RunRequest request_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_run_command() { return std::make_unique<RunCommand>(); }
+
+}  // namespace stepslide::cli

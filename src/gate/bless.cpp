@@ -1,0 +1,148 @@
+#include "gate/bless.h"
+
+#include <filesystem>
+#include <system_error>
+
+#include "base/file_io.h"
+#include "gate/command_inputs.h"
+#include "gate/csv.h"
+#include "gate/diff_report.h"
+#include "gate/discovery.h"
+#include "gate/text.h"
+#include "gate/tolerances.h"
+
+namespace stepslide {
+
+namespace {
+
+/// How new golden text compares with the file there now, in words.
+struct Change {
+  GoldenChange kind;
+  std::string detail;  ///< "new", "changed: <first difference>", ...; "" when unchanged
+};
+
+Change compare_with_golden(const std::string& golden, const std::string& text, const Trajectory& trajectory) {
+  std::error_code ec;
+  if (!std::filesystem::exists(golden, ec)) return {GoldenChange::New, "new"};
+  const Expected<StoredTrajectory> old = read_stored_trajectory(golden);
+  if (old && old->bytes == text) return {GoldenChange::Unchanged, ""};
+  if (!old || !old->table) return {GoldenChange::Changed, "changed: the old file was unreadable"};
+  // Any change at all is reported, however small.
+  const DiffResult diff = diff_trajectories(*old->table, trajectory, exact_diff_rules());
+  if (diff.equal) return {GoldenChange::MetadataOnly, "metadata only: same trajectory"};
+  return {GoldenChange::Changed, "changed: " + diff_summary(diff)};
+}
+
+BlessOutcome refused(BlessOutcome outcome, const LoadedScenario& loaded,
+                     const std::vector<ExpectationFailure>& failures) {
+  outcome.verdict = Verdict::Fail;
+  outcome.report = "not blessed " + outcome.golden + ": " + loaded.path + " fails " +
+                   plural(failures.size(), "expectation") +
+                   " (a golden must not record behaviour its own scenario rejects)\n" +
+                   format_expectation_failures(loaded.path, failures);
+  return outcome;
+}
+
+BlessOutcome invalid(BlessOutcome outcome, const std::string& report) {
+  outcome.verdict = Verdict::Invalid;
+  outcome.report = report;
+  return outcome;
+}
+
+/// Writes `text` as the golden unless it is unchanged.
+BlessOutcome write_golden(BlessOutcome outcome, const std::string& text, const Trajectory& trajectory) {
+  const Change change = compare_with_golden(outcome.golden, text, trajectory);
+  outcome.change = change.kind;
+  if (change.kind == GoldenChange::Unchanged) {
+    outcome.report = "blessed " + outcome.golden + " (unchanged)\n";
+    return outcome;
+  }
+  const Status written = write_file_atomic(outcome.golden, text);
+  if (!written) return invalid(outcome, "cannot write " + outcome.golden + ": " + written.error() + "\n");
+  outcome.report = "blessed " + outcome.golden + " (" + change.detail + ")\n";
+  return outcome;
+}
+
+/// Refuses what must not be blessed, in the order the CLI always has.
+Status check_request(const BlessRequest& request) {
+  const Expected<ControllerKind> controller = controller_option(request.controller);
+  if (!controller) return Status::failure(controller.error());
+  if (*controller != ControllerKind::Stepslide) {
+    const std::string name = controller_name(*controller);
+    return Status::failure(error_line("bless --controller " + name +
+                                      ": goldens record the stepslide controller only; use `check --controller " +
+                                      name + "` to evaluate its expectations"));
+  }
+  const char* ci = request.env("CI");
+  if (ci != nullptr && *ci != '\0' && !request.force) {
+    return Status::failure(error_line(std::string("refusing to bless: the CI environment variable is set (CI=") + ci +
+                                      "); goldens are blessed by a person who has looked at the change, not by a "
+                                      "CI job. Use --force to bless anyway."));
+  }
+  return Status();
+}
+
+/// The loaded scenarios to bless, and every scenario file found.
+struct BlessInputs {
+  std::vector<std::string> files;
+  std::vector<LoadedScenario> loaded;
+};
+
+Expected<BlessInputs> bless_inputs(const BlessRequest& request) {
+  using Result = Expected<BlessInputs>;
+  if (const Status ok = check_request(request); !ok) return Result::failure(ok);
+  const Expected<std::vector<std::string>> paths = paths_or_root(request.paths, request.scenario_root);
+  if (!paths) return Result::failure(paths.error());
+  Expected<std::vector<std::string>> files = scenario_files(*paths);
+  if (!files) return Result::failure(files.error());
+  Expected<std::vector<LoadedScenario>> loaded = load_all(*files);
+  if (!loaded) return Result::failure(loaded.error());
+  return BlessInputs{files.take(), loaded.take()};
+}
+
+int worse(int code, Verdict verdict) {
+  if (verdict == Verdict::Invalid) return kExitInvalid;
+  if (verdict == Verdict::Fail && code == kExitOk) return kExitFailure;
+  return code;
+}
+
+}  // namespace
+
+BlessOutcome bless_scenario(const LoadedScenario& loaded, const GateOptions& options) {
+  BlessOutcome outcome;
+  outcome.golden = golden_path_for(loaded.path, options.scenario_root, options.golden_dir);
+  if (!loaded.valid()) return invalid(outcome, format_load_errors(loaded.load));
+  const Expected<SimulationResult> sim = simulate_with_metadata(loaded, options.fingerprint);
+  if (!sim) return invalid(outcome, sim.error() + "\n");
+  if (!sim->expectation_failures.empty()) return refused(outcome, loaded, sim->expectation_failures);
+  return write_golden(outcome, to_csv(sim->trajectory), sim->trajectory);
+}
+
+BlessRun run_bless(const BlessRequest& request) {
+  BlessRun run;
+  const Expected<BlessInputs> inputs = bless_inputs(request);
+  if (!inputs) {
+    run.errors = inputs.error();
+    run.exit_code = kExitInvalid;
+    return run;
+  }
+  GateOptions options;
+  options.scenario_root = request.scenario_root;
+  options.golden_dir = request.golden_dir;
+  options.fingerprint = request.fingerprint;
+  for (const LoadedScenario& scenario : inputs->loaded) {
+    run.outcomes.push_back(bless_scenario(scenario, options));
+    if (request.on_outcome) request.on_outcome(run.outcomes.back());
+    run.exit_code = worse(run.exit_code, run.outcomes.back().verdict);
+  }
+  if (names_whole_root(request.paths, request.scenario_root)) {
+    run.orphans = find_orphan_goldens(inputs->files, request.scenario_root, request.golden_dir);
+  }
+  return run;
+}
+
+std::string orphan_note(const std::string& golden) {
+  return "note: " + golden + " has no scenario; `stepslide check` fails on it until it is deleted";
+}
+
+}  // namespace stepslide

@@ -1,0 +1,169 @@
+#include "gate/check_run.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "base/file_io.h"
+#include "gate/check_scenarios.h"
+#include "gate/command_inputs.h"
+#include "gate/discovery.h"
+#include "gate/report.h"
+#include "gate/text.h"
+#include "gate/tolerances.h"
+
+namespace stepslide {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// What a request comes to once its options are read: how to check, and what.
+struct CheckPlan {
+  GateOptions options;
+  Shard shard;
+  std::vector<std::string> files;  ///< every scenario the paths name
+  std::vector<std::string> mine;   ///< this shard's share of `files`
+};
+
+Expected<CheckPlan> refuse(const std::string& text) { return Expected<CheckPlan>::failure(text); }
+
+/// Touches the shard status file; a failure is only worth a warning.
+void touch_status_file(const Shard& shard, const CheckListener& listener) {
+  const Status touched = touch_shard_status_file(shard);
+  if (!touched && listener.on_warning) {
+    listener.on_warning("warning: cannot create the shard status file " + touched.error() + "\n");
+  }
+}
+
+/// Reads the options in the order the CLI always has, so the first problem
+/// reported stays the same one.
+Expected<CheckPlan> plan_check(const CheckRequest& request) {
+  CheckPlan plan;
+  Expected<DiffRules> rules = make_diff_rules(request.exact, request.tolerances);
+  if (!rules) return refuse(error_line(rules.error()));
+  if (request.jobs < 0) return refuse(error_line("-j " + std::to_string(request.jobs) + ": expected 0 (one per core) or more"));
+  const Expected<ControllerKind> controller = controller_option(request.controller);
+  if (!controller) return refuse(controller.error());
+  Expected<Shard> shard = shard_from_env(request.env);
+  if (!shard) return refuse(error_line(shard.error()));
+  touch_status_file(*shard, request.listener);
+  const Expected<std::vector<std::string>> paths = paths_or_root(request.paths, request.scenario_root);
+  if (!paths) return refuse(paths.error());
+  Expected<std::vector<std::string>> files = scenario_files(*paths);
+  if (!files) return refuse(files.error());
+
+  plan.options.scenario_root = request.scenario_root;
+  plan.options.golden_dir = request.golden_dir;
+  plan.options.rules = rules.take();
+  plan.options.fingerprint = request.fingerprint;
+  plan.options.controller = *controller;
+  plan.options.keep_failure_detail = !request.report_dir.empty();
+  plan.shard = shard.take();
+  plan.files = files.take();
+  plan.mine = select_shard(plan.files, plan.shard);
+  return plan;
+}
+
+/// Orphans are only knowable when every scenario under the root was seen,
+/// and only matter when goldens are compared.
+bool orphans_count(const CheckRequest& request, const CheckPlan& plan) {
+  return names_whole_root(request.paths, request.scenario_root) && !plan.shard.active() &&
+         plan.options.controller == ControllerKind::Stepslide;
+}
+
+void add_orphans(const CheckPlan& plan, const CheckListener& listener, std::vector<CheckOutcome>& outcomes) {
+  const GateOptions& options = plan.options;
+  for (const std::string& golden : find_orphan_goldens(plan.files, options.scenario_root, options.golden_dir)) {
+    outcomes.push_back(orphan_outcome(golden, options));
+    if (listener.on_outcome) listener.on_outcome(outcomes.back());
+  }
+}
+
+/// Writes DIR/index.html into `run`, or says why not.
+void write_report(const std::string& dir, CheckRun& run) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const std::string page = (fs::path(dir) / "index.html").lexically_normal().generic_string();
+  const std::string error = ec ? ec.message() : write_file_atomic(page, report_html(run.outcomes)).error();
+  if (error.empty()) {
+    run.report_page = page;
+  } else {
+    run.report_error = error_line("cannot write " + page + ": " + error);
+  }
+}
+
+void write_junit(const std::string& path, CheckRun& run) {
+  const Status written = write_file_atomic(path, junit_xml("stepslide check", junit_cases(run.outcomes)));
+  if (!written) run.junit_error = error_line("cannot write " + path + ": " + written.error());
+}
+
+bool any_nondeterministic(const std::vector<SelfCheckOutcome>& outcomes) {
+  return std::any_of(outcomes.begin(), outcomes.end(), [](const SelfCheckOutcome& o) { return !o.deterministic; });
+}
+
+/// The exit code once everything has run: an unwritable file is invalid use;
+/// nondeterminism fails a run that otherwise passed.
+int final_exit_code(const CheckRun& run) {
+  int code = run.report_error.empty() ? exit_code_for(run.outcomes) : kExitInvalid;
+  if (any_nondeterministic(run.self_check) && code == kExitOk) code = kExitFailure;
+  return run.junit_error.empty() ? code : kExitInvalid;
+}
+
+}  // namespace
+
+CheckRun run_check(const CheckRequest& request) {
+  CheckRun run;
+  const Expected<CheckPlan> plan = plan_check(request);
+  if (!plan) {
+    run.errors = plan.error();
+    run.exit_code = kExitInvalid;
+    return run;
+  }
+  const CheckListener& listener = request.listener;
+  if (listener.on_start) listener.on_start(plan->mine);
+  run.outcomes = check_scenarios(plan->mine, plan->options, request.jobs, listener.on_outcome);
+  if (orphans_count(request, *plan)) add_orphans(*plan, listener, run.outcomes);
+  if (!request.report_dir.empty()) write_report(request.report_dir, run);
+  // --self-check: nondeterminism is reported apart from regressions.
+  run.self_checked = request.self_check;
+  if (request.self_check) run.self_check = self_check(plan->mine);
+  if (!request.junit.empty()) write_junit(request.junit, run);
+  run.exit_code = final_exit_code(run);
+  return run;
+}
+
+std::string closing_line(const std::vector<CheckOutcome>& outcomes) {
+  const auto passed = std::count_if(outcomes.begin(), outcomes.end(),
+                                    [](const CheckOutcome& o) { return o.verdict == Verdict::Pass; });
+  const auto failed = static_cast<std::ptrdiff_t>(outcomes.size()) - passed;
+  return std::to_string(passed) + " passed, " + std::to_string(failed) + " failed";
+}
+
+int exit_code_for(const std::vector<CheckOutcome>& outcomes) {
+  int code = kExitOk;
+  for (const CheckOutcome& outcome : outcomes) {
+    if (outcome.verdict == Verdict::Invalid) return kExitInvalid;
+    if (outcome.verdict == Verdict::Fail) code = kExitFailure;
+  }
+  return code;
+}
+
+std::vector<JUnitCase> junit_cases(const std::vector<CheckOutcome>& outcomes) {
+  std::vector<JUnitCase> cases;
+  for (const CheckOutcome& outcome : outcomes) {
+    JUnitCase c;
+    c.name = outcome.name;
+    c.classname = outcome.scenario.empty() ? "stepslide.golden" : "stepslide.scenario";
+    c.time_seconds = outcome.seconds;
+    c.failed = outcome.verdict != Verdict::Pass;
+    if (c.failed) {
+      c.failure_message = outcome.summary;
+      c.failure_text = outcome.report;
+    }
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+}  // namespace stepslide

@@ -1,0 +1,78 @@
+// `stepslide check` as one library call: the policy around checking
+// scenarios (which scenarios, sharding, orphans, the self-check, the HTML
+// report, JUnit and the exit code), so the CLI only prints.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gate/check.h"
+#include "gate/exit_code.h"
+#include "gate/fingerprint.h"
+#include "gate/junit.h"
+#include "gate/self_check.h"
+#include "gate/sharding.h"
+
+namespace stepslide {
+
+/// What run_check reports while it runs, so that output streams in input
+/// order instead of arriving at the end. Every callback is optional.
+struct CheckListener {
+  /// Before the first check: the scenarios this shard checks, in order.
+  std::function<void(const std::vector<std::string>& scenarios)> on_start;
+  /// Each outcome as soon as it and every one before it are known:
+  /// scenarios in input order, then orphan goldens.
+  std::function<void(const CheckOutcome&)> on_outcome;
+  /// A problem that does not stop the run, as stderr text, when it happens.
+  std::function<void(const std::string& text)> on_warning;
+};
+
+/// The `check` command's options, as given on the command line.
+struct CheckRequest {
+  std::vector<std::string> paths;  ///< empty: the scenario root
+  std::string scenario_root = "scenarios";
+  std::string golden_dir = "golden";
+  std::string junit;               ///< write a JUnit XML report here; "" for none
+  int jobs = 1;                    ///< scenarios checked at once; 0: one per core
+  std::vector<std::string> tolerances;  ///< --tol COLUMN=ABS, in order
+  bool exact = false;
+  bool self_check = false;         ///< also run each scenario twice in this process
+  std::string controller = "stepslide";  ///< bullet: expectations only, no goldens
+  std::string report_dir;          ///< write DIR/index.html; "" for none
+  std::string fingerprint = build_fingerprint();
+  /// The environment, for the sharding variables; none by default.
+  EnvLookup env = [](const char*) -> const char* { return nullptr; };
+  CheckListener listener;
+};
+
+/// What a check found, for the caller to print after the outcomes.
+struct CheckRun {
+  int exit_code = kExitOk;
+  /// Why the check could not start (stderr text: a bad option, bad sharding
+  /// variables, no scenarios); exit 2 and nothing else is set.
+  std::string errors;
+  std::vector<CheckOutcome> outcomes;  ///< scenarios in input order, then orphan goldens
+  std::string report_page;   ///< the HTML page written for report_dir; "" when none was written
+  std::string report_error;  ///< stderr text when the page could not be written
+  bool self_checked = false;
+  std::vector<SelfCheckOutcome> self_check;  ///< with self_checked
+  std::string junit_error;   ///< stderr text when the JUnit file could not be written
+};
+
+/// Checks the scenarios `request` names against their goldens. Orphan goldens
+/// fail only when the whole root is checked, unsharded, with our controller.
+/// Exit code: 2 for any invalid scenario or unwritable report, else 1 for any
+/// failure or nondeterminism, else 0.
+CheckRun run_check(const CheckRequest& request);
+
+/// "N passed, N failed"
+std::string closing_line(const std::vector<CheckOutcome>& outcomes);
+
+/// 2 if any outcome is Invalid, else 1 if any failed, else 0.
+int exit_code_for(const std::vector<CheckOutcome>& outcomes);
+
+/// One JUnit testcase per outcome.
+std::vector<JUnitCase> junit_cases(const std::vector<CheckOutcome>& outcomes);
+
+}  // namespace stepslide

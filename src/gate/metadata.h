@@ -1,0 +1,34 @@
+// The `#` lines a stored trajectory starts with: format, scenario hash and
+// build. Never compared; they let a failing check say whether the scenario or
+// the build changed since the golden was blessed.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scenario/trajectory.h"
+
+namespace stepslide {
+
+/// The `#` lines written before the header by `run` and `bless` (without '#'):
+///   " stepslide trajectory 1", " scenario <name> fnv1a64:<hex>", " build <fingerprint>".
+std::vector<std::string> trajectory_metadata(const std::string& scenario_name, const std::string& scenario_bytes,
+                                             const std::string& fingerprint);
+
+/// The text after `key` in the first metadata line "<key> <text>", or nullopt.
+std::optional<std::string> metadata_value(const Trajectory& t, const std::string& key);
+
+/// The scenario hash ("fnv1a64:...") recorded by `trajectory_metadata`, or nullopt.
+std::optional<std::string> metadata_scenario_hash(const Trajectory& t);
+
+/// "note: golden was written by a different build: <old> (now: <new>)\n" when
+/// the golden records a build and it differs from `fingerprint`; else "".
+std::string build_change_note(const Trajectory& golden, const std::string& fingerprint);
+
+/// "note: the scenario file changed since the golden was blessed (<old>, now
+/// <new>)\n" when both record a scenario hash and they differ; else "". Tells
+/// whether the scenario or the code moved.
+std::string scenario_change_note(const Trajectory& golden, const Trajectory& actual);
+
+}  // namespace stepslide

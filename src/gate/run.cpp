@@ -1,0 +1,155 @@
+#include "gate/run.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include "base/file_io.h"
+#include "base/format.h"
+#include "gate/command_inputs.h"
+#include "gate/csv.h"
+#include "gate/scenario_file.h"
+#include "gate/text.h"
+
+namespace stepslide {
+
+namespace {
+
+/// The scenarios to run, where each one's CSV goes, and how to simulate.
+struct RunPlan {
+  std::vector<LoadedScenario> loaded;
+  std::vector<std::string> outputs;  ///< one per scenario; "-" is stdout
+  SimulationOptions simulation;
+};
+
+std::string output_for(const RunRequest& request, const LoadedScenario& scenario) {
+  if (!request.out.empty()) return request.out;
+  return (std::filesystem::path(request.out_dir) / output_file_name(scenario.load.scenario->name))
+      .lexically_normal()
+      .generic_string();
+}
+
+/// Where each scenario writes; refused when two would write the same file.
+Expected<std::vector<std::string>> run_outputs(const RunRequest& request, const std::vector<LoadedScenario>& loaded) {
+  std::vector<std::string> outputs;
+  std::map<std::string, std::string> owner;
+  for (const LoadedScenario& scenario : loaded) {
+    const std::string output = output_for(request, scenario);
+    const auto [it, inserted] = owner.emplace(output, scenario.path);
+    if (!inserted) {
+      return Expected<std::vector<std::string>>::failure(
+          error_line(it->second + " and " + scenario.path + " would both write " + output +
+                     " (they have the same name; rename one, or run them separately with --out)"));
+    }
+    outputs.push_back(output);
+  }
+  return outputs;
+}
+
+Expected<RunPlan> plan_run(const RunRequest& request) {
+  using Result = Expected<RunPlan>;
+  RunPlan plan;
+  const Expected<ControllerKind> controller = controller_option(request.controller);
+  if (!controller) return Result::failure(controller.error());
+  plan.simulation.controller = *controller;
+  plan.simulation.measure_time = request.stats;
+  const Expected<std::vector<std::string>> files = scenario_files(request.scenarios);
+  if (!files) return Result::failure(files.error());
+  if (!request.out.empty() && files->size() != 1) {
+    return Result::failure(error_line("--out takes exactly one scenario, got " + std::to_string(files->size()) +
+                                      "; use --out-dir for several"));
+  }
+  Expected<std::vector<LoadedScenario>> loaded = load_all(*files);
+  if (!loaded) return Result::failure(loaded.error());
+  Expected<std::vector<std::string>> outputs = run_outputs(request, *loaded);
+  if (!outputs) return Result::failure(outputs.error());
+  plan.loaded = loaded.take();
+  plan.outputs = outputs.take();
+  return plan;
+}
+
+/// The summary, the stats when asked, and the failed expectations.
+std::string item_report(const LoadedScenario& scenario, const SimulationResult& sim, const std::string& output,
+                        const RunRequest& request, ControllerKind controller) {
+  const Scenario& s = *scenario.load.scenario;
+  std::string report = run_summary_line(s, sim) + (output == "-" ? "" : " -> " + output) + "\n";
+  if (request.stats) report += "stats " + run_stats_line(s, sim, controller) + "\n";
+  return report + format_expectation_failures(scenario.path, sim.expectation_failures);
+}
+
+/// Simulates one scenario and writes its CSV (or hands it back for stdout).
+RunItem run_one(const LoadedScenario& scenario, const std::string& output, const RunPlan& plan,
+                const RunRequest& request) {
+  RunItem item;
+  item.scenario = scenario.path;
+  const Expected<SimulationResult> sim = simulate_with_metadata(scenario, request.fingerprint, plan.simulation);
+  if (!sim) {
+    item.error = error_line(sim.error());
+    return item;
+  }
+  const std::string csv = to_csv(sim->trajectory);
+  if (output == "-") {
+    item.csv = csv;
+  } else if (const Status written = write_file_atomic(output, csv); !written) {
+    item.error = error_line("cannot write " + output + ": " + written.error());
+    return item;
+  }
+  item.report = item_report(scenario, *sim, output, request, plan.simulation.controller);
+  item.expectations_failed = !sim->expectation_failures.empty();
+  return item;
+}
+
+}  // namespace
+
+RunResult run_scenarios(const RunRequest& request) {
+  RunResult result;
+  const Expected<RunPlan> plan = plan_run(request);
+  if (!plan) {
+    result.errors = plan.error();
+    result.exit_code = kExitInvalid;
+    return result;
+  }
+  for (std::size_t i = 0; i < plan->loaded.size(); ++i) {
+    result.items.push_back(run_one(plan->loaded[i], plan->outputs[i], *plan, request));
+    const RunItem& item = result.items.back();
+    if (request.on_item) request.on_item(item);
+    if (!item.error.empty()) result.exit_code = kExitInvalid;
+    if (item.expectations_failed && result.exit_code == kExitOk) result.exit_code = kExitFailure;
+  }
+  return result;
+}
+
+std::string run_stats_line(const Scenario& scenario, const SimulationResult& result, ControllerKind controller) {
+  const double ticks = static_cast<double>(std::max<std::int64_t>(scenario.ticks, 1));
+  char text[96];
+  std::snprintf(text, sizeof text, ": %.3g us/tick, %.3g sweeps/tick (", result.update_seconds * 1e6 / ticks,
+                static_cast<double>(result.total_sweeps) / ticks);
+  return scenario.name + text + controller_name(controller) + ")";
+}
+
+std::string run_summary_line(const Scenario& scenario, const SimulationResult& result) {
+  const Trajectory& t = result.trajectory;
+  auto last = [&](const char* column) -> std::string {
+    const int index = t.column_index(column);
+    if (index < 0 || t.rows.empty() || static_cast<std::size_t>(index) >= t.rows.back().size()) return "?";
+    return readable_number(t.rows.back()[static_cast<std::size_t>(index)]);
+  };
+  const std::size_t failed = result.expectation_failures.size();
+  return scenario.name + ": " + std::to_string(scenario.ticks) + " ticks, feet (" + last("x") + ", " + last("y") +
+         ", " + last("z") + "), grounded " + last("grounded") + ", " + std::to_string(result.total_sweeps) +
+         " sweeps, expectations " + (failed == 0 ? std::string("ok") : std::to_string(failed) + " failed");
+}
+
+std::string output_file_name(const std::string& scenario_name) {
+  std::string name;
+  for (char c : scenario_name) {
+    const bool safe = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+    name += safe ? c : '_';
+  }
+  if (name.empty() || name[0] == '.') name = "_" + name;
+  return name + ".csv";
+}
+
+}  // namespace stepslide

@@ -1,0 +1,66 @@
+// `stepslide run`: simulate scenarios and write their trajectories as CSV,
+// each with a one-line summary.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gate/exit_code.h"
+#include "gate/fingerprint.h"
+#include "scenario/scenario.h"
+#include "scenario/simulate.h"
+
+namespace stepslide {
+
+/// What one scenario's run produced, for the caller to print.
+struct RunItem {
+  std::string scenario;  ///< its path
+  /// Stderr text when the run or the write failed; then nothing else is set.
+  std::string error;
+  /// The CSV, when it goes to stdout (`--out -`); "" when it went to a file.
+  std::string csv;
+  /// The summary line, the stats line and the failed expectations, for stdout,
+  /// or for stderr when the CSV goes to stdout.
+  std::string report;
+  bool expectations_failed = false;
+};
+
+/// The `run` command's options, as given on the command line.
+struct RunRequest {
+  std::vector<std::string> scenarios;  ///< files, or directories searched for *.json
+  std::string out;                     ///< one file, or "-" for stdout; "" when not given
+  std::string out_dir = "out";
+  std::string controller = "stepslide";  ///< stepslide or bullet
+  bool stats = false;                    ///< also give us/tick and sweeps/tick
+  std::string fingerprint = build_fingerprint();
+  /// Called with each scenario's run as soon as it is written, in file order.
+  std::function<void(const RunItem&)> on_item;
+};
+
+struct RunResult {
+  int exit_code = kExitOk;
+  /// Why nothing ran (stderr text: a refused option, no scenarios, an
+  /// invalid scenario, two scenarios writing one file); exit 2.
+  std::string errors;
+  std::vector<RunItem> items;  ///< one per scenario, in file order
+};
+
+/// Validates every scenario first (one invalid and nothing is written), then
+/// simulates each and writes its CSV atomically, with metadata. Exit code: 2
+/// when a run or write fails, else 1 when an expectation fails, else 0.
+RunResult run_scenarios(const RunRequest& request);
+
+/// "name: 12.3 us/tick, 2.05 sweeps/tick (stepslide)": the cost of a run made
+/// with SimulationOptions::measure_time. Wall time: a report, never a result.
+std::string run_stats_line(const Scenario& scenario, const SimulationResult& result, ControllerKind controller);
+
+/// "name: 240 ticks, feet (0, 1.2, -3), grounded 1, 1234 sweeps, expectations ok"
+std::string run_summary_line(const Scenario& scenario, const SimulationResult& result);
+
+/// Default `run` output file name for a scenario name: characters outside
+/// [A-Za-z0-9._-] become '_', and a leading '.' is prefixed with '_', so a
+/// name can never leave the output directory.
+std::string output_file_name(const std::string& scenario_name);
+
+}  // namespace stepslide

@@ -1,0 +1,24 @@
+#include "gate/validate.h"
+
+#include "gate/command_inputs.h"
+#include "gate/scenario_file.h"
+
+namespace stepslide {
+
+ValidateResult validate_scenarios(const std::vector<std::string>& paths) {
+  ValidateResult result;
+  const Expected<std::vector<std::string>> files = scenario_files(paths);
+  if (!files) {
+    result.errors = files.error();
+    result.exit_code = kExitInvalid;
+    return result;
+  }
+  for (const std::string& file : *files) {
+    const LoadedScenario loaded = load_scenario_keeping_bytes(file);
+    result.files.push_back({file, loaded.valid(), format_load_errors(loaded.load)});
+    if (!loaded.valid()) result.exit_code = kExitInvalid;
+  }
+  return result;
+}
+
+}  // namespace stepslide

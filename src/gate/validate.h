@@ -1,0 +1,27 @@
+// `stepslide validate`: scenario files checked without simulating them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gate/exit_code.h"
+
+namespace stepslide {
+
+struct ValidatedFile {
+  std::string path;
+  bool valid = true;
+  std::string errors;  ///< "FILE: /json/path: message" lines; "" when valid
+};
+
+struct ValidateResult {
+  int exit_code = kExitOk;  ///< 2 when any path is bad or any scenario invalid
+  std::string errors;       ///< stderr text when the paths name no scenarios; `files` is empty then
+  std::vector<ValidatedFile> files;  ///< every scenario found, in sorted order
+};
+
+/// Loads every scenario that `paths` name (files, or directories searched for
+/// *.json) and reports each one's errors.
+ValidateResult validate_scenarios(const std::vector<std::string>& paths);
+
+}  // namespace stepslide

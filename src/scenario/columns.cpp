@@ -1,0 +1,99 @@
+// The trajectory column table. The tolerances are the gate's defaults (the
+// README's "Comparison rules" quotes them): positions and their kin to 1e-6,
+// velocities to 1e-5, time to 1e-12 s, and counts, flags and indices exactly.
+// They exist for goldens written by another compiler or Bullet build; the same
+// binary gives byte-identical files.
+
+#include "scenario/columns.h"
+
+namespace stepslide {
+
+namespace {
+
+double flag(bool value) { return value ? 1.0 : 0.0; }
+
+std::vector<Column> make_table() {
+  // name, unit, description, tolerance, discrete, fixed, read
+  return {
+      {"tick", "", "tick number; row 0 is the state after reset", 0.0, true, true,
+       [](const TickSample& s) { return static_cast<double>(s.tick); }},
+      {"time", "s", "tick / tick_rate", 1e-12, false, true,
+       [](const TickSample& s) { return static_cast<double>(s.tick) / s.tick_rate; }},
+      {"x", "m", "feet position, x", 1e-6, false, true, [](const TickSample& s) { return s.state.position.x(); }},
+      {"y", "m", "feet position, y", 1e-6, false, true, [](const TickSample& s) { return s.state.position.y(); }},
+      {"z", "m", "feet position, z", 1e-6, false, true, [](const TickSample& s) { return s.state.position.z(); }},
+      {"vx", "m/s", "velocity, x", 1e-5, false, true, [](const TickSample& s) { return s.state.velocity.x(); }},
+      {"vy", "m/s", "velocity, y", 1e-5, false, true, [](const TickSample& s) { return s.state.velocity.y(); }},
+      {"vz", "m/s", "velocity, z", 1e-5, false, true, [](const TickSample& s) { return s.state.velocity.z(); }},
+      {"grounded", "", "1 when standing on ground, else 0", 0.0, true, true,
+       [](const TickSample& s) { return flag(s.state.grounded); }},
+      {"normal_x", "", "ground normal, x; 0 when not grounded", 1e-6, false, true,
+       [](const TickSample& s) { return s.state.ground_normal.x(); }},
+      {"normal_y", "", "ground normal, y", 1e-6, false, true,
+       [](const TickSample& s) { return s.state.ground_normal.y(); }},
+      {"normal_z", "", "ground normal, z", 1e-6, false, true,
+       [](const TickSample& s) { return s.state.ground_normal.z(); }},
+      {"step_dy", "m", "vertical move a step made this tick (what the camera absorbs); 0 in the air", 1e-6, false,
+       true, [](const TickSample& s) { return s.report.step_dy; }},
+      {"camera_dy", "m", "camera offset: minus each step's height, decaying back to 0", 1e-6, false, true,
+       [](const TickSample& s) { return s.state.camera_dy; }},
+      {"sweeps", "", "convex sweeps issued this tick", 0.0, true, true,
+       [](const TickSample& s) { return static_cast<double>(s.report.sweeps); }},
+      {"slide_iters", "", "collide-and-slide iterations this tick", 0.0, true, true,
+       [](const TickSample& s) { return static_cast<double>(s.report.slide_iters); }},
+      {"depen_iters", "", "depenetration iterations this tick", 0.0, true, true,
+       [](const TickSample& s) { return static_cast<double>(s.report.depen_iters); }},
+      // Extensions: stepslide's own, after the contract's.
+      {"stuck", "", "1 when the character could not be pushed clear of every overlap (crushed or wedged)", 0.0, true,
+       false, [](const TickSample& s) { return flag(!s.report.depenetration_converged); }},
+      {"ground_body", "", "index in the scenario's world of the body stood on, -1 when none", 0.0, true, false,
+       [](const TickSample& s) { return static_cast<double>(s.ground_body); }},
+      {"local_x", "m", "feet in the ground body's frame, x: riding a platform reads as a steady position", 1e-6,
+       false, false, [](const TickSample& s) { return s.local_feet.x(); }},
+      {"local_y", "m", "feet in the ground body's frame, y", 1e-6, false, false,
+       [](const TickSample& s) { return s.local_feet.y(); }},
+      {"local_z", "m", "feet in the ground body's frame, z", 1e-6, false, false,
+       [](const TickSample& s) { return s.local_feet.z(); }},
+  };
+}
+
+std::vector<std::string> names_of(bool only_fixed) {
+  std::vector<std::string> names;
+  for (const Column& column : trajectory_columns()) {
+    if (!only_fixed || column.fixed) names.push_back(column.name);
+  }
+  return names;
+}
+
+}  // namespace
+
+const std::vector<Column>& trajectory_columns() {
+  static const std::vector<Column> table = make_table();
+  return table;
+}
+
+const std::vector<std::string>& column_names() {
+  static const std::vector<std::string> names = names_of(false);
+  return names;
+}
+
+const std::vector<std::string>& fixed_columns() {
+  static const std::vector<std::string> names = names_of(true);
+  return names;
+}
+
+const Column* find_column(const std::string& name) {
+  for (const Column& column : trajectory_columns()) {
+    if (name == column.name) return &column;
+  }
+  return nullptr;
+}
+
+std::vector<double> read_row(const TickSample& sample) {
+  std::vector<double> row;
+  row.reserve(trajectory_columns().size());
+  for (const Column& column : trajectory_columns()) row.push_back(column.read(sample));
+  return row;
+}
+
+}  // namespace stepslide
