@@ -25,6 +25,7 @@
 #include "scenario/load.h"
 #include "scenario/scenario.h"
 #include "scenario/simulate.h"
+#include "support/temp_dir.h"
 
 namespace stepslide {
 namespace {
@@ -38,27 +39,9 @@ Scenario load_or_fail(const std::string& text) {
   return load.scenario.value_or(Scenario{});
 }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test::read_text;
 
-class TempDir : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("stepslide_fuzz_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  fs::path dir_;
-};
+using TempDir = test::TempDirTest;
 
 // ---------------------------------------------------------------------------
 // Randomness

@@ -40,9 +40,8 @@ inline Scenario load_or_die(const std::string& path) {
 }
 
 inline std::optional<Trajectory> read_trajectory(const std::string& path) {
-  std::string error;
-  const Expected<std::string> text = read_file(path);
-  return text ? parse_csv(*text, &error) : std::nullopt;
+  Expected<Trajectory> t = read_trajectory_file(path);
+  return t ? std::optional<Trajectory>(t.take()) : std::nullopt;
 }
 
 inline std::unique_ptr<Node> parse_xml(const std::string& text) {

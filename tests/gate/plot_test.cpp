@@ -2,12 +2,14 @@
 // counted (one trajectory path per trace in each view, one outline group per
 // body, one marker per step) on every scenario in scenarios/; the command end
 // to end; and one rendering in headless Chromium, when it is installed.
+#include "scenario/load.h"
 #include "gate/plot.h"
 
 #include <gtest/gtest.h>
 
 #include <regex>
 
+#include "base/format.h"
 #include "gate/picture_test_util.h"
 #include "support/chromium.h"
 

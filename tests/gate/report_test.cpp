@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "base/format.h"
 #include "gate/picture_test_util.h"
 #include "support/chromium.h"
 

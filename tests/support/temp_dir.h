@@ -32,10 +32,20 @@ inline bool contains(const std::string& text, const std::string& part) { return 
 
 /// What a run of the binary did.
 struct RunResult {
-  int code = -1;  ///< exit code; -1 when it did not exit normally (a signal)
+  int code = -1;  ///< exit code; 128 + N when killed by signal N (as a shell says)
   std::string out;
   std::string err;
 };
+
+/// `word` in single quotes for the shell.
+inline std::string quoted(const std::string& word) {
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+/// Every child run gets at most this long: a hang fails the test, not CI.
+constexpr int kChildTimeoutSeconds = 120;
 
 /// Base fixture: `dir_` is `<tmp>/stepslide_<suite>_<test>_<pid>`, empty at
 /// the start of each test.
@@ -62,17 +72,20 @@ class TempDirTest : public ::testing::Test {
   std::string read(const std::string& rel) const { return read_text(dir_ / rel); }
   bool exists(const std::string& rel) const { return fs::exists(dir_ / rel); }
 
-  /// Runs `stepslide ARGS` in the directory through the shell. `env` is
-  /// prepended (e.g. "CI=1"). CI and sharding variables of the test's own
-  /// environment are removed, so the child sees only what the test sets.
+  /// Runs `stepslide ARGS` in the directory through the shell, killed after
+  /// kChildTimeoutSeconds. `env` is prepended (e.g. "CI=1"). CI, colour and
+  /// sharding variables of the test's own environment are removed, so the
+  /// child sees only what the test sets.
   RunResult run(const std::string& args, const std::string& env = "") const {
-    const std::string command = "cd '" + dir_.string() +
-                                "' && env -u CI -u NO_COLOR -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX -u TEST_TOTAL_SHARDS "
-                                "-u TEST_SHARD_INDEX -u TEST_SHARD_STATUS_FILE " +
-                                env + " '" STEPSLIDE_BINARY "' " + args + " >.stdout 2>.stderr";
+    const std::string command = "cd " + quoted(dir_.string()) +
+                                " && env -u CI -u NO_COLOR -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX "
+                                "-u TEST_TOTAL_SHARDS -u TEST_SHARD_INDEX -u TEST_SHARD_STATUS_FILE " +
+                                env + " timeout -s KILL " + std::to_string(kChildTimeoutSeconds) + " " +
+                                quoted(STEPSLIDE_BINARY) + " " + args + " >.stdout 2>.stderr";
     const int status = std::system(command.c_str());
     RunResult result;
-    result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (WIFEXITED(status)) result.code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) result.code = 128 + WTERMSIG(status);
     result.out = read(".stdout");
     result.err = read(".stderr");
     fs::remove(dir_ / ".stdout");
@@ -81,6 +94,24 @@ class TempDirTest : public ::testing::Test {
   }
 
   fs::path dir_;
+};
+
+/// A TempDirTest whose process works inside the directory (for library calls
+/// that take relative paths, as the CLI does).
+class WorkingDirTest : public TempDirTest {
+ protected:
+  void SetUp() override {
+    TempDirTest::SetUp();
+    old_cwd_ = fs::current_path();
+    fs::current_path(dir_);
+  }
+  void TearDown() override {
+    fs::current_path(old_cwd_);
+    TempDirTest::TearDown();
+  }
+
+ private:
+  fs::path old_cwd_;
 };
 
 }  // namespace stepslide::test

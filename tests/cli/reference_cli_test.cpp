@@ -15,16 +15,14 @@
 
 #include "gate/csv.h"
 #include "scenario/columns.h"
+#include "support/temp_dir.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Result {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
+using stepslide::test::contains;
+using stepslide::test::read_text;
+using stepslide::test::RunResult;
 
 /// A character dropped 1 m onto a floor and left standing, walking forward
 /// from tick 60; `expect` is the "expect" array's content.
@@ -36,55 +34,11 @@ std::string drop_and_walk(const std::string& expect) {
          expect + "]}";
 }
 
-class ReferenceCli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("stepslide_refcli_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
-  void write(const std::string& rel, const std::string& text) const {
-    const fs::path path = dir_ / rel;
-    fs::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-  }
-  std::string read(const std::string& rel) const {
-    std::ifstream in(dir_ / rel, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-
-  Result run(const std::string& args) const {
-    const std::string command = "cd '" + dir_.string() + "' && env -u CI -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX '" +
-                                STEPSLIDE_BINARY + "' " + args + " >.stdout 2>.stderr";
-    const int status = std::system(command.c_str());
-    Result result;
-    result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = read(".stdout");
-    result.err = read(".stderr");
-    fs::remove(dir_ / ".stdout");
-    fs::remove(dir_ / ".stderr");
-    return result;
-  }
-
-  fs::path dir_;
-};
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-#define EXPECT_CONTAINS(text, part) EXPECT_TRUE(contains(text, part)) << "missing: " << (part) << "\nin:\n" << (text)
+class ReferenceCli : public stepslide::test::TempDirTest {};
 
 TEST_F(ReferenceCli, RunBulletWritesTheFixedColumnsWithZerosWhereItHasNoEquivalent) {
   write("drop.json", drop_and_walk(""));
-  const Result r = run("run drop.json --controller bullet");
+  const RunResult r = run("run drop.json --controller bullet");
   ASSERT_EQ(r.code, 0) << r.err;
   const stepslide::Expected<stepslide::Trajectory> t = stepslide::parse_csv(read("out/drop.csv"));
   ASSERT_TRUE(t) << t.error();
@@ -113,8 +67,8 @@ TEST_F(ReferenceCli, RunStatsPrintsCostAndLeavesTheCsvAlone) {
   for (const char* controller : {"stepslide", "bullet"}) {
     const std::string plain = std::string("run drop.json --out-dir plain --controller ") + controller;
     const std::string stats = std::string("run drop.json --out-dir stats --stats --controller ") + controller;
-    const Result without = run(plain);
-    const Result with = run(stats);
+    const RunResult without = run(plain);
+    const RunResult with = run(stats);
     ASSERT_EQ(without.code, 0) << without.err;
     ASSERT_EQ(with.code, 0) << with.err;
     EXPECT_FALSE(contains(without.out, "us/tick"));
@@ -130,11 +84,11 @@ TEST_F(ReferenceCli, CheckBulletEvaluatesExpectationsWithoutGoldens) {
   // with Bullet's only the expectations count.
   write("scenarios/lands.json", drop_and_walk(R"({"ticks": [59, 60], "grounded": true})"));
   write("scenarios/flies.json", drop_and_walk(R"({"tick": "end", "position": [0, 5, 0]})"));
-  const Result ours = run("check");
+  const RunResult ours = run("check");
   EXPECT_EQ(ours.code, 1);
   EXPECT_CONTAINS(ours.out, "missing golden");
 
-  const Result bullet = run("check --controller bullet");
+  const RunResult bullet = run("check --controller bullet");
   EXPECT_EQ(bullet.code, 1) << bullet.err;
   EXPECT_CONTAINS(bullet.out, "PASS scenarios/lands.json (controller bullet, expectations only)");
   EXPECT_CONTAINS(bullet.out, "FAIL scenarios/flies.json: 1 expectation failed (controller bullet, expectations only)");
@@ -147,7 +101,7 @@ TEST_F(ReferenceCli, CheckBulletEvaluatesExpectationsWithoutGoldens) {
 
 TEST_F(ReferenceCli, BlessRefusesBulletAndWritesNothing) {
   write("scenarios/lands.json", drop_and_walk(""));
-  const Result r = run("bless --controller bullet");
+  const RunResult r = run("bless --controller bullet");
   EXPECT_EQ(r.code, 2);
   EXPECT_CONTAINS(r.err, "goldens record the stepslide controller only");
   EXPECT_FALSE(fs::exists(dir_ / "golden"));
@@ -155,7 +109,7 @@ TEST_F(ReferenceCli, BlessRefusesBulletAndWritesNothing) {
 
 TEST_F(ReferenceCli, UnknownControllerIsAUsageError) {
   write("drop.json", drop_and_walk(""));
-  const Result r = run("run drop.json --controller havok");
+  const RunResult r = run("run drop.json --controller havok");
   EXPECT_EQ(r.code, 2);
   EXPECT_CONTAINS(r.err, "--controller");
   EXPECT_FALSE(fs::exists(dir_ / "out"));

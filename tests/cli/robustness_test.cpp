@@ -23,35 +23,15 @@
 #include "gate/fingerprint.h"
 #include "gate/gate.h"
 #include "gate/self_check.h"
+#include "support/temp_dir.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-/// A child that runs longer than this has hung (`timeout` then kills it and
-/// the exit code is 128 + 9).
-constexpr int kTimeoutSeconds = 60;
-
-struct Result {
-  int code = -1;  ///< exit code; 128+N when the child died of signal N
-  std::string out;
-  std::string err;
-};
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::string quoted(const std::string& word) {
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using stepslide::test::contains;
+using stepslide::test::quoted;
+using stepslide::test::read_text;
+using stepslide::test::RunResult;
 
 std::size_t count_of(const std::string& text, const std::string& part) {
   std::size_t count = 0;
@@ -59,54 +39,14 @@ std::size_t count_of(const std::string& text, const std::string& part) {
   return count;
 }
 
-#define EXPECT_CONTAINS(text, part) EXPECT_TRUE(contains(text, part)) << "missing: " << (part) << "\nin:\n" << (text)
-
 /// A fresh temporary directory per test, and the binary run inside it.
-class Robustness : public ::testing::Test {
+class Robustness : public stepslide::test::TempDirTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("stepslide_robust_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
-  fs::path path(const std::string& rel) const { return dir_ / rel; }
-  void write(const std::string& rel, const std::string& text) const {
-    fs::create_directories(path(rel).parent_path());
-    std::ofstream(path(rel), std::ios::binary) << text;
-  }
-
-  /// `stepslide ARGS` in the temp dir, with CI and sharding variables removed.
-  Result run(const std::string& args) const {
-    const std::string command = "cd " + quoted(dir_.string()) +
-                                " && env -u CI -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX -u TEST_TOTAL_SHARDS "
-                                "-u TEST_SHARD_INDEX timeout -s KILL " +
-                                std::to_string(kTimeoutSeconds) + " " + quoted(STEPSLIDE_BINARY) + " " + args +
-                                " >.stdout 2>.stderr";
-    const int status = std::system(command.c_str());
-    Result result;
-    if (WIFEXITED(status)) result.code = WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) result.code = 128 + WTERMSIG(status);
-    result.out = read_text(path(".stdout"));
-    result.err = read_text(path(".stderr"));
-    fs::remove(path(".stdout"));
-    fs::remove(path(".stderr"));
-    return result;
-  }
-
   /// True when `rel` does not exist or is an empty directory.
   bool nothing_in(const std::string& rel) const {
     std::error_code ec;
     return !fs::exists(path(rel), ec) || (fs::is_directory(path(rel), ec) && fs::is_empty(path(rel), ec));
   }
-
-  fs::path dir_;
 };
 
 // ---------------------------------------------------------------------------
@@ -154,17 +94,17 @@ TEST_F(Robustness, EveryCorpusFileExitsTwoNamingFileAndPathAndWritesNothing) {
     const std::string file = (kCorpus / name).string();
     const std::string want = expected_stderr(listed->second, name, file);
 
-    const Result validate = run("validate " + quoted(file));
+    const RunResult validate = run("validate " + quoted(file));
     EXPECT_EQ(validate.code, 2) << "above 128: killed by a signal (a crash, or 137 for a hang)";
     EXPECT_EQ(validate.out, "");
     EXPECT_EQ(validate.err, want);
 
-    const Result simulate = run("run " + quoted(file) + " --out-dir out");
+    const RunResult simulate = run("run " + quoted(file) + " --out-dir out");
     EXPECT_EQ(simulate.code, 2) << "above 128: killed by a signal (a crash, or 137 for a hang)";
     EXPECT_EQ(simulate.err, want);
     EXPECT_TRUE(nothing_in("out")) << "run left output behind";
 
-    const Result single = run("run " + quoted(file) + " --out one.csv");
+    const RunResult single = run("run " + quoted(file) + " --out one.csv");
     EXPECT_EQ(single.code, 2);
     EXPECT_TRUE(nothing_in("one.csv"));
   }
@@ -173,7 +113,7 @@ TEST_F(Robustness, EveryCorpusFileExitsTwoNamingFileAndPathAndWritesNothing) {
 TEST_F(Robustness, OneBadFileAmongGoodOnesStopsTheWholeRun) {
   write("good.json", R"({"format": "stepslide/scenario@1", "ticks": 2})");
   const std::string bad = (kCorpus / "binary_garbage.json").string();
-  const Result r = run("run good.json " + quoted(bad) + " --out-dir out");
+  const RunResult r = run("run good.json " + quoted(bad) + " --out-dir out");
   EXPECT_EQ(r.code, 2);
   EXPECT_CONTAINS(r.err, bad + ": invalid JSON");
   EXPECT_TRUE(nothing_in("out"));
@@ -194,7 +134,7 @@ TEST_F(Robustness, FileJustOverTheSizeLimitIsRefusedUnread) {
   write("big.json", padded_scenario(limit + 1));
   ASSERT_EQ(fs::file_size(path("big.json")), limit + 1);
   const std::string want = "big.json: file too large: 67108865 bytes (limit 67108864)\n";
-  Result r = run("validate big.json");
+  RunResult r = run("validate big.json");
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, want);
   r = run("run big.json --out-dir out");
@@ -204,7 +144,7 @@ TEST_F(Robustness, FileJustOverTheSizeLimitIsRefusedUnread) {
 }
 
 TEST_F(Robustness, EndlessDeviceIsCutAtTheSizeLimit) {
-  const Result r = run("validate /dev/zero");
+  const RunResult r = run("validate /dev/zero");
   EXPECT_EQ(r.code, 2);
   EXPECT_CONTAINS(r.err, "/dev/zero: file too large: ");
   EXPECT_CONTAINS(r.err, "(limit 67108864)");
@@ -216,7 +156,7 @@ TEST_F(Robustness, MillionLevelNestingIsOneErrorNotAStackOverflow) {
                          std::string(depth, ']') + "}");
   write("open.json", std::string(depth, '['));  // never closed
   for (const char* file : {"deep.json", "open.json"}) {
-    const Result r = run(std::string("validate ") + file);
+    const RunResult r = run(std::string("validate ") + file);
     EXPECT_EQ(r.code, 2) << file;
     EXPECT_EQ(count_of(r.err, "\n"), 1u) << r.err.substr(0, 300);
     EXPECT_CONTAINS(r.err, "expected at most 64 levels of nesting");
@@ -227,7 +167,7 @@ TEST_F(Robustness, FiftyThousandErrorsAreCappedAndFast) {
   std::string input;
   for (int i = 0; i < 50000; ++i) input += std::string(i == 0 ? "" : ", ") + R"({"tick": 0})";
   write("noisy.json", R"({"format": "stepslide/scenario@1", "ticks": 1, "input": [)" + input + "]}");
-  const Result r = run("validate noisy.json");
+  const RunResult r = run("validate noisy.json");
   EXPECT_EQ(r.code, 2);
   EXPECT_LE(count_of(r.err, "\n"), 1001u);
   EXPECT_CONTAINS(r.err, "noisy.json: /input/1/tick: expected an integer > 0 (the previous keyframe's tick), got 0");
@@ -235,14 +175,14 @@ TEST_F(Robustness, FiftyThousandErrorsAreCappedAndFast) {
 
 TEST_F(Robustness, FifoWithoutWriterDoesNotHang) {
   ASSERT_EQ(::mkfifo(path("pipe.json").c_str(), 0600), 0);
-  const Result r = run("validate pipe.json");
+  const RunResult r = run("validate pipe.json");
   EXPECT_EQ(r.code, 2) << "137 is a hang";
   EXPECT_CONTAINS(r.err, "pipe.json: ");
 }
 
 TEST_F(Robustness, DirectoryNamedLikeAScenarioIsSearchedNotRead) {
   fs::create_directories(path("looks_like.json"));
-  const Result r = run("validate looks_like.json");
+  const RunResult r = run("validate looks_like.json");
   EXPECT_EQ(r.code, 2);
   EXPECT_CONTAINS(r.err, "no scenarios (*.json) found in looks_like.json");
 }
@@ -297,7 +237,7 @@ TEST_F(Robustness, BuildNoteComesOnceBeforeTheTickDiffsAndOnlyOnFailure) {
   pretend_older_build(path("golden/a.csv"), 0.5);
   pretend_older_build(path("golden/b.csv"), std::nan(""));  // same trajectory, other build
 
-  const Result r = run("check");
+  const RunResult r = run("check");
   EXPECT_EQ(r.code, 1);
   const std::string note = "note: golden was written by a different build: stepslide 0.0.1; an older compiler (now: ";
   EXPECT_EQ(count_of(r.out, note), 1u) << r.out;
@@ -318,14 +258,14 @@ TEST_F(Robustness, SelfCheckRunsEveryScenarioTwiceAndReportsApartFromRegressions
   ASSERT_EQ(run("bless").code, 0);
   pretend_older_build(path("golden/a.csv"), 0.5);  // a regression, which is not nondeterminism
 
-  const Result r = run("check --self-check");
+  const RunResult r = run("check --self-check");
   EXPECT_EQ(r.code, 1);
   EXPECT_CONTAINS(r.out, "FAIL scenarios/a.json: trajectory differs");
   EXPECT_EQ(r.out.find("NONDETERMINISTIC"), std::string::npos) << r.out;
   EXPECT_CONTAINS(r.out, "\nself-check: 2 scenarios run twice in one process, 0 nondeterministic\n1 passed, 1 failed\n");
 
   ASSERT_EQ(run("bless scenarios/a.json").code, 0);
-  const Result clean = run("check --self-check");
+  const RunResult clean = run("check --self-check");
   EXPECT_EQ(clean.code, 0) << clean.out;
   EXPECT_CONTAINS(clean.out, "self-check: 2 scenarios run twice in one process, 0 nondeterministic\n2 passed, 0 failed\n");
 }

@@ -14,6 +14,7 @@
 #include "base/file_io.h"
 #include "gate/fingerprint.h"
 #include "scenario/columns.h"
+#include "support/temp_dir.h"
 
 namespace stepslide {
 namespace {
@@ -21,34 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 
 /// A fresh directory per test, removed afterwards; the process works inside it.
-class GateFiles : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("stepslide_gate_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    old_cwd_ = fs::current_path();
-    fs::current_path(dir_);
-  }
-  void TearDown() override {
-    fs::current_path(old_cwd_);
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  static void write(const std::string& path, const std::string& text) {
-    if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-  }
-  static std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-  fs::path dir_;
-  fs::path old_cwd_;
+class GateFiles : public test::WorkingDirTest {
 };
 
 /// A character standing on a floor; `extra` adds members such as "expect".

@@ -17,6 +17,7 @@
 #include "gate/run.h"
 #include "gate/trace_run.h"
 #include "gate/validate.h"
+#include "support/temp_dir.h"
 
 namespace stepslide {
 namespace {
@@ -24,40 +25,14 @@ namespace {
 namespace fs = std::filesystem;
 
 /// A fresh directory per test, removed afterwards; the process works inside it.
-class GateCommands : public ::testing::Test {
+class GateCommands : public test::WorkingDirTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("stepslide_commands_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    old_cwd_ = fs::current_path();
-    fs::current_path(dir_);
-  }
-  void TearDown() override {
-    fs::current_path(old_cwd_);
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  static void write(const std::string& path, const std::string& text) {
-    if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-  }
-  static std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
   /// Blesses every scenario under scenarios/.
   static void bless_all() {
     BlessRequest request;
     request.fingerprint = "test build";
     ASSERT_EQ(run_bless(request).exit_code, kExitOk);
   }
-  fs::path dir_;
-  fs::path old_cwd_;
 };
 
 std::string floor_json(int ticks, const std::string& extra = "") {

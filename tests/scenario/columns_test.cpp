@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gate/diff.h"
+#include "scenario/load.h"
 #include "scenario/scenario.h"
 #include "scenario/simulate.h"
 

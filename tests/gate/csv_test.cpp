@@ -16,6 +16,7 @@
 
 #include "base/format.h"
 #include "scenario/columns.h"
+#include "support/temp_dir.h"
 
 namespace stepslide {
 namespace {
@@ -33,28 +34,6 @@ std::string parse_error(const std::string& text) {
 }
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
-TEST(FormatNumber, WritesShortestForms) {
-  EXPECT_EQ(format_number(0.1), "0.1");
-  EXPECT_EQ(format_number(1.0 / 3.0), "0.3333333333333333");
-  EXPECT_EQ(format_number(1e-300), "1e-300");
-  EXPECT_EQ(format_number(5e-324), "5e-324");
-  EXPECT_EQ(format_number(240), "240");
-  EXPECT_EQ(format_number(-1.5), "-1.5");
-  EXPECT_EQ(format_number(9007199254740992.0), "9007199254740992");
-}
-
-TEST(FormatNumber, NegativeZeroIsZero) {
-  EXPECT_EQ(format_number(-0.0), "0");
-  EXPECT_EQ(format_number(0.0), "0");
-}
-
-TEST(FormatNumber, NonFiniteValues) {
-  EXPECT_EQ(format_number(std::numeric_limits<double>::quiet_NaN()), "nan");
-  EXPECT_EQ(format_number(-std::numeric_limits<double>::quiet_NaN()), "nan");
-  EXPECT_EQ(format_number(std::numeric_limits<double>::infinity()), "inf");
-  EXPECT_EQ(format_number(-std::numeric_limits<double>::infinity()), "-inf");
-}
 
 TEST(Csv, TrickyDoublesRoundTripBitForBit) {
   const std::vector<double> values = {0.1,
@@ -214,25 +193,13 @@ TEST(ParseCsv, LongGarbageIsQuotedShort) {
 // Files
 
 /// A file in a fresh temp directory, removed with it.
-class TrajectoryFile : public ::testing::Test {
+class TrajectoryFile : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = std::filesystem::temp_directory_path() /
-           ("stepslide_csv_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
+  /// Writes `text` to NAME in the directory and returns its path.
+  std::string write_file(const std::string& name, const std::string& text) const {
+    write(name, text);
+    return path(name).string();
   }
-  void TearDown() override {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-  std::string write(const std::string& name, const std::string& text) const {
-    const std::string path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-  }
-  std::filesystem::path dir_;
 };
 
 TEST_F(TrajectoryFile, ReadsWhatToCsvWrote) {
@@ -240,7 +207,7 @@ TEST_F(TrajectoryFile, ReadsWhatToCsvWrote) {
   t.metadata = {" m"};
   t.columns = {"tick", "y"};
   t.rows = {{0, 0.5}, {1, 0.25}};
-  const Expected<Trajectory> back = read_trajectory_file(write("t.csv", to_csv(t)));
+  const Expected<Trajectory> back = read_trajectory_file(write_file("t.csv", to_csv(t)));
   ASSERT_TRUE(back) << back.error();
   EXPECT_EQ(back->metadata, t.metadata);
   EXPECT_EQ(back->rows, t.rows);
@@ -260,7 +227,7 @@ TEST_F(TrajectoryFile, ADirectoryIsNotATrajectory) {
 }
 
 TEST_F(TrajectoryFile, AParseErrorNamesTheFileAndTheLine) {
-  const std::string path = write("conflict.csv", "<<<<<<< HEAD\ntick,y\n0,1\n");
+  const std::string path = write_file("conflict.csv", "<<<<<<< HEAD\ntick,y\n0,1\n");
   const Expected<Trajectory> t = read_trajectory_file(path);
   ASSERT_FALSE(t);
   EXPECT_EQ(t.error(), path + ": line 2: expected 1 cells, got 2");
@@ -268,13 +235,13 @@ TEST_F(TrajectoryFile, AParseErrorNamesTheFileAndTheLine) {
 
 TEST_F(TrajectoryFile, StoredKeepsTheBytesAndTellsUnreadableFromBroken) {
   const std::string text = "#m\r\ntick\r\n0\r\n";
-  const Expected<StoredTrajectory> stored = read_stored_trajectory(write("crlf.csv", text));
+  const Expected<StoredTrajectory> stored = read_stored_trajectory(write_file("crlf.csv", text));
   ASSERT_TRUE(stored) << stored.error();
   EXPECT_EQ(stored->bytes, text);
   ASSERT_TRUE(stored->table) << stored->table.error();
   EXPECT_EQ(stored->table->columns, std::vector<std::string>{"tick"});
 
-  const Expected<StoredTrajectory> broken = read_stored_trajectory(write("broken.csv", "tick\nx\n"));
+  const Expected<StoredTrajectory> broken = read_stored_trajectory(write_file("broken.csv", "tick\nx\n"));
   ASSERT_TRUE(broken) << "the file reads; only its text is wrong";
   EXPECT_EQ(broken->table.error(), "line 2: expected a number in column tick, got \"x\"");
 

@@ -12,6 +12,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/temp_dir.h"
+
 namespace stepslide {
 namespace {
 
@@ -127,12 +129,10 @@ TEST(Console, DisabledProgressLineWritesNothing) {
 // ---------------------------------------------------------------------------
 // `stepslide check`, end to end
 
-class ConsoleCli : public ::testing::Test {
+class ConsoleCli : public test::TempDirTest {
  protected:
   void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("stepslide_console_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
+    TempDirTest::SetUp();
     fs::create_directories(dir_ / "scenarios");
     fs::create_directories(dir_ / "golden");
     const std::string source = STEPSLIDE_SOURCE_DIR;
@@ -142,17 +142,6 @@ class ConsoleCli : public ::testing::Test {
     }
     fs::remove(dir_ / "golden/jump.csv");  // one failure: a missing golden
   }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
-  std::string read(const std::string& name) const {
-    std::ifstream in(dir_ / name, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
 
   /// Runs `command` in the temp dir with CI and NO_COLOR unset, then `env`.
   int shell(const std::string& command, const std::string& env = "") const {
@@ -160,8 +149,6 @@ class ConsoleCli : public ::testing::Test {
     const int status = std::system(line.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
-
-  fs::path dir_;
 };
 
 const std::string kCheck = std::string("'") + STEPSLIDE_BINARY + "' check";

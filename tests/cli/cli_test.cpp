@@ -3,30 +3,17 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
-#include <sys/wait.h>
-#include <unistd.h>
+#include "support/temp_dir.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Result {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using stepslide::test::contains;
+using stepslide::test::read_text;
+using stepslide::test::RunResult;
 
 std::string floor_scenario(int ticks, const std::string& extra = "") {
   return R"({"format": "stepslide/scenario@1", "ticks": )" + std::to_string(ticks) +
@@ -36,58 +23,13 @@ std::string floor_scenario(int ticks, const std::string& extra = "") {
 
 const char* const kFailingExpectation = R"("expect": [{"tick": "end", "position": [0, 5, 0]}])";
 
-class Cli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("stepslide_cli_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
-  void write(const std::string& rel, const std::string& text) const {
-    const fs::path path = dir_ / rel;
-    fs::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-  }
-  std::string read(const std::string& rel) const { return read_text(dir_ / rel); }
-  bool exists(const std::string& rel) const { return fs::exists(dir_ / rel); }
-
-  /// Runs `stepslide ARGS` in the temp dir. `env` is prepended (e.g. "CI=1").
-  /// Sharding and CI variables of the test's own environment are removed so
-  /// the child sees only what the test sets.
-  Result run(const std::string& args, const std::string& env = "") const {
-    const std::string command = "cd '" + dir_.string() +
-                                "' && env -u CI -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX -u TEST_TOTAL_SHARDS "
-                                "-u TEST_SHARD_INDEX -u TEST_SHARD_STATUS_FILE " +
-                                env + " '" STEPSLIDE_BINARY "' " + args + " >.stdout 2>.stderr";
-    const int status = std::system(command.c_str());
-    Result result;
-    result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = read(".stdout");
-    result.err = read(".stderr");
-    fs::remove(dir_ / ".stdout");
-    fs::remove(dir_ / ".stderr");
-    return result;
-  }
-
-  fs::path dir_;
-};
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-#define EXPECT_CONTAINS(text, part) EXPECT_TRUE(contains(text, part)) << "missing: " << (part) << "\nin:\n" << (text)
+class Cli : public stepslide::test::TempDirTest {};
 
 // ---------------------------------------------------------------------------
 // Usage, help, version
 
 TEST_F(Cli, VersionPrintsTheFingerprint) {
-  const Result r = run("--version");
+  const RunResult r = run("--version");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_CONTAINS(r.out, "stepslide 0.");
   EXPECT_CONTAINS(r.out, "float64");
@@ -95,7 +37,7 @@ TEST_F(Cli, VersionPrintsTheFingerprint) {
 
 TEST_F(Cli, HelpExitsZeroAndDocumentsExitCodes) {
   for (const char* command : {"", "run ", "check ", "bless ", "diff ", "validate ", "settings "}) {
-    const Result r = run(std::string(command) + "--help");
+    const RunResult r = run(std::string(command) + "--help");
     EXPECT_EQ(r.code, 0) << command << r.err;
     EXPECT_CONTAINS(r.out, "Exit codes");
   }
@@ -115,7 +57,7 @@ TEST_F(Cli, UsageErrorsExitTwo) {
 TEST_F(Cli, ValidateReportsEveryErrorWithFileAndJsonPath) {
   write("ok.json", floor_scenario(3));
   write("bad.json", R"({"format": "stepslide/scenario@1", "ticks": 0, "bogus": 1})");
-  const Result r = run("validate ok.json bad.json");
+  const RunResult r = run("validate ok.json bad.json");
   EXPECT_EQ(r.code, 2);
   EXPECT_CONTAINS(r.out, "ok ok.json");
   EXPECT_CONTAINS(r.err, "bad.json: /ticks");
@@ -129,7 +71,7 @@ TEST_F(Cli, ValidateReportsEveryErrorWithFileAndJsonPath) {
 
 TEST_F(Cli, RunWritesCsvWithMetadataAndPrintsASummary) {
   write("floor.json", floor_scenario(4));
-  const Result r = run("run floor.json");
+  const RunResult r = run("run floor.json");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_CONTAINS(r.out, "floor: 4 ticks, feet (");
   EXPECT_CONTAINS(r.out, "expectations ok");
@@ -138,14 +80,14 @@ TEST_F(Cli, RunWritesCsvWithMetadataAndPrintsASummary) {
   EXPECT_CONTAINS(csv, "\n# build stepslide ");
   EXPECT_CONTAINS(csv, "\ntick,time,x,y,z,vx,vy,vz,grounded,");
 
-  const Result again = run("run floor.json --out again.csv");
+  const RunResult again = run("run floor.json --out again.csv");
   EXPECT_EQ(again.code, 0) << again.err;
   EXPECT_EQ(read("again.csv"), csv) << "runs must be byte-identical";
 }
 
 TEST_F(Cli, RunToStdoutKeepsTheSummaryOnStderr) {
   write("floor.json", floor_scenario(2));
-  const Result r = run("run floor.json --out -");
+  const RunResult r = run("run floor.json --out -");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("# stepslide trajectory 1\n", 0), 0u) << r.out;
   EXPECT_CONTAINS(r.err, "floor: 2 ticks");
@@ -154,7 +96,7 @@ TEST_F(Cli, RunToStdoutKeepsTheSummaryOnStderr) {
 TEST_F(Cli, RunOutTakesOneScenario) {
   write("a.json", floor_scenario(2));
   write("b.json", floor_scenario(2));
-  const Result r = run("run a.json b.json --out x.csv");
+  const RunResult r = run("run a.json b.json --out x.csv");
   EXPECT_EQ(r.code, 2);
   EXPECT_CONTAINS(r.err, "--out");
   EXPECT_FALSE(exists("x.csv"));
@@ -164,7 +106,7 @@ TEST_F(Cli, RunOutTakesOneScenario) {
 TEST_F(Cli, RunWritesNothingWhenAnyScenarioIsInvalid) {
   write("a.json", floor_scenario(2));
   write("b.json", R"({"format": "stepslide/scenario@1", "ticks": -1})");
-  const Result r = run("run a.json b.json");
+  const RunResult r = run("run a.json b.json");
   EXPECT_EQ(r.code, 2);
   EXPECT_CONTAINS(r.err, "b.json: /ticks");
   EXPECT_FALSE(exists("out"));
@@ -172,7 +114,7 @@ TEST_F(Cli, RunWritesNothingWhenAnyScenarioIsInvalid) {
 
 TEST_F(Cli, RunFailedExpectationExitsOneButWritesTheTrajectory) {
   write("floor.json", floor_scenario(3, kFailingExpectation));
-  const Result r = run("run floor.json");
+  const RunResult r = run("run floor.json");
   EXPECT_EQ(r.code, 1);
   EXPECT_CONTAINS(r.out, "expectations 1 failed");
   EXPECT_CONTAINS(r.out, "floor.json: /expect/0 at tick 3: ");
@@ -182,7 +124,7 @@ TEST_F(Cli, RunFailedExpectationExitsOneButWritesTheTrajectory) {
 TEST_F(Cli, RunRefusesTwoScenariosWithOneName) {
   write("a/floor.json", floor_scenario(2));
   write("b/floor.json", floor_scenario(2));
-  const Result r = run("run a b");
+  const RunResult r = run("run a b");
   EXPECT_EQ(r.code, 2);
   EXPECT_CONTAINS(r.err, "out/floor.csv");
   EXPECT_FALSE(exists("out"));
@@ -193,7 +135,7 @@ TEST_F(Cli, RunRefusesTwoScenariosWithOneName) {
 
 TEST_F(Cli, CheckFailsOnAMissingGoldenUntilBlessed) {
   write("scenarios/walk/floor.json", floor_scenario(3));
-  Result r = run("check");
+  RunResult r = run("check");
   EXPECT_EQ(r.code, 1);
   EXPECT_CONTAINS(r.out, "FAIL scenarios/walk/floor.json: missing golden golden/walk/floor.csv");
   EXPECT_CONTAINS(r.out, "\n0 passed, 1 failed\n");
@@ -209,7 +151,7 @@ TEST_F(Cli, CheckFailsOnAMissingGoldenUntilBlessed) {
 
 TEST_F(Cli, BlessRefusesUnderCiUnlessForced) {
   write("scenarios/floor.json", floor_scenario(2));
-  Result r = run("bless", "CI=true");
+  RunResult r = run("bless", "CI=true");
   EXPECT_EQ(r.code, 2);
   EXPECT_CONTAINS(r.err, "CI");
   EXPECT_CONTAINS(r.err, "--force");
@@ -223,7 +165,7 @@ TEST_F(Cli, BlessRefusesUnderCiUnlessForced) {
 TEST_F(Cli, BlessSkipsScenariosWhoseExpectationsFail) {
   write("scenarios/good.json", floor_scenario(2));
   write("scenarios/wrong.json", floor_scenario(2, kFailingExpectation));
-  const Result r = run("bless");
+  const RunResult r = run("bless");
   EXPECT_EQ(r.code, 1);
   EXPECT_CONTAINS(r.out, "blessed golden/good.csv (new)");
   EXPECT_CONTAINS(r.err, "not blessed golden/wrong.csv");
@@ -257,7 +199,7 @@ TEST_F(Cli, CheckReportsTheFirstDivergenceAndWritesJUnit) {
   ASSERT_EQ(run("bless").code, 0);
   change_golden_y(dir_ / "golden/floor.csv", 2, "0.125");
 
-  const Result r = run("check --junit report/junit.xml");
+  const RunResult r = run("check --junit report/junit.xml");
   EXPECT_EQ(r.code, 1);
   EXPECT_CONTAINS(r.out, "FAIL scenarios/floor.json: trajectory differs from golden golden/floor.csv\n");
   EXPECT_CONTAINS(r.out, "0.125");
@@ -276,7 +218,7 @@ TEST_F(Cli, TolForAColumnNoRunnerWritesIsRefusedWithTheColumnsThatExist) {
   write("scenarios/floor.json", floor_scenario(3));
   ASSERT_EQ(run("bless").code, 0);
   for (const char* command : {"check --tol crushed=1", "diff golden/floor.csv golden/floor.csv --tol crushed=1"}) {
-    const Result r = run(command);
+    const RunResult r = run(command);
     EXPECT_EQ(r.code, 2) << command;
     EXPECT_EQ(r.out, "") << command;
     EXPECT_EQ(r.err,
@@ -293,8 +235,8 @@ TEST_F(Cli, ParallelCheckPrintsExactlyWhatSerialPrints) {
   ASSERT_EQ(run("bless").code, 0);
   fs::remove(dir_ / "golden/s3.csv");
   write("scenarios/s1.json", "{ broken");
-  const Result serial = run("check -j 1");
-  const Result parallel = run("check -j 4");
+  const RunResult serial = run("check -j 1");
+  const RunResult parallel = run("check -j 4");
   EXPECT_EQ(serial.code, 2) << serial.out;
   EXPECT_EQ(parallel.code, 2);
   EXPECT_EQ(parallel.out, serial.out);
@@ -305,7 +247,7 @@ TEST_F(Cli, OrphanGoldensFailOnlyAFullUnshardedRun) {
   write("scenarios/a.json", floor_scenario(2));
   ASSERT_EQ(run("bless").code, 0);
   write("golden/old/removed.csv", read("golden/a.csv"));
-  Result r = run("check");
+  RunResult r = run("check");
   EXPECT_EQ(r.code, 1);
   EXPECT_CONTAINS(r.out, "FAIL golden/old/removed.csv: orphan golden");
   EXPECT_CONTAINS(r.out, "1 passed, 1 failed");
@@ -316,7 +258,7 @@ TEST_F(Cli, OrphanGoldensFailOnlyAFullUnshardedRun) {
 TEST_F(Cli, ShardingSplitsTheSortedList) {
   for (const char* name : {"a", "b", "c"}) write(std::string("scenarios/") + name + ".json", floor_scenario(2));
   ASSERT_EQ(run("bless").code, 0);
-  Result r = run("check", "TEST_TOTAL_SHARDS=2 TEST_SHARD_INDEX=1 TEST_SHARD_STATUS_FILE=shard_status");
+  RunResult r = run("check", "TEST_TOTAL_SHARDS=2 TEST_SHARD_INDEX=1 TEST_SHARD_STATUS_FILE=shard_status");
   EXPECT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_EQ(r.out, "PASS scenarios/b.json\n1 passed, 0 failed\n");
   EXPECT_TRUE(exists("shard_status"));
@@ -329,14 +271,14 @@ TEST_F(Cli, ShardingSplitsTheSortedList) {
 
 TEST_F(Cli, CheckOutsideTheRootMapsByFileName) {
   write("bugs/report.json", floor_scenario(2));
-  const Result r = run("check bugs/report.json");
+  const RunResult r = run("check bugs/report.json");
   EXPECT_EQ(r.code, 1);
   EXPECT_CONTAINS(r.out, "missing golden golden/report.csv");
   EXPECT_EQ(run("check nowhere.json").code, 2);
 }
 
 TEST_F(Cli, CheckWithoutAScenarioRootSaysWhere) {
-  const Result r = run("check");
+  const RunResult r = run("check");
   EXPECT_EQ(r.code, 2);
   EXPECT_CONTAINS(r.err, "scenario root 'scenarios' is not a directory");
 }
@@ -345,14 +287,14 @@ TEST_F(Cli, TolTakesOneValueSoPathsMayFollowIt) {
   write("scenarios/a.json", floor_scenario(2));
   write("scenarios/b.json", floor_scenario(2));
   ASSERT_EQ(run("bless").code, 0);
-  const Result r = run("check --tol y=1e-4 scenarios/a.json --exact --tol x=0 scenarios/b.json");
+  const RunResult r = run("check --tol y=1e-4 scenarios/a.json --exact --tol x=0 scenarios/b.json");
   EXPECT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_EQ(r.out, "PASS scenarios/a.json\nPASS scenarios/b.json\n2 passed, 0 failed\n");
 }
 
 TEST_F(Cli, CustomRootsMapGoldensAndAppearInTheBlessHint) {
   write("cases/x/y.json", floor_scenario(2));
-  const Result r = run("check --scenario-root cases --golden-dir expected");
+  const RunResult r = run("check --scenario-root cases --golden-dir expected");
   EXPECT_EQ(r.code, 1);
   EXPECT_CONTAINS(r.out, "missing golden expected/x/y.csv "
                          "(run `stepslide bless --scenario-root cases --golden-dir expected cases/x/y.json`)");
@@ -368,7 +310,7 @@ TEST_F(Cli, DiffExitCodes) {
   write("b.csv", "tick,time,x\n0,0,1\n1,0.5,2.5\n");
   write("broken.csv", "tick,time\n0,zero\n");
   EXPECT_EQ(run("diff a.csv a.csv").code, 0);
-  Result r = run("diff a.csv b.csv");
+  RunResult r = run("diff a.csv b.csv");
   EXPECT_EQ(r.code, 1);
   EXPECT_CONTAINS(r.out, "first divergence at tick 1, column x: expected 2, got 2.5");
   EXPECT_EQ(run("diff a.csv b.csv --tol x=1").code, 0);
@@ -384,7 +326,7 @@ TEST_F(Cli, DiffExitCodes) {
 // settings
 
 TEST_F(Cli, SettingsListsEveryNameWithDefaultAndUnit) {
-  Result r = run("settings");
+  RunResult r = run("settings");
   EXPECT_EQ(r.code, 0);
   for (const char* name : {"max_step_height", "min_step_depth", "max_slope_deg", "step_down_height", "skin_width",
                            "max_slide_iterations", "max_depenetration_iterations", "step_up_slide_iterations",
