@@ -1,20 +1,19 @@
 #include "fuzz/invariants.h"
 
-#include "stepslide/math.h"
-
 #include <BulletCollision/CollisionShapes/btTriangleCallback.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <sstream>
 
-#include "stepslide/controller.h"
-#include "scenario/simulate.h"
 #include "base/format.h"
-#include "gate/csv.h"
+#include "scenario/simulate.h"
 #include "scenario/world.h"
+#include "stepslide/controller.h"
+#include "stepslide/math.h"
 
 namespace stepslide {
 
@@ -378,17 +377,23 @@ class Checker {
 };
 
 /// The first trajectory row where two CSV texts differ (-1: the header), and both lines.
-std::pair<std::int64_t, std::string> first_difference(const std::string& a, const std::string& b) {
-  std::istringstream in_a(a), in_b(b);
-  std::string line_a, line_b;
-  for (std::int64_t row = -1;; ++row) {
-    const bool more_a = static_cast<bool>(std::getline(in_a, line_a));
-    const bool more_b = static_cast<bool>(std::getline(in_b, line_b));
-    if (!more_a && !more_b) return {row, "no difference"};
-    if (!more_a) line_a.clear();
-    if (!more_b) line_b.clear();
-    if (line_a != line_b) return {row, "row " + std::to_string(row) + ": '" + line_a + "' then '" + line_b + "'"};
+/// Identical to the bit: NaN equals NaN, 0 differs from -0.
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+/// The first cell (row, then column) where two runs differ in any bit, as
+/// "row N, column C: A then B"; row -1 when the columns or row counts differ.
+std::pair<std::int64_t, std::string> first_difference(const Trajectory& a, const Trajectory& b) {
+  if (a.columns != b.columns) return {-1, "the header"};
+  const std::size_t rows = std::min(a.rows.size(), b.rows.size());
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t c = 0; c < a.columns.size(); ++c) {
+      if (same_bits(a.rows[r][c], b.rows[r][c])) continue;
+      return {static_cast<std::int64_t>(r), "row " + std::to_string(r) + ", column " + a.columns[c] + ": " +
+                                                format_number(a.rows[r][c]) + " then " + format_number(b.rows[r][c])};
+    }
   }
+  if (a.rows.size() != b.rows.size()) return {static_cast<std::int64_t>(rows), "the row count"};
+  return {-1, "no difference"};
 }
 
 }  // namespace
@@ -415,23 +420,23 @@ const Violation* InvariantReport::first(InvariantKind kind) const {
 
 InvariantReport check_invariants(const Scenario& scenario, const InvariantOptions& options) {
   Checker checker(scenario);
-  std::string observed_csv;
+  Trajectory observed;
   try {
     SimulationOptions observe;
     observe.on_tick = [&checker, &options](const TickView& view) {
       if (options.before_check) options.before_check(view);
       checker.observe(view);
     };
-    observed_csv = to_csv(simulate(scenario, observe).trajectory);
+    observed = simulate(scenario, observe).trajectory;
   } catch (const std::exception& e) {
     checker.add(InvariantKind::Exception, 0, std::string("simulation threw: ") + e.what());
     return checker.report();
   }
   if (options.check_rerun) {
     try {
-      const std::string rerun_csv = to_csv(simulate(scenario).trajectory);
-      if (rerun_csv != observed_csv) {
-        const auto [row, where] = first_difference(observed_csv, rerun_csv);
+      const Trajectory rerun = simulate(scenario).trajectory;
+      const auto [row, where] = first_difference(observed, rerun);
+      if (where != "no difference") {
         checker.add(InvariantKind::Nondeterministic, std::max<std::int64_t>(row, 0),
                     "a second run differs from the first (which measured overlaps each tick) at " + where);
       }

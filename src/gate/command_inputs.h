@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "base/expected.h"
+#include "stepslide/expected.h"
 #include "gate/scenario_file.h"
 #include "scenario/simulate.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/expected.h"
+#include "stepslide/expected.h"
 #include "scenario/trajectory.h"
 
 namespace stepslide {

@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "base/expected.h"
+#include "stepslide/expected.h"
+#include "scenario/load.h"
 #include "scenario/scenario.h"
 #include "scenario/simulate.h"
 

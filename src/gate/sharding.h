@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "base/expected.h"
+#include "stepslide/expected.h"
 
 namespace stepslide {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "base/expected.h"
+#include "stepslide/expected.h"
 #include "gate/diff.h"
 
 namespace stepslide {

@@ -2,6 +2,7 @@
 
 #include "gate/scenario_file.h"
 #include "gate/trace.h"
+#include "scenario/load.h"
 #include "scenario/scenario.h"
 
 namespace stepslide {

@@ -224,7 +224,7 @@ TEST(FuzzInvariants, ARerunThatDiffersIsNondeterminism) {
   const Violation* v = report.first(InvariantKind::Nondeterministic);
   ASSERT_NE(v, nullptr) << format_violations(report);
   EXPECT_EQ(v->tick, 41);
-  EXPECT_NE(v->message.find("at row 41: '41,"), std::string::npos) << v->message;
+  EXPECT_NE(v->message.find("at row 41, column x: "), std::string::npos) << v->message;
 }
 
 const char* const kTerrain = R"({
