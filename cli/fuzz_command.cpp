@@ -7,10 +7,10 @@
 
 #include "command.h"
 #include "fuzz/campaign.h"
+#include "fuzz/replay.h"
 #include "gate/console.h"
 #include "gate/discovery.h"
 #include "gate/exit_code.h"
-#include "gate/scenario_file.h"
 
 namespace stepslide::cli {
 
@@ -34,26 +34,11 @@ int replay_files(const std::vector<std::string>& paths) {
     if (list.errors.empty()) std::cerr << "error: no scenarios (*.json) found\n";
     return kExitInvalid;
   }
-  int code = kExitOk;
-  for (const std::string& file : list.files) {
-    const LoadedScenario loaded = load_scenario_keeping_bytes(file);
-    if (!loaded.valid()) {
-      std::cerr << format_load_errors(loaded.load);
-      code = kExitInvalid;
-      continue;
-    }
-    const InvariantReport report = check_invariants(*loaded.load.scenario);
-    if (report.ok()) {
-      std::cout << "ok " << file << " (" << report.ticks_checked << " ticks)\n";
-      continue;
-    }
-    for (const Violation& v : report.violations) {
-      std::cout << "VIOLATION " << file << ": " << invariant_name(v.kind) << " at tick " << v.tick << ": "
-                << v.message << "\n";
-    }
-    if (code == kExitOk) code = kExitFailure;
-  }
-  return code;
+  const ReplayResult replayed = replay_scenarios(list.files);
+  std::cerr << replayed.errors;
+  std::cout << replayed.report;
+  if (replayed.any_invalid) return kExitInvalid;
+  return replayed.any_violation ? kExitFailure : kExitOk;
 }
 
 CLI::App* add_fuzz(CLI::App& app, FuzzArgs& args) {

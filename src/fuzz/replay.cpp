@@ -1,0 +1,39 @@
+#include "fuzz/replay.h"
+
+#include "fuzz/invariants.h"
+#include "scenario/load.h"
+
+namespace stepslide {
+
+namespace {
+
+/// The verdict lines for one valid scenario.
+std::string replay_lines(const std::string& file, const InvariantReport& report) {
+  if (report.ok()) return "ok " + file + " (" + std::to_string(report.ticks_checked) + " ticks)\n";
+  std::string lines;
+  for (const Violation& v : report.violations) {
+    lines += "VIOLATION " + file + ": " + invariant_name(v.kind) + " at tick " + std::to_string(v.tick) + ": " +
+             v.message + "\n";
+  }
+  return lines;
+}
+
+}  // namespace
+
+ReplayResult replay_scenarios(const std::vector<std::string>& files) {
+  ReplayResult result;
+  for (const std::string& file : files) {
+    const LoadResult load = load_scenario_file(file);
+    if (!load.scenario) {
+      for (const LoadError& e : load.errors) result.errors += format_error(e) + "\n";
+      result.any_invalid = true;
+      continue;
+    }
+    const InvariantReport report = check_invariants(*load.scenario);
+    result.report += replay_lines(file, report);
+    result.any_violation = result.any_violation || !report.ok();
+  }
+  return result;
+}
+
+}  // namespace stepslide
