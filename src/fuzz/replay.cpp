@@ -25,7 +25,7 @@ ReplayResult replay_scenarios(const std::vector<std::string>& files) {
   for (const std::string& file : files) {
     const LoadResult load = load_scenario_file(file);
     if (!load.scenario) {
-      for (const LoadError& e : load.errors) result.errors += format_error(e) + "\n";
+      result.errors += format_load_errors(load);
       result.any_invalid = true;
       continue;
     }

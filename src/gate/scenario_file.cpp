@@ -39,12 +39,6 @@ LoadedScenario load_scenario_keeping_bytes(const std::string& path) {
   return loaded;
 }
 
-std::string format_load_errors(const LoadResult& load) {
-  std::string text;
-  for (const LoadError& error : load.errors) text += format_error(error) + "\n";
-  return text;
-}
-
 std::string format_expectation_failure(const ExpectationFailure& failure) {
   return failure.check + " at tick " + std::to_string(failure.tick) + ": " + failure.message;
 }

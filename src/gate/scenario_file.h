@@ -24,8 +24,6 @@ struct LoadedScenario {
 /// keeping the bytes for the metadata hash. Never throws.
 LoadedScenario load_scenario_keeping_bytes(const std::string& path);
 
-/// Every error as "file: /json/path: message" lines.
-std::string format_load_errors(const LoadResult& load);
 
 /// "/expect/2 at tick 120: message"
 std::string format_expectation_failure(const ExpectationFailure& failure);

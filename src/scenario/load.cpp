@@ -120,6 +120,12 @@ std::string format_error(const LoadError& e) {
   return e.file + ": " + e.json_path + ": " + e.message;
 }
 
+std::string format_load_errors(const LoadResult& load) {
+  std::string text;
+  for (const LoadError& error : load.errors) text += format_error(error) + "\n";
+  return text;
+}
+
 LoadResult load_scenario_text(const std::string& text, const std::string& file_label) {
   return never_throwing(file_label, [&] { return load_text(text, file_label); });
 }

@@ -28,6 +28,9 @@ struct LoadResult {
   std::vector<LoadError> errors;     ///< every problem found, in document order
 };
 
+/// Every error of `load` as a "file: /json/path: message" line.
+std::string format_load_errors(const LoadResult& load);
+
 /// Reads and validates a scenario file. Never throws, never crashes on bad input.
 LoadResult load_scenario_file(const std::string& path);
 /// Same, from text; `file_label` names the source in errors and in `name`.
