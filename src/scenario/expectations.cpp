@@ -1,3 +1,8 @@
+// The expectation checks (docs/format.md §1.4): the ones that look at one row
+// at a time are here, with the Track they all read; the ones on motion between
+// rows are in expectation_motion.cpp, the ones on ground and steps in
+// expectation_events.cpp.
+
 #include "scenario/expectations.h"
 
 #include <cmath>
@@ -5,44 +10,77 @@
 #include <sstream>
 
 #include "base/format.h"
+#include "scenario/expectation_parts.h"
 
 namespace stepslide {
 
+namespace expectations {
+
 namespace {
 
-std::string number(double v) { return format_number(v); }
+std::size_t index(const Trajectory& t, const char* name) { return static_cast<std::size_t>(t.column_index(name)); }
 
-/// Where the checked columns are, looked up once per trajectory.
-struct CheckedColumns {
-  explicit CheckedColumns(const Trajectory& t)
-      : x(index(t, "x")), y(index(t, "y")), z(index(t, "z")), grounded(index(t, "grounded")), stuck(index(t, "stuck")) {}
-  static std::size_t index(const Trajectory& t, const char* name) {
-    return static_cast<std::size_t>(t.column_index(name));
+}  // namespace
+
+Track::Track(const Scenario& scenario, const Trajectory& t)
+    : scenario_(scenario),
+      t_(t),
+      x_(index(t, "x")),
+      y_(index(t, "y")),
+      z_(index(t, "z")),
+      grounded_(index(t, "grounded")),
+      stuck_(index(t, "stuck")),
+      step_dy_(index(t, "step_dy")),
+      ground_body_(index(t, "ground_body")) {}
+
+Vec3 Track::feet(std::int64_t tick) const { return {cell(tick, x_), cell(tick, y_), cell(tick, z_)}; }
+
+double Track::horizontal_speed(std::int64_t tick) const {
+  const Vec3 a = feet(tick - 1);
+  const Vec3 b = feet(tick);
+  const Vec3& up = scenario_.up;  // unit (the loader normalises it)
+  Vec3 moved{b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+  const double along_up = moved[0] * up[0] + moved[1] * up[1] + moved[2] * up[2];
+  for (std::size_t i = 0; i < 3; ++i) moved[i] -= along_up * up[i];
+  return std::sqrt(moved[0] * moved[0] + moved[1] * moved[1] + moved[2] * moved[2]) * scenario_.tick_rate;
+}
+
+std::string point_text(const std::array<std::optional<double>, 3>& point) {
+  std::string text = "(";
+  for (std::size_t i = 0; i < 3; ++i) {
+    text += (i > 0 ? ", " : "") + (point[i] ? readable_number(*point[i]) : std::string("null"));
   }
-  std::size_t x, y, z, grounded, stuck;
-};
+  return text + ")";
+}
 
-/// The checked cells of one row.
-struct RowView {
-  const std::vector<double>& cells;
-  const CheckedColumns& at;
-  std::size_t row;
-  double x() const { return cells[at.x]; }
-  double y() const { return cells[at.y]; }
-  double z() const { return cells[at.z]; }
-  bool grounded() const { return cells[at.grounded] != 0.0; }
-  bool stuck() const { return cells[at.stuck] != 0.0; }
-};
+std::string point_text(const Vec3& point) {
+  return point_text(std::array<std::optional<double>, 3>{point[0], point[1], point[2]});
+}
 
-std::optional<std::string> position_problem(const ExpectCheck& check, const RowView& row) {
-  const double actual[3] = {row.x(), row.y(), row.z()};
+double distance_to(const Vec3& feet, const std::array<std::optional<double>, 3>& point) {
   double squared = 0.0;
   for (std::size_t i = 0; i < 3; ++i) {
-    if (!check.position[i]) continue;
-    const double d = actual[i] - *check.position[i];
+    if (!point[i]) continue;
+    const double d = feet[i] - *point[i];
     squared += d * d;
   }
-  const double distance = std::sqrt(squared);
+  return std::sqrt(squared);
+}
+
+}  // namespace expectations
+
+namespace {
+
+using expectations::Problem;
+using expectations::Track;
+using Kind = ExpectCheck::Kind;
+
+// The original checks' messages keep format_number, so they read as they
+// always did; the later ones use readable_number.
+std::string number(double v) { return format_number(v); }
+
+std::optional<std::string> position_problem(const ExpectCheck& check, const Vec3& actual) {
+  const double distance = expectations::distance_to(actual, check.position);
   if (distance <= check.tolerance) return std::nullopt;
   std::ostringstream m;
   m << "feet at (" << number(actual[0]) << ", " << number(actual[1]) << ", " << number(actual[2]) << ") are "
@@ -56,8 +94,15 @@ std::optional<std::string> flag_problem(const char* flag, bool want, bool is) {
 }
 
 std::optional<std::string> height_problem(const ExpectCheck& check, double feet) {
-  if (feet >= check.y_lo && feet <= check.y_hi) return std::nullopt;
-  return "feet height " + number(feet) + " outside [" + number(check.y_lo) + ", " + number(check.y_hi) + "]";
+  if (feet >= check.lo && feet <= check.hi) return std::nullopt;
+  return "feet height " + number(feet) + " outside [" + number(check.lo) + ", " + number(check.hi) + "]";
+}
+
+/// x_between, z_between: "feet x 2.5 outside [0, 1]".
+std::optional<std::string> coordinate_problem(const ExpectCheck& check, const char* axis, double feet) {
+  if (feet >= check.lo && feet <= check.hi) return std::nullopt;
+  return std::string("feet ") + axis + " " + readable_number(feet) + " outside [" + readable_number(check.lo) + ", " +
+         readable_number(check.hi) + "]";
 }
 
 std::optional<std::string> penetration_problem(const ExpectCheck& check, double depth) {
@@ -65,37 +110,43 @@ std::optional<std::string> penetration_problem(const ExpectCheck& check, double 
   return "shape overlaps the world by " + number(depth) + " m, more than " + number(check.max_penetration);
 }
 
-/// What is wrong at one tick of a range check, or nothing.
-std::optional<std::string> range_problem(const ExpectCheck& check, const RowView& row,
-                                         const std::vector<double>& penetration) {
+/// What is wrong at one tick of a check made row by row, or nothing.
+std::optional<std::string> row_problem(const ExpectCheck& check, const Track& track, std::int64_t tick,
+                                       const std::vector<double>& penetration) {
   switch (check.kind) {
-    case ExpectCheck::Kind::Grounded: return flag_problem("grounded", check.grounded, row.grounded());
-    case ExpectCheck::Kind::Stuck: return flag_problem("stuck", check.stuck, row.stuck());
-    case ExpectCheck::Kind::YBetween: return height_problem(check, row.y());
-    default: return penetration_problem(check, penetration[row.row]);
+    case Kind::Grounded: return flag_problem("grounded", check.grounded, track.grounded(tick));
+    case Kind::Stuck: return flag_problem("stuck", check.stuck, track.stuck(tick));
+    case Kind::XBetween: return coordinate_problem(check, "x", track.feet(tick)[0]);
+    case Kind::YBetween: return height_problem(check, track.y(tick));
+    case Kind::ZBetween: return coordinate_problem(check, "z", track.feet(tick)[2]);
+    default: return penetration_problem(check, penetration[static_cast<std::size_t>(tick)]);
   }
 }
 
-void check_one(const ExpectCheck& check, const Scenario& scenario, const Trajectory& t,
-               const std::vector<double>& penetration, std::vector<ExpectationFailure>& failures) {
-  const CheckedColumns columns(t);
-  auto row = [&](std::int64_t tick) {
-    const std::size_t index = static_cast<std::size_t>(tick);
-    return RowView{t.rows[index], columns, index};
-  };
-  if (check.kind == ExpectCheck::Kind::Position) {
-    const std::int64_t tick = check.tick_is_end ? scenario.ticks : check.tick;
-    if (auto problem = position_problem(check, row(tick))) {
-      failures.push_back({check.json_path, tick, *problem});
-    }
-    return;
+/// A check made row by row reports its first failing tick: that says enough.
+std::optional<Problem> first_failing_row(const ExpectCheck& check, const Track& track,
+                                         const std::vector<double>& penetration) {
+  for (std::int64_t tick = check.first; tick <= track.last(check); ++tick) {
+    if (auto problem = row_problem(check, track, tick, penetration)) return Problem{tick, *problem};
   }
-  const std::int64_t last = check.last_is_end ? scenario.ticks : check.last;
-  for (std::int64_t tick = check.first; tick <= last; ++tick) {
-    if (auto problem = range_problem(check, row(tick), penetration)) {
-      failures.push_back({check.json_path, tick, *problem});
-      return;  // the first failing tick of a range says enough
+  return std::nullopt;
+}
+
+std::optional<Problem> problem_of(const ExpectCheck& check, const Track& track,
+                                  const std::vector<double>& penetration) {
+  switch (check.kind) {
+    case Kind::Position: {
+      const std::int64_t tick = check.tick_is_end ? track.scenario().ticks : check.tick;
+      if (auto problem = position_problem(check, track.feet(tick))) return Problem{tick, *problem};
+      return std::nullopt;
     }
+    case Kind::SpeedBetween: return expectations::check_speed_between(check, track);
+    case Kind::Moving: return expectations::check_moving(check, track);
+    case Kind::NoOscillation: return expectations::check_no_oscillation(check, track);
+    case Kind::Reaches: return expectations::check_reaches(check, track);
+    case Kind::StepEvents: return expectations::check_step_events(check, track);
+    case Kind::OnBody: return expectations::check_on_body(check, track);
+    default: return first_failing_row(check, track, penetration);
   }
 }
 
@@ -103,15 +154,20 @@ void check_one(const ExpectCheck& check, const Scenario& scenario, const Traject
 
 bool needs_penetration(const Scenario& scenario) {
   for (const ExpectCheck& check : scenario.expect) {
-    if (check.kind == ExpectCheck::Kind::MaxPenetration) return true;
+    if (check.kind == Kind::MaxPenetration) return true;
   }
   return false;
 }
 
 std::vector<ExpectationFailure> check_expectations(const Scenario& scenario, const Trajectory& t,
                                                    const std::vector<double>& penetration) {
+  const Track track(scenario, t);
   std::vector<ExpectationFailure> failures;
-  for (const ExpectCheck& check : scenario.expect) check_one(check, scenario, t, penetration, failures);
+  for (const ExpectCheck& check : scenario.expect) {
+    if (auto problem = problem_of(check, track, penetration)) {
+      failures.push_back({check.json_path, problem->tick, std::move(problem->message)});
+    }
+  }
   return failures;
 }
 

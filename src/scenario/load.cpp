@@ -52,7 +52,7 @@ void read_scenario(JsonReader& r, const Field& root, Scenario& s) {
   const Range checked_ticks =
       ticks_ok ? Range{0.0, static_cast<double>(s.ticks), false, false, nullptr, "the scenario's ticks"}
                : between(0.0, static_cast<double>(Limits::max_ticks));
-  read_expect(r, o.optional("expect"), checked_ticks, s.expect);
+  read_expect(r, o.optional("expect"), checked_ticks, s.world, s.expect);
   o.reject_unknown();
 }
 

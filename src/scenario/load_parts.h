@@ -90,7 +90,9 @@ void read_input(JsonReader& r, const Field& f, std::vector<InputKey>& input);
 
 // load_expect.cpp
 
-/// The "expect" array of checks. `ticks` is the range a checked tick must lie in.
-void read_expect(JsonReader& r, const Field& f, const Range& ticks, std::vector<ExpectCheck>& checks);
+/// The "expect" array of checks. `ticks` is the range a checked tick must lie in;
+/// `world` gives the body names an `on_body` check may use.
+void read_expect(JsonReader& r, const Field& f, const Range& ticks, const std::vector<BodyDef>& world,
+                 std::vector<ExpectCheck>& checks);
 
 }  // namespace stepslide::loader

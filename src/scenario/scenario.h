@@ -90,23 +90,41 @@ struct InputKey {
 };
 
 struct ExpectCheck {
-  /// docs/format.md §1.4's four, plus Stuck: `{"ticks": [a, b], "stuck": bool}`, the
-  /// trajectory's `stuck` column (could not be pushed clear: crushed, wedged).
-  enum class Kind { Position, Grounded, MaxPenetration, YBetween, Stuck };
+  /// docs/format.md §1.4's four, plus the extensions: Stuck (the `stuck` column), the
+  /// x/z bounds, horizontal speed and progress measured from the feet's motion, the body
+  /// stood on, jitter (NoOscillation), a point reached, and step events counted.
+  enum class Kind {
+    Position, Grounded, MaxPenetration, YBetween, Stuck,
+    XBetween, ZBetween, SpeedBetween, OnBody, NoOscillation, Reaches, StepEvents, Moving
+  };
   Kind kind = Kind::Position;
   std::string json_path;  ///< "/expect/2", used in failure messages
-  /// Position: the tick checked. `tick_is_end`: the last tick.
+  /// Position: the tick checked. Reaches: the last tick by which the point must be
+  /// reached. `tick_is_end`: the last tick.
   std::int64_t tick = 0;
   bool tick_is_end = false;
-  std::array<std::optional<double>, 3> position{};  ///< null coordinates are not checked
-  double tolerance = 1e-3;
+  /// Position and Reaches: the point; null coordinates are not checked.
+  std::array<std::optional<double>, 3> position{};
+  double tolerance = 1e-3;  ///< Position: `tolerance`; Reaches: `within`
   /// Range checks: ticks [first, last], inclusive. `last_is_end`: up to the last tick.
   std::int64_t first = 0, last = 0;
   bool last_is_end = false;
   bool grounded = false;
   bool stuck = false;
   double max_penetration = 0.0;
-  double y_lo = 0.0, y_hi = 0.0;
+  /// XBetween, YBetween, ZBetween (metres) and SpeedBetween (m/s): [lo, hi].
+  double lo = 0.0, hi = 0.0;
+  /// OnBody: the body's name and its index in Scenario::world (the `ground_body` column).
+  std::string body_name;
+  std::int64_t body_index = -1;
+  /// NoOscillation: ticks per window (>= 2; a window of W ticks spans rows s to s + W)
+  /// and the largest path length minus net displacement of the feet over one window, metres.
+  std::int64_t window = 2;
+  double max_wander = 0.0;
+  /// StepEvents: accepted [lo, hi] counts of up and down events; absent: not checked.
+  std::optional<std::array<std::int64_t, 2>> steps_up, steps_down;
+  /// Moving: the least horizontal speed while the input pushes, m/s.
+  double min_speed = 0.0;
 };
 
 /// The contract's default character (docs/format.md §1): a capsule 1.8 m tall with radius 0.3 m.

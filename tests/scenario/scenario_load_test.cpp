@@ -143,8 +143,8 @@ TEST(ScenarioLoad, FullScenarioLoadsEveryField) {
   EXPECT_EQ(s.expect[3].first, 5);
   EXPECT_TRUE(s.expect[3].last_is_end);
   EXPECT_EQ(s.expect[4].kind, ExpectCheck::Kind::YBetween);
-  EXPECT_DOUBLE_EQ(s.expect[4].y_lo, -1);
-  EXPECT_DOUBLE_EQ(s.expect[4].y_hi, 3);
+  EXPECT_DOUBLE_EQ(s.expect[4].lo, -1);
+  EXPECT_DOUBLE_EQ(s.expect[4].hi, 3);
 }
 
 TEST(ScenarioLoad, MinimalScenarioGetsDefaults) {
@@ -196,7 +196,9 @@ TEST(ScenarioLoad, ErrorsComeInDocumentOrderWithFileLabel) {
                                                "dir/file.json");
   EXPECT_FALSE(result.scenario.has_value());
   const std::vector<std::string> expected = {
-      "/expect/0: expected exactly one of \"position\", \"grounded\", \"max_penetration\", \"y_between\", \"stuck\", got none",
+      "/expect/0: expected exactly one of \"position\", \"grounded\", \"max_penetration\", \"y_between\", \"stuck\", "
+      "\"x_between\", \"z_between\", \"speed_between\", \"on_body\", \"no_oscillation\", \"reaches\", "
+      "\"step_events\", \"moving\", got none",
       "/world/0/shape/radius: expected a number > 0, got -1",
       "/world/0/colour: unknown key \"colour\"",
       "/ticks: expected an integer >= 1, got 0",

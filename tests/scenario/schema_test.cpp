@@ -349,6 +349,35 @@ TEST(ScenarioSchema, AgreesWithTheLoaderOnEveryShapeMotionInputAndCheck) {
       {head + R"("expect": [{"ticks": [0, "end"]}]})", false},
       {head + R"("expect": [{"ticks": [0, "end"], "max_penetration": -1}]})", false},
       {head + R"("expect": [{"tick": 1, "position": [0, 0, 0], "tolerance": 0}]})", false},
+      // Issue 14's checks.
+      {head + R"("world": [{"name": "lift", "shape": {"type": "box", "half_extents": [1, 1, 1]}}],
+                 "expect": [{"ticks": [0, "end"], "x_between": [-1, 1]}, {"ticks": [0, 5], "z_between": [0, 0]},
+                            {"ticks": [1, "end"], "speed_between": [0, 5]}, {"ticks": [0, "end"], "on_body": "lift"},
+                            {"ticks": [0, "end"], "no_oscillation": {"window": 10, "max_wander": 0}},
+                            {"reaches": [0, null, 1], "within": 0.5, "by_tick": 8}, {"reaches": [null, 2, null], "within": 1},
+                            {"ticks": [0, "end"], "step_events": {"up": [0, 3]}},
+                            {"ticks": [0, "end"], "step_events": {"up": [1, 1], "down": [0, 0]}},
+                            {"ticks": [1, "end"], "moving": 0.5}]})",
+       true},
+      {head + R"("expect": [{"ticks": [0, "end"], "x_between": [1]}]})", false},
+      {head + R"("expect": [{"ticks": [0, "end"], "z_between": [0, 2e6]}]})", false},
+      {head + R"("expect": [{"ticks": [0, "end"], "speed_between": [1, 2]}]})", false},
+      {head + R"("expect": [{"ticks": [1, "end"], "speed_between": [-0.5, 2]}]})", false},
+      {head + R"("expect": [{"ticks": [0, "end"], "on_body": null}]})", false},
+      {head + R"("expect": [{"ticks": [0, "end"], "no_oscillation": {"window": 1, "max_wander": 0}}]})", false},
+      {head + R"("expect": [{"ticks": [0, "end"], "no_oscillation": {"window": 2.5, "max_wander": 0}}]})", false},
+      {head + R"("expect": [{"ticks": [0, "end"], "no_oscillation": {"max_wander": 0}}]})", false},
+      {head + R"("expect": [{"ticks": [0, "end"], "no_oscillation": {"window": 2, "max_wander": 0, "x": 1}}]})", false},
+      {head + R"("expect": [{"reaches": [null, null, null], "within": 1}]})", false},
+      {head + R"("expect": [{"reaches": [0, 0], "within": 1}]})", false},
+      {head + R"("expect": [{"reaches": [0, 0, 0], "within": 1, "by_tick": "soon"}]})", false},
+      {head + R"("expect": [{"reaches": [0, 0, 0], "within": 1, "ticks": [0, 1]}]})", false},
+      {head + R"("expect": [{"ticks": [0, "end"], "step_events": {}}]})", false},
+      {head + R"("expect": [{"ticks": [0, "end"], "step_events": {"up": [0.5, 1]}}]})", false},
+      {head + R"("expect": [{"ticks": [0, "end"], "step_events": {"up": [0, 1, 2]}}]})", false},
+      {head + R"("expect": [{"ticks": [1, "end"], "moving": 0}]})", false},
+      {head + R"("expect": [{"ticks": [0, "end"], "moving": 1}]})", false},
+      {head + R"("expect": [{"ticks": [1, "end"], "moving": 1, "speed_between": [0, 1]}]})", false},
       // The document.
       {R"({"format": "stepslide/scenario@1", "ticks": 1, "tick_rate": 240, "gravity": [0, -20, 0], "up": [0, 1, 0],
            "name": "n", "description": "d"})",
@@ -391,6 +420,11 @@ const char* const kExpressible[] = {
     "tick_rate_too_high", "tick_rate_zero", "ticks_fraction", "ticks_null", "ticks_string", "ticks_too_many",
     "ticks_zero", "top_level_array", "top_level_number", "top_level_string", "unknown_root_key", "up_string",
     "world_not_array", "wrong_format",
+    // Issue 14's checks.
+    "expect_speed_from_tick_zero", "expect_speed_negative", "expect_on_body_not_string", "expect_window_too_small",
+    "expect_no_oscillation_missing_wander", "expect_no_oscillation_negative_wander", "expect_reaches_all_null",
+    "expect_reaches_within_zero", "expect_reaches_missing_within", "expect_step_events_empty",
+    "expect_step_events_negative", "expect_step_events_unknown_key", "expect_moving_zero",
 };
 
 /// Bad-input files whose problem relates one value to another, or needs
@@ -401,6 +435,9 @@ const char* const kBeyondTheSchema[] = {
     "heightfield_heights_count", "heightfield_too_many_cells", "hull_collinear", "hull_coplanar",
     "hull_duplicate_points", "hull_nearly_coplanar", "input_ticks_not_increasing", "mesh_index_out_of_range",
     "mesh_repeated_index", "mesh_zero_area", "motion_keyframes_not_increasing", "motion_spin_zero_axis", "up_zero",
+    // Issue 14's checks: bounds in order, names of bodies, a window that fits its range.
+    "expect_x_between_reversed", "expect_on_body_unknown_name", "expect_window_longer_than_range",
+    "expect_step_events_reversed",
 };
 
 bool related(const std::string& a, const std::string& b) {
