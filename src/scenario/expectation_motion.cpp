@@ -54,8 +54,9 @@ std::optional<Problem> check_speed_between(const ExpectCheck& check, const Track
   for (std::int64_t tick = check.first; tick <= track.last(check); ++tick) {
     const double speed = track.horizontal_speed(tick);
     if (speed >= check.lo && speed <= check.hi) continue;
-    return Problem{tick, "feet moved at " + readable_number(speed) + " m/s horizontally, outside [" +
-                             readable_number(check.lo) + ", " + readable_number(check.hi) + "]"};
+    return Problem{tick, "feet moved at " + beyond_text(speed, speed < check.lo ? check.lo : check.hi) +
+                             " m/s horizontally, outside [" + format_number(check.lo) + ", " +
+                             format_number(check.hi) + "]"};
   }
   return std::nullopt;
 }
@@ -69,9 +70,9 @@ std::optional<Problem> check_moving(const ExpectCheck& check, const Track& track
     any_push = true;
     const double speed = track.horizontal_speed(tick);
     if (speed >= check.min_speed) continue;
-    return Problem{tick, "feet moved at " + readable_number(speed) +
+    return Problem{tick, "feet moved at " + beyond_text(speed, check.min_speed) +
                              " m/s horizontally while the input pushed, slower than " +
-                             readable_number(check.min_speed) + " m/s"};
+                             format_number(check.min_speed) + " m/s"};
   }
   // A check that never looked at a tick says nothing; that is a mistake in the scenario.
   if (any_push) return std::nullopt;
@@ -84,20 +85,21 @@ std::optional<Problem> check_no_oscillation(const ExpectCheck& check, const Trac
   const std::int64_t last = track.last(check);
   // Path length from `first` to each row, so that a window's path is one subtraction.
   std::vector<double> path(static_cast<std::size_t>(last - first) + 1, 0.0);
+  auto path_to = [&](std::int64_t tick) -> double& { return path[static_cast<std::size_t>(tick - first)]; };
   for (std::int64_t tick = first + 1; tick <= last; ++tick) {
-    const std::size_t i = static_cast<std::size_t>(tick - first);
-    path[i] = path[i - 1] + distance(track.feet(tick - 1), track.feet(tick));
+    path_to(tick) = path_to(tick - 1) + distance(track.feet(tick - 1), track.feet(tick));
   }
   // A window of W ticks is W steps of motion: rows start to start + W.
   for (std::int64_t start = first; start + check.window <= last; ++start) {
     const std::int64_t end = start + check.window;
-    const double travelled = path[static_cast<std::size_t>(end - first)] - path[static_cast<std::size_t>(start - first)];
+    const double travelled = path_to(end) - path_to(start);
     const double net = distance(track.feet(start), track.feet(end));
     const double wander = travelled - net;
     if (wander <= check.max_wander) continue;
     return Problem{start, "over ticks " + range_text(start, end) + " the feet travelled " + readable_number(travelled) +
                               " m but ended " + readable_number(net) + " m from where they started: wander " +
-                              readable_number(wander) + " m, more than " + readable_number(check.max_wander)};
+                              beyond_text(wander, check.max_wander) + " m, more than " +
+                              format_number(check.max_wander)};
   }
   return std::nullopt;
 }
@@ -114,10 +116,10 @@ std::optional<Problem> check_reaches(const ExpectCheck& check, const Track& trac
       closest_tick = tick;
     }
   }
-  return Problem{by, "feet never came within " + readable_number(check.tolerance) + " m of " +
+  return Problem{by, "feet never came within " + format_number(check.tolerance) + " m of " +
                          point_text(check.position) + " by tick " + std::to_string(by) + "; closest " +
-                         readable_number(closest) + " m at tick " + std::to_string(closest_tick) + ", feet at " +
-                         point_text(track.feet(closest_tick))};
+                         beyond_text(closest, check.tolerance) + " m at tick " + std::to_string(closest_tick) +
+                         ", feet at " + feet_text(track.feet(closest_tick))};
 }
 
 }  // namespace stepslide::expectations

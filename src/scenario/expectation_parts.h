@@ -3,6 +3,7 @@
 // src/scenario/expectation*.cpp; the public API is expectations.h.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -50,10 +51,18 @@ class Track {
   std::size_t x_, y_, z_, grounded_, stuck_, step_dy_, ground_body_;
 };
 
-/// "(1, null, 2)": a point whose null coordinates are not checked.
+// Numbers in messages. Numbers from the scenario file read as written
+// (format_number); measured ones with 6 significant digits (readable_number),
+// or more when 6 would put a value on the wrong side of the bound it broke:
+// "feet x 0.15000000000000002 outside [0, 0.15]", not "feet x 0.15 outside [0, 0.15]".
+
+/// `value`, which broke `bound`: readable_number, or as many more digits as
+/// it takes for the text to read on the same side of `bound` as `value` is.
+std::string beyond_text(double value, double bound);
+/// "(1, null, 2)": a point from the file, whose null coordinates are not checked.
 std::string point_text(const std::array<std::optional<double>, 3>& point);
-/// "(1, 0.5, 2)".
-std::string point_text(const Vec3& point);
+/// "(1, 0.5, 2)": measured feet.
+std::string feet_text(const Vec3& feet);
 /// Distance from `feet` to `point` over the coordinates that are not null.
 double distance_to(const Vec3& feet, const std::array<std::optional<double>, 3>& point);
 

@@ -6,6 +6,7 @@
 #include "scenario/expectations.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <sstream>
 
@@ -45,16 +46,27 @@ double Track::horizontal_speed(std::int64_t tick) const {
   return std::sqrt(moved[0] * moved[0] + moved[1] * moved[1] + moved[2] * moved[2]) * scenario_.tick_rate;
 }
 
+std::string beyond_text(double value, double bound) {
+  const bool above = value > bound;
+  std::string text = readable_number(value);
+  for (int digits = 7; digits <= 17; ++digits) {
+    const double shown = std::strtod(text.c_str(), nullptr);
+    if (above ? shown > bound : shown < bound) break;
+    text = format_significant(value, digits);
+  }
+  return text;
+}
+
 std::string point_text(const std::array<std::optional<double>, 3>& point) {
   std::string text = "(";
   for (std::size_t i = 0; i < 3; ++i) {
-    text += (i > 0 ? ", " : "") + (point[i] ? readable_number(*point[i]) : std::string("null"));
+    text += (i > 0 ? ", " : "") + (point[i] ? format_number(*point[i]) : std::string("null"));
   }
   return text + ")";
 }
 
-std::string point_text(const Vec3& point) {
-  return point_text(std::array<std::optional<double>, 3>{point[0], point[1], point[2]});
+std::string feet_text(const Vec3& feet) {
+  return "(" + readable_number(feet[0]) + ", " + readable_number(feet[1]) + ", " + readable_number(feet[2]) + ")";
 }
 
 double distance_to(const Vec3& feet, const std::array<std::optional<double>, 3>& point) {
@@ -75,8 +87,8 @@ using expectations::Problem;
 using expectations::Track;
 using Kind = ExpectCheck::Kind;
 
-// The original checks' messages keep format_number, so they read as they
-// always did; the later ones use readable_number.
+// The original checks' messages print every number with format_number, so
+// they read as they always did; the later ones follow expectation_parts.h.
 std::string number(double v) { return format_number(v); }
 
 std::optional<std::string> position_problem(const ExpectCheck& check, const Vec3& actual) {
@@ -101,8 +113,8 @@ std::optional<std::string> height_problem(const ExpectCheck& check, double feet)
 /// x_between, z_between: "feet x 2.5 outside [0, 1]".
 std::optional<std::string> coordinate_problem(const ExpectCheck& check, const char* axis, double feet) {
   if (feet >= check.lo && feet <= check.hi) return std::nullopt;
-  return std::string("feet ") + axis + " " + readable_number(feet) + " outside [" + readable_number(check.lo) + ", " +
-         readable_number(check.hi) + "]";
+  return std::string("feet ") + axis + " " + expectations::beyond_text(feet, feet < check.lo ? check.lo : check.hi) +
+         " outside [" + format_number(check.lo) + ", " + format_number(check.hi) + "]";
 }
 
 std::optional<std::string> penetration_problem(const ExpectCheck& check, double depth) {

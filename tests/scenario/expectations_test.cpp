@@ -61,6 +61,15 @@ TEST(Expectations, XAndZBetweenBoundTheFeet) {
                    "/expect/4 at tick 50: feet z -2.5 outside [-2, 5]"}));
 }
 
+TEST(Expectations, AValueJustPastItsBoundShowsTheDigitsThatTellThemApart) {
+  // 0.05 + 0.05 + 0.05 is 0.15000000000000002: at 6 digits it would read
+  // "feet x 0.15 outside [0, 0.15]". Bounds read as written.
+  EXPECT_EQ(failures(on_floor(5, R"({"tick": 0, "wish_velocity": [3, 0]})", R"({"ticks": [0, "end"], "x_between": [0, 0.15]},
+                                                                           {"ticks": [0, "end"], "x_between": [0, 0.1500001]})")),
+            (Lines{"/expect/0 at tick 3: feet x 0.15000000000000002 outside [0, 0.15]",
+                   "/expect/1 at tick 4: feet x 0.2 outside [0, 0.1500001]"}));
+}
+
 TEST(Expectations, SpeedBetweenIsTheHorizontalSpeedOfTheFeet) {
   // 3 m/s along each of x and z: 3·√2 = 4.24264 m/s.
   EXPECT_EQ(failures(on_floor(30, kDiagonal, R"({"ticks": [1, "end"], "speed_between": [4.2426, 4.2427]},
