@@ -39,6 +39,7 @@ class CheckCommand final : public Command {
     check->add_option("-j,--jobs", request_.jobs, "scenarios checked in parallel (0: one per core); output is the same")
         ->capture_default_str();
     add_tolerance_options(check, &request_.tolerances, &request_.exact);
+    add_project_options(check, &request_.project);
     check->add_flag("--self-check", request_.self_check,
                     "also run every scenario twice in this process (the second pass in reverse order) and report "
                     "any difference as NONDETERMINISTIC, apart from regressions, before the closing line; exit 1 if "
