@@ -70,7 +70,7 @@ std::vector<std::string> columns_matching(std::string_view pattern) {
 std::optional<std::string> pattern_problem(const std::string& pattern, const std::string& shown) {
   if (pattern.empty()) return "expected a column name or glob, got an empty name (known: " + known_columns_text() + ")";
   if (const std::optional<char> c = unsupported_wildcard(pattern)) {
-    return shown + ": '" + std::string(1, *c) + "' is not a wildcard here; only * and ? are";
+    return "'" + std::string(1, *c) + "' in " + shown + " is not a wildcard here; only * and ? are";
   }
   if (!columns_matching(pattern).empty()) return std::nullopt;
   if (is_glob(pattern)) return "glob " + shown + " matches no column (known: " + known_columns_text() + ")";
