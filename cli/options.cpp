@@ -43,9 +43,9 @@ bool given(const CLI::App* command, const std::string& name) {
 
 void add_project_options(CLI::App* command, ProjectUse* use) {
   CLI::Option* file = command->add_option("--project", use->file,
-                                          "the project file, which gives defaults for the roots, -j, --report and "
-                                          "tolerances (docs/format.md §4); without it, stepslide.json in the "
-                                          "working directory or the nearest folder above it, if any")
+                                          "the project file, whose settings fill in what the command line leaves "
+                                          "out (docs/format.md §4); default: stepslide.json in the working "
+                                          "directory or the nearest folder above it, if any")
                           ->type_name("FILE");
   command->add_flag("--no-project", "read no project file: built-in defaults and the command line only")
       ->excludes(file);
