@@ -117,6 +117,13 @@ TEST_F(ProjectCommands, TheCommandLineWinsOverTheFile) {
   EXPECT_CONTAINS(r.out, "(error 0.001 > tolerance 0)");
   EXPECT_EQ(run("check --exact --tol 'y=abs:0.01'").code, 0) << "then --tol applies";
 
+  r = run("check -j -1");
+  EXPECT_EQ(r.code, 2) << "-j on the command line, even a bad one, is not replaced by the file's";
+  EXPECT_EQ(r.err, "error: -j -1: expected 0 (one per core) or more\n");
+  r = run("check --golden-dir elsewhere cases/flat.json");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_CONTAINS(r.out, "missing golden elsewhere/flat.csv");
+
   write("cases2/flat.json", floor_scenario(4));
   r = run("check --scenario-root cases2 cases2/flat.json");
   EXPECT_EQ(r.code, 0) << r.out << r.err;
