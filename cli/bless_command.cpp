@@ -15,6 +15,7 @@ class BlessCommand final : public Command {
     CLI::App* bless = app.add_subcommand("bless", "Write goldens from the current build's trajectories.");
     bless->add_option("PATH", request_.paths, "scenario files or directories (default: the scenario root)");
     add_root_options(bless, &request_.scenario_root, &request_.golden_dir);
+    add_project_options(bless, &request_.project);
     bless->add_flag("--force", request_.force, "bless even when the CI environment variable is set");
     add_controller_option(bless, &request_.controller, "; goldens record stepslide only, so bullet is refused");
     bless->footer(

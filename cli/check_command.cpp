@@ -36,9 +36,13 @@ class CheckCommand final : public Command {
     check->add_option("PATH", request_.paths, "scenario files or directories (default: the scenario root)");
     add_root_options(check, &request_.scenario_root, &request_.golden_dir);
     check->add_option("--junit", request_.junit, "also write a JUnit XML report to this file");
-    check->add_option("-j,--jobs", request_.jobs, "scenarios checked in parallel (0: one per core); output is the same")
+    check
+        ->add_option("-j,--jobs", request_.jobs,
+                     "scenarios checked in parallel (0: one per core; default: the project file's jobs, else 1); "
+                     "output is the same")
         ->capture_default_str();
     add_tolerance_options(check, &request_.tolerances, &request_.exact);
+    add_project_options(check, &request_.project);
     check->add_flag("--self-check", request_.self_check,
                     "also run every scenario twice in this process (the second pass in reverse order) and report "
                     "any difference as NONDETERMINISTIC, apart from regressions, before the closing line; exit 1 if "
@@ -48,7 +52,8 @@ class CheckCommand final : public Command {
                           "expectations alone (no goldens, no orphans)");
     check->add_option("--report", request_.report_dir,
                       "also write DIR/index.html: every scenario's status and, per failure, a plot of the run over "
-                      "its golden, the first divergence and the worst error per column (one self-contained page)")
+                      "its golden, the first divergence and the worst error per column (one self-contained page); "
+                      "default: the project file's report_dir, else none")
         ->type_name("DIR");
     check->add_option("--color", color_, "colour PASS/FAIL: auto (on a terminal, unless NO_COLOR is set), "
                                          "always or never")

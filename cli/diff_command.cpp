@@ -16,6 +16,7 @@ class DiffCommand final : public Command {
     diff->add_option("EXPECTED", request_.expected, "the reference trajectory, e.g. a golden")->required();
     diff->add_option("ACTUAL", request_.actual, "the trajectory compared with it")->required();
     add_tolerance_options(diff, &request_.tolerances, &request_.exact);
+    add_project_options(diff, &request_.project);
     diff->footer("Metadata ('#' lines) is not compared.\n" + std::string(kExitCodes) +
                  " 0: equal within tolerance; 1: different; 2: a file cannot be read or parsed.");
     return diff;

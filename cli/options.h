@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "gate/project.h"
+
 namespace stepslide::cli {
 
 /// The last line of every help text.
@@ -16,6 +18,12 @@ void add_tolerance_options(CLI::App* command, std::vector<std::string>* toleranc
 
 /// --scenario-root and --golden-dir, shared by `check` and `bless`.
 void add_root_options(CLI::App* command, std::string* scenario_root, std::string* golden_dir);
+
+/// --project FILE and --no-project, for the commands that read the project
+/// file (`check`, `bless`, `run`, `diff`, `plot`). Once the command line is
+/// parsed, `use` also says which of the file's settings it gave itself
+/// (--scenario-root, --golden-dir, -j, --report), so the file fills only the rest.
+void add_project_options(CLI::App* command, ProjectUse* use);
 
 /// --controller: ours, or Bullet's btKinematicCharacterController as the
 /// reference; `what` ends the help text with what it means for the command.

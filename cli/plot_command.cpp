@@ -23,6 +23,7 @@ class PlotCommand final : public Command {
         ->excludes(golden);
     plot->add_option("--out", request_.out, "the SVG file to write; '-' is stdout")->required();
     add_tolerance_options(plot, &request_.tolerances, &request_.exact);
+    add_project_options(plot, &request_.project);
     plot->footer(
         "The top view shows every body's outline seen from above, shaded by height (moving bodies dashed at tick 0 "
         "and solid at the end); the side view shows the height of the feet against the horizontal distance "

@@ -13,7 +13,10 @@ class RunCommand final : public Command {
  public:
   CLI::App* add_to(CLI::App& app) override {
     CLI::App* run = app.add_subcommand("run", "Simulate scenarios and write their trajectories as CSV.");
-    run->add_option("SCENARIO", request_.scenarios, "scenario files, or directories searched for *.json")->required();
+    run->add_option("SCENARIO", request_.scenarios,
+                    "scenario files, or directories searched for *.json (default: the scenario root, from the "
+                    "project file, else scenarios)");
+    add_project_options(run, &request_.project);
     CLI::Option* out = run->add_option("--out", request_.out, "write the one scenario's CSV here; '-' is stdout");
     run->add_option("--out-dir", request_.out_dir, "write <scenario name>.csv files here")
         ->capture_default_str()

@@ -8,6 +8,7 @@
 #include "gate/csv.h"
 #include "gate/diff_report.h"
 #include "gate/discovery.h"
+#include "gate/project_settings.h"
 #include "gate/text.h"
 #include "gate/tolerances.h"
 
@@ -118,14 +119,17 @@ BlessOutcome bless_scenario(const LoadedScenario& loaded, const GateOptions& opt
   return write_golden(outcome, to_csv(sim->trajectory), sim->trajectory);
 }
 
-BlessRun run_bless(const BlessRequest& request) {
+BlessRun run_bless(const BlessRequest& as_given) {
   BlessRun run;
-  const Expected<BlessInputs> inputs = bless_inputs(request);
+  const Expected<BlessRequest> with_file = with_project(as_given);
+  const Expected<BlessInputs> inputs =
+      with_file ? bless_inputs(*with_file) : Expected<BlessInputs>::failure(with_file.error());
   if (!inputs) {
     run.errors = inputs.error();
     run.exit_code = kExitInvalid;
     return run;
   }
+  const BlessRequest& request = *with_file;
   GateOptions options;
   options.scenario_root = request.scenario_root;
   options.golden_dir = request.golden_dir;

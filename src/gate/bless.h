@@ -10,6 +10,7 @@
 #include "gate/check.h"
 #include "gate/exit_code.h"
 #include "gate/fingerprint.h"
+#include "gate/project.h"
 #include "gate/scenario_file.h"
 #include "gate/sharding.h"
 
@@ -41,6 +42,8 @@ struct BlessRequest {
   EnvLookup env = [](const char*) -> const char* { return nullptr; };
   /// Called with each outcome as soon as it is known, in file order.
   std::function<void(const BlessOutcome&)> on_outcome;
+  /// The project file to read for the roots (docs/format.md §4).
+  ProjectUse project;
 };
 
 struct BlessRun {

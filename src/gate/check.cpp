@@ -119,7 +119,9 @@ std::string divergence_text(const std::string& path, const Trajectory& golden, c
 void judge_against(CheckOutcome* outcome, const Trajectory& golden, const Run& run) {
   const std::string& path = outcome->scenario;
   const std::vector<ExpectationFailure>& failed = run.sim.expectation_failures;
-  const DiffResult diff = diff_trajectories(golden, run.sim.trajectory, run.options.rules);
+  const DiffRules rules = rules_for(run.options.rules, run.options.tolerances,
+                                    scenario_directory(path, run.options.scenario_root), run.scenario.tolerance);
+  const DiffResult diff = diff_trajectories(golden, run.sim.trajectory, rules);
   if (diff.equal && failed.empty()) {
     outcome->verdict = Verdict::Pass;
     outcome->report = "PASS " + path + "\n";

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gate/diff.h"
+#include "gate/tolerances.h"
 #include "scenario/scenario.h"
 #include "scenario/simulate.h"
 #include "scenario/trajectory.h"
@@ -20,6 +21,7 @@ struct GateOptions {
   std::string scenario_root = "scenarios";
   std::string golden_dir = "golden";
   DiffRules rules = default_diff_rules();
+  ToleranceLayers tolerances;  ///< over `rules`, with each scenario's own block (tolerances.h)
   std::string fingerprint;  ///< this build's; see build_fingerprint()
   int context_rows = 2;     ///< rows of context in diff reports
   bool keep_failure_detail = false;  ///< fill CheckOutcome::detail for failures (for check --report)

@@ -8,6 +8,7 @@
 #include "gate/check_scenarios.h"
 #include "gate/command_inputs.h"
 #include "gate/discovery.h"
+#include "gate/project_settings.h"
 #include "gate/report.h"
 #include "gate/text.h"
 #include "gate/tolerances.h"
@@ -40,8 +41,9 @@ void touch_status_file(const Shard& shard, const CheckListener& listener) {
 /// reported stays the same one.
 Expected<CheckPlan> plan_check(const CheckRequest& request) {
   CheckPlan plan;
-  Expected<DiffRules> rules = make_diff_rules(request.exact, request.tolerances);
-  if (!rules) return refuse(error_line(rules.error()));
+  Expected<ToleranceLayers> tolerances =
+      make_tolerance_layers(request.exact, request.tolerances, request.project_tolerances);
+  if (!tolerances) return refuse(error_line(tolerances.error()));
   if (request.jobs < 0) return refuse(error_line("-j " + std::to_string(request.jobs) + ": expected 0 (one per core) or more"));
   const Expected<ControllerKind> controller = controller_option(request.controller);
   if (!controller) return refuse(controller.error());
@@ -55,7 +57,7 @@ Expected<CheckPlan> plan_check(const CheckRequest& request) {
 
   plan.options.scenario_root = request.scenario_root;
   plan.options.golden_dir = request.golden_dir;
-  plan.options.rules = rules.take();
+  plan.options.tolerances = tolerances.take();
   plan.options.fingerprint = request.fingerprint;
   plan.options.controller = *controller;
   plan.options.keep_failure_detail = !request.report_dir.empty();
@@ -112,14 +114,16 @@ int final_exit_code(const CheckRun& run) {
 
 }  // namespace
 
-CheckRun run_check(const CheckRequest& request) {
+CheckRun run_check(const CheckRequest& as_given) {
   CheckRun run;
-  const Expected<CheckPlan> plan = plan_check(request);
+  const Expected<CheckRequest> with_file = with_project(as_given);
+  const Expected<CheckPlan> plan = with_file ? plan_check(*with_file) : refuse(with_file.error());
   if (!plan) {
     run.errors = plan.error();
     run.exit_code = kExitInvalid;
     return run;
   }
+  const CheckRequest& request = *with_file;
   const CheckListener& listener = request.listener;
   if (listener.on_start) listener.on_start(plan->mine);
   run.outcomes = check_scenarios(plan->mine, plan->options, request.jobs, listener.on_outcome);

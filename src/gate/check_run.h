@@ -11,6 +11,7 @@
 #include "gate/exit_code.h"
 #include "gate/fingerprint.h"
 #include "gate/junit.h"
+#include "gate/project.h"
 #include "gate/self_check.h"
 #include "gate/sharding.h"
 
@@ -35,7 +36,7 @@ struct CheckRequest {
   std::string golden_dir = "golden";
   std::string junit;               ///< write a JUnit XML report here; "" for none
   int jobs = 1;                    ///< scenarios checked at once; 0: one per core
-  std::vector<std::string> tolerances;  ///< --tol COLUMN=ABS, in order
+  std::vector<std::string> tolerances;  ///< --tol, in order
   bool exact = false;
   bool self_check = false;         ///< also run each scenario twice in this process
   std::string controller = "stepslide";  ///< bullet: expectations only, no goldens
@@ -44,6 +45,10 @@ struct CheckRequest {
   /// The environment, for the sharding variables; none by default.
   EnvLookup env = [](const char*) -> const char* { return nullptr; };
   CheckListener listener;
+  /// The project file to read (docs/format.md §4); its settings fill what the
+  /// command line did not give, and its tolerances land in project_tolerances.
+  ProjectUse project;
+  ProjectTolerances project_tolerances;
 };
 
 /// What a check found, for the caller to print after the outcomes.

@@ -5,6 +5,7 @@
 #include "gate/csv.h"
 #include "gate/diff_report.h"
 #include "gate/metadata.h"
+#include "gate/project_settings.h"
 #include "gate/text.h"
 #include "gate/tolerances.h"
 
@@ -31,16 +32,21 @@ std::string build_note(const Trajectory& expected, const Trajectory& actual, con
 
 }  // namespace
 
-CompareResult compare_trajectory_files(const CompareRequest& request) {
-  const Expected<DiffRules> rules = make_diff_rules(request.exact, request.tolerances);
-  if (!rules) return refused(rules.error());
+CompareResult compare_trajectory_files(const CompareRequest& as_given) {
+  const Expected<CompareRequest> with_file = with_project(as_given);
+  if (!with_file) return CompareResult{kExitInvalid, with_file.error(), ""};
+  const CompareRequest& request = *with_file;
+  const Expected<ToleranceLayers> layers =
+      make_tolerance_layers(request.exact, request.tolerances, request.project_tolerances);
+  if (!layers) return refused(layers.error());
+  const DiffRules rules = rules_for(default_diff_rules(), *layers, "", {});
   const Expected<Trajectory> expected = read_trajectory_file(request.expected);
   if (!expected) return refused(expected.error());
   const Expected<Trajectory> actual = read_trajectory_file(request.actual);
   if (!actual) return refused(actual.error());
 
   CompareResult result;
-  const DiffResult diff = diff_trajectories(*expected, *actual, *rules);
+  const DiffResult diff = diff_trajectories(*expected, *actual, rules);
   if (diff.equal) {
     result.text = "no differences: " + request.actual + " matches " + request.expected + "\n";
     return result;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gate/exit_code.h"
+#include "gate/project.h"
 
 namespace stepslide {
 
@@ -12,8 +13,12 @@ namespace stepslide {
 struct CompareRequest {
   std::string expected;  ///< the reference trajectory, e.g. a golden
   std::string actual;    ///< the trajectory compared with it
-  std::vector<std::string> tolerances;  ///< --tol COLUMN=ABS, in order
+  std::vector<std::string> tolerances;  ///< --tol, in order
   bool exact = false;
+  /// The project file to read for tolerances (docs/format.md §4); its
+  /// top-level "tolerances" land in project_tolerances.
+  ProjectUse project;
+  ProjectTolerances project_tolerances;
 };
 
 struct CompareResult {

@@ -9,21 +9,24 @@
 
 namespace stepslide {
 
-double DiffRules::tolerance_for(const std::string& column) const {
+double DiffRules::tolerance_for(const std::string& column) const { return rule_for(column).abs_tolerance; }
+
+ColumnRule DiffRules::rule_for(const std::string& column) const {
   for (const ColumnRule& rule : rules) {
-    if (rule.column == column) return rule.abs_tolerance;
+    if (rule.column == column) return rule;
   }
-  return default_tolerance;
+  return ColumnRule{column, default_tolerance, 0.0};
 }
 
-void DiffRules::set(const std::string& column, double abs_tolerance) {
+void DiffRules::set(const std::string& column, double abs_tolerance, double rel_tolerance) {
   for (ColumnRule& rule : rules) {
     if (rule.column == column) {
       rule.abs_tolerance = abs_tolerance;
+      rule.rel_tolerance = rel_tolerance;
       return;
     }
   }
-  rules.push_back({column, abs_tolerance});
+  rules.push_back({column, abs_tolerance, rel_tolerance});
 }
 
 DiffRules default_diff_rules() {
@@ -59,14 +62,21 @@ double cell_error(double expected, double actual) {
   return std::fabs(expected - actual);
 }
 
+/// What `error` is held to at a cell whose expected value is `expected`. The
+/// relative term needs a finite expected value: rel * inf would pass anything.
+double cell_tolerance(const ColumnRule& rule, double expected) {
+  const double relative = std::isfinite(expected) ? rule.rel_tolerance * std::fabs(expected) : 0.0;
+  return std::max(rule.abs_tolerance, relative);
+}
+
 bool cell_mismatch(double error, double tolerance) { return tolerance == 0.0 ? error != 0.0 : error > tolerance; }
 
-/// A column compared by name: its index on each side and its tolerance.
+/// A column compared by name: its index on each side and its rule.
 struct ComparedColumn {
   std::string name;
   int expected_index;
   int actual_index;
-  double tolerance;
+  ColumnRule rule;
 };
 
 std::string join_names(const std::vector<std::string>& names) {
@@ -98,7 +108,7 @@ std::vector<ComparedColumn> match_columns(const Trajectory& expected, const Traj
   for (std::size_t i = 0; i < expected.columns.size(); ++i) {
     const std::string& name = expected.columns[i];
     const int in_actual = actual.column_index(name);
-    if (in_actual >= 0) compared.push_back({name, static_cast<int>(i), in_actual, rules.tolerance_for(name)});
+    if (in_actual >= 0) compared.push_back({name, static_cast<int>(i), in_actual, rules.rule_for(name)});
   }
   const std::string missing = names_missing_from(expected.columns, actual);
   const std::string extra = names_missing_from(actual.columns, expected);
@@ -119,7 +129,8 @@ void note_mismatch(const ComparedColumn& column, std::size_t row, double tick, d
     worst->worst_tick = tick;
   }
   if (!result->first) {
-    result->first = Divergence{row, tick, column.name, format_number(e), format_number(a), error, column.tolerance};
+    result->first = Divergence{row, tick, column.name, format_number(e), format_number(a), error,
+                               cell_tolerance(column.rule, e), column.rule.abs_tolerance, column.rule.rel_tolerance};
   }
 }
 
@@ -132,7 +143,7 @@ void compare_rows(const Trajectory& expected, const Trajectory& actual, const st
       const double e = cell(expected, row, columns[c].expected_index);
       const double a = cell(actual, row, columns[c].actual_index);
       const double error = cell_error(e, a);
-      if (!cell_mismatch(error, columns[c].tolerance)) continue;
+      if (!cell_mismatch(error, cell_tolerance(columns[c].rule, e))) continue;
       note_mismatch(columns[c], row, tick_of(expected, row), e, a, error, &worst[c], result);
     }
   }
@@ -160,10 +171,17 @@ void compare_row_counts(const Trajectory& expected, const Trajectory& actual,
   d.tick = tick_of_either(expected, actual, row);
   d.error = kInf;
   if (!columns.empty()) {
-    d.column = columns.front().name;
-    d.tolerance = columns.front().tolerance;
-    if (row < expected_rows) d.expected = format_number(cell(expected, row, columns.front().expected_index));
-    if (row < actual_rows) d.actual = format_number(cell(actual, row, columns.front().actual_index));
+    const ComparedColumn& column = columns.front();
+    d.column = column.name;
+    d.abs_tolerance = column.rule.abs_tolerance;
+    d.rel_tolerance = column.rule.rel_tolerance;
+    d.tolerance = column.rule.abs_tolerance;
+    if (row < expected_rows) {
+      const double e = cell(expected, row, column.expected_index);
+      d.expected = format_number(e);
+      d.tolerance = cell_tolerance(column.rule, e);
+    }
+    if (row < actual_rows) d.actual = format_number(cell(actual, row, column.actual_index));
   }
   result->first = d;
 }

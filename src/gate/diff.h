@@ -1,8 +1,9 @@
 // Comparing two trajectories column by column (SPEC §3), as `check`, `bless`,
 // `diff` and `plot` do. The rules:
 //
-// A cell mismatches when |expected - actual| > tolerance; with tolerance 0
-// when expected != actual. NaN equals NaN; NaN against a number mismatches.
+// A cell mismatches when |expected - actual| > tolerance, where tolerance =
+// max(abs, rel * |expected|) (the rel term only for a finite expected value);
+// with tolerance 0 when expected != actual. NaN equals NaN; NaN against a number mismatches.
 // +inf equals +inf. -0 equals 0. Metadata ('#' lines) is never compared.
 // Columns are matched by name; a missing, extra or reordered column and a
 // different row count are structural differences and fail the comparison.
@@ -17,18 +18,23 @@
 
 namespace stepslide {
 
-/// How closely a column must match.
+/// How closely a column must match: a cell passes when |expected - actual|
+/// <= max(abs_tolerance, rel_tolerance * |expected|).
 struct ColumnRule {
   std::string column;
   double abs_tolerance = 0.0;
+  double rel_tolerance = 0.0;  ///< a fraction of |expected|; 0: absolute only
 };
 
 struct DiffRules {
   std::vector<ColumnRule> rules;     ///< per column; columns not listed use `default_tolerance`
-  double default_tolerance = 1e-9;   ///< for extra columns not in `rules`
+  double default_tolerance = 1e-9;   ///< for extra columns not in `rules` (absolute)
+  /// The absolute tolerance of `column`.
   double tolerance_for(const std::string& column) const;
+  /// The whole rule of `column` (`default_tolerance`, absolute, when none).
+  ColumnRule rule_for(const std::string& column) const;
   /// Sets (or adds) the rule for `column`.
-  void set(const std::string& column, double abs_tolerance);
+  void set(const std::string& column, double abs_tolerance, double rel_tolerance = 0.0);
 };
 
 /// One rule per trajectory column with its tolerance from the column table
@@ -42,7 +48,9 @@ struct Divergence {
   std::string expected;      ///< as text, "" when the row is missing
   std::string actual;
   double error = 0.0;        ///< |expected - actual| (inf when a side is missing or NaN)
-  double tolerance = 0.0;
+  double tolerance = 0.0;    ///< what the error was held to here: max(abs, rel * |expected|)
+  double abs_tolerance = 0.0;  ///< the column's rule
+  double rel_tolerance = 0.0;
 };
 
 struct ColumnWorst {

@@ -22,13 +22,22 @@ std::string format_error(double error, double tolerance) {
   return text;
 }
 
+/// "1e-06", or with a relative tolerance the rule that gave the number:
+/// "0.00015 = max(abs 0.0001, rel 0.0001 * |expected|)".
+std::string tolerance_text(const Divergence& d) {
+  const std::string value = format_significant(d.tolerance, 3);
+  if (d.rel_tolerance == 0.0) return value;
+  return value + " = max(abs " + format_significant(d.abs_tolerance, 3) + ", rel " +
+         format_significant(d.rel_tolerance, 3) + " * |expected|)";
+}
+
 std::string headline(const Divergence& d) {
   std::string out = "first divergence at tick " + format_number(d.tick);
   if (d.actual.empty()) return out + ": row missing from actual (expected " + d.column + " " + d.expected + ")";
   if (d.expected.empty()) return out + ": extra row in actual (got " + d.column + " " + d.actual + ")";
   out += ", column " + d.column + ": expected " + d.expected + ", got " + d.actual;
   if (d.expected == "nan" || d.actual == "nan") return out + " (NaN on one side)";
-  return out + " (error " + format_error(d.error, d.tolerance) + " > tolerance " + format_significant(d.tolerance, 3) + ")";
+  return out + " (error " + format_error(d.error, d.tolerance) + " > tolerance " + tolerance_text(d) + ")";
 }
 
 /// Which columns the context table shows: "tick", then a window around the

@@ -6,6 +6,7 @@
 #include "gate/csv.h"
 #include "gate/diff_report.h"
 #include "gate/plot.h"
+#include "gate/project_settings.h"
 #include "gate/scenario_file.h"
 #include "gate/text.h"
 #include "gate/tolerances.h"
@@ -76,9 +77,13 @@ PlotResult deliver(const std::string& svg, const LoadedScenario& loaded, const S
 
 }  // namespace
 
-PlotResult plot_scenario_file(const PlotRequest& request) {
-  const Expected<DiffRules> rules = make_diff_rules(request.exact, request.tolerances);
-  if (!rules) return refused(error_line(rules.error()));
+PlotResult plot_scenario_file(const PlotRequest& as_given) {
+  const Expected<PlotRequest> with_file = with_project(as_given);
+  if (!with_file) return refused(with_file.error());
+  const PlotRequest& request = *with_file;
+  const Expected<ToleranceLayers> layers =
+      make_tolerance_layers(request.exact, request.tolerances, request.project_tolerances);
+  if (!layers) return refused(error_line(layers.error()));
   const LoadedScenario loaded = load_scenario_keeping_bytes(request.scenario);
   if (!loaded.valid()) return refused(format_load_errors(loaded.load));
   const Expected<std::optional<Trajectory>> reference = read_reference(reference_path(request));
@@ -87,7 +92,9 @@ PlotResult plot_scenario_file(const PlotRequest& request) {
   if (!sim) return refused(error_line(sim.error()));
 
   std::optional<DiffResult> diff;
-  if (*reference) diff = diff_trajectories(**reference, sim->trajectory, *rules);
+  const DiffRules rules = rules_for(default_diff_rules(), *layers, scenario_directory(loaded.path, request.scenario_root),
+                                    loaded.load.scenario->tolerance);
+  if (*reference) diff = diff_trajectories(**reference, sim->trajectory, rules);
   return deliver(picture(loaded, *sim, *reference, diff, request), loaded, *sim, diff, request);
 }
 

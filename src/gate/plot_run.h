@@ -7,6 +7,7 @@
 
 #include "gate/exit_code.h"
 #include "gate/fingerprint.h"
+#include "gate/project.h"
 
 namespace stepslide {
 
@@ -16,9 +17,14 @@ struct PlotRequest {
   std::string golden;   ///< reference trajectory given as --golden; "" when not given
   std::string against;  ///< reference trajectory given as --against; "" when not given
   std::string out;      ///< SVG file, or "-" for stdout
-  std::vector<std::string> tolerances;  ///< --tol COLUMN=ABS, in order
+  std::vector<std::string> tolerances;  ///< --tol, in order
   bool exact = false;
   std::string fingerprint = build_fingerprint();
+  /// The project file to read for tolerances (docs/format.md §4), and the
+  /// scenario root its "directories" are relative to.
+  ProjectUse project;
+  ProjectTolerances project_tolerances;
+  std::string scenario_root = "scenarios";
 };
 
 struct PlotResult {

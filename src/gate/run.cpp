@@ -10,6 +10,7 @@
 #include "base/format.h"
 #include "gate/command_inputs.h"
 #include "gate/csv.h"
+#include "gate/project_settings.h"
 #include "gate/scenario_file.h"
 #include "gate/text.h"
 
@@ -55,7 +56,9 @@ Expected<RunPlan> plan_run(const RunRequest& request) {
   if (!controller) return Result::failure(controller.error());
   plan.simulation.controller = *controller;
   plan.simulation.measure_time = request.stats;
-  const Expected<std::vector<std::string>> files = scenario_files(request.scenarios);
+  const Expected<std::vector<std::string>> paths = paths_or_root(request.scenarios, request.scenario_root);
+  if (!paths) return Result::failure(paths.error());
+  const Expected<std::vector<std::string>> files = scenario_files(*paths);
   if (!files) return Result::failure(files.error());
   if (!request.out.empty() && files->size() != 1) {
     return Result::failure(error_line("--out takes exactly one scenario, got " + std::to_string(files->size()) +
@@ -103,14 +106,16 @@ RunItem run_one(const LoadedScenario& scenario, const std::string& output, const
 
 }  // namespace
 
-RunResult run_scenarios(const RunRequest& request) {
+RunResult run_scenarios(const RunRequest& as_given) {
   RunResult result;
-  const Expected<RunPlan> plan = plan_run(request);
+  const Expected<RunRequest> with_file = with_project(as_given);
+  const Expected<RunPlan> plan = with_file ? plan_run(*with_file) : Expected<RunPlan>::failure(with_file.error());
   if (!plan) {
     result.errors = plan.error();
     result.exit_code = kExitInvalid;
     return result;
   }
+  const RunRequest& request = *with_file;
   for (std::size_t i = 0; i < plan->loaded.size(); ++i) {
     result.items.push_back(run_one(plan->loaded[i], plan->outputs[i], *plan, request));
     const RunItem& item = result.items.back();

@@ -8,6 +8,7 @@
 
 #include "gate/exit_code.h"
 #include "gate/fingerprint.h"
+#include "gate/project.h"
 #include "scenario/scenario.h"
 #include "scenario/simulate.h"
 
@@ -28,7 +29,7 @@ struct RunItem {
 
 /// The `run` command's options, as given on the command line.
 struct RunRequest {
-  std::vector<std::string> scenarios;  ///< files, or directories searched for *.json
+  std::vector<std::string> scenarios;  ///< files, or directories searched for *.json; empty: the scenario root
   std::string out;                     ///< one file, or "-" for stdout; "" when not given
   std::string out_dir = "out";
   std::string controller = "stepslide";  ///< stepslide or bullet
@@ -36,6 +37,9 @@ struct RunRequest {
   std::string fingerprint = build_fingerprint();
   /// Called with each scenario's run as soon as it is written, in file order.
   std::function<void(const RunItem&)> on_item;
+  /// The project file to read for the scenario root (docs/format.md §4).
+  ProjectUse project;
+  std::string scenario_root = "scenarios";
 };
 
 struct RunResult {

@@ -8,6 +8,7 @@
 #include "base/file_io.h"
 #include "scenario/load.h"
 #include "scenario/load_parts.h"
+#include "scenario/load_tolerance.h"
 
 namespace stepslide {
 
@@ -53,6 +54,7 @@ void read_scenario(JsonReader& r, const Field& root, Scenario& s) {
       ticks_ok ? Range{0.0, static_cast<double>(s.ticks), false, false, nullptr, "the scenario's ticks"}
                : between(0.0, static_cast<double>(Limits::max_ticks));
   read_expect(r, o.optional("expect"), checked_ticks, s.world, s.expect);
+  read_tolerances(r, o.optional("tolerance"), s.tolerance);
   o.reject_unknown();
 }
 

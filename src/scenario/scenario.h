@@ -127,6 +127,17 @@ struct ExpectCheck {
   double min_speed = 0.0;
 };
 
+/// How closely the gate compares the columns a key names (docs/format.md §4.2):
+/// one entry of a scenario's "tolerance" block or a project file's
+/// "tolerances". A cell passes when |expected - actual| <= max(abs, rel *
+/// |expected|). Plain data: the gate turns these into its diff rules.
+struct ColumnTolerance {
+  std::string pattern;    ///< a column name, or a glob over column names (`*`, `?`)
+  double abs = 0.0;       ///< absolute tolerance, >= 0
+  double rel = 0.0;       ///< relative tolerance, >= 0, a fraction of |expected|
+  std::string json_path;  ///< "/tolerance/local_*", for messages
+};
+
 /// The contract's default character (docs/format.md §1): a capsule 1.8 m tall with radius 0.3 m.
 inline ShapeDef default_character_shape() {
   ShapeDef shape;
@@ -155,6 +166,7 @@ struct Scenario {
   std::vector<BodyDef> world;
   std::vector<InputKey> input;
   std::vector<ExpectCheck> expect;
+  std::vector<ColumnTolerance> tolerance;  ///< the scenario's own, over the project's (docs/format.md §4.2)
 };
 
 }  // namespace stepslide

@@ -290,9 +290,9 @@ TEST_F(GateCommands, RunRefusesTwoScenariosWritingOneFile) {
 TEST_F(GateCommands, CompareFilesSaysWhetherTwoTrajectoriesMatch) {
   write("a.csv", "# build one\ntick,y\n0,1\n1,2\n");
   write("b.csv", "# build two\ntick,y\n0,1\n1,2.5\n");
-  CompareRequest same{"a.csv", "a.csv", {}, false};
+  CompareRequest same{"a.csv", "a.csv", {}, false, {}, {}};
   EXPECT_EQ(compare_trajectory_files(same).text, "no differences: a.csv matches a.csv\n");
-  CompareRequest different{"a.csv", "b.csv", {}, false};
+  CompareRequest different{"a.csv", "b.csv", {}, false, {}, {}};
   const CompareResult result = compare_trajectory_files(different);
   EXPECT_EQ(result.exit_code, kExitFailure);
   EXPECT_EQ(result.text.rfind("b.csv differs from a.csv\n"
@@ -301,9 +301,9 @@ TEST_F(GateCommands, CompareFilesSaysWhetherTwoTrajectoriesMatch) {
                               0),
             0u)
       << result.text;
-  CompareRequest missing{"a.csv", "nope.csv", {}, false};
+  CompareRequest missing{"a.csv", "nope.csv", {}, false, {}, {}};
   EXPECT_EQ(compare_trajectory_files(missing).errors.rfind("error: nope.csv: cannot open: ", 0), 0u);
-  CompareRequest dead{"a.csv", "b.csv", {"crushed=1"}, false};
+  CompareRequest dead{"a.csv", "b.csv", {"crushed=1"}, false, {}, {}};
   EXPECT_EQ(compare_trajectory_files(dead).exit_code, kExitInvalid);
 }
 
