@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "trace_command.h"
+#include "view_command.h"
 #include "fuzz_command.h"
 #include "gate/gate.h"
 
@@ -169,6 +170,8 @@ int dispatch(int argc, char** argv) {
   CLI::App* fuzz = add_fuzz(app, fuzz_args);
   TraceArgs trace_args;
   CLI::App* trace = add_trace(app, trace_args);
+  ViewArgs view_args;
+  CLI::App* view = add_view(app, view_args);
   app.require_subcommand(1);
   app.footer(std::string(kExitCodes) + "\nRun 'stepslide COMMAND --help' for a command's options.");
 
@@ -205,6 +208,7 @@ int dispatch(int argc, char** argv) {
   if (plot->parsed()) return plot_command(plot_args);
   if (settings->parsed()) return settings_command(settings_json);
   if (trace->parsed()) return trace_command(trace_args);
+  if (view->parsed()) return view_command(view_args);
   if (fuzz->parsed()) return fuzz_command(fuzz_args);
   return stepslide::kExitInvalid;
 }
