@@ -1,5 +1,7 @@
 #include "gate/view_data.h"
 
+#include <cmath>
+
 #include "base/format.h"
 #include "gate/plot_geometry.h"
 #include "gate/plot_traces.h"
@@ -10,6 +12,9 @@
 namespace stepslide::view {
 
 namespace {
+
+/// Smaller steps (a capsule rolling over a bumpy mesh) are not listed, nor drawn as stepping.
+constexpr double kShownStep = 0.001;
 
 Json scenario_json(const Scenario& s) {
   return Json{{"name", s.name},
@@ -75,14 +80,15 @@ Json columns_json(const Trajectory& t, std::int64_t first, std::int64_t last) {
   return columns;
 }
 
-/// The plot's steps (plot::trace_data) that overlap the ticks shown.
+/// The plot's steps (plot::trace_data) of at least kShownStep that overlap
+/// the ticks shown.
 Json steps_json(const Scenario& s, const ViewRun& run, std::int64_t first, std::int64_t last) {
   const plot::TraceData data =
       plot::trace_data(plot::make_frame(s.up), PlotTrace{run.label, run.trajectory}, s.tick_rate);
   Json steps = Json::array();
   for (const plot::TraceData::Step& step : data.steps) {
     const auto a = static_cast<std::int64_t>(step.first), b = static_cast<std::int64_t>(step.last);
-    if (b < first || a > last) continue;
+    if (b < first || a > last || std::fabs(step.total) < kShownStep) continue;
     steps.push_back(Json{{"first", a}, {"last", b}, {"up", step.total > 0}, {"total", readable_number(step.total)}});
   }
   return steps;

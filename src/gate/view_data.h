@@ -12,7 +12,8 @@
 //              (x, y, z, qx, qy, qz, qw) when moving
 //   runs       [run, reference]: label, role ("run", "golden", "other"),
 //              columns (every column but tick and time, rows first..last),
-//              steps (consecutive rows stepping the same way)
+//              steps (consecutive rows stepping the same way, at least
+//              1 mm in all: smaller ones are a capsule rolling over bumps)
 //   divergence the gate's first divergence, or null; structural: why the
 //              tables do not line up; expectations: failed expectations
 //   trace      null, or {"first": tick, "ticks": [[event, ...], ...]}

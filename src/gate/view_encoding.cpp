@@ -83,7 +83,7 @@ Json encode_mesh(const TriMesh& mesh, int digits) {
     for (int axis = 0; axis < 3; ++axis) coordinates.push_back(quantise(v[axis], digits));
   }
   for (const auto& t : mesh.triangles) indices.insert(indices.end(), t.begin(), t.end());
-  return Json{{"digits", digits}, {"vertices", delta_encode(coordinates, 3)}, {"triangles", delta_encode(indices, 1)}};
+  return Json{{"digits", digits}, {"vertices", delta_encode(coordinates, 3)}, {"triangles", delta_encode(indices, 3)}};
 }
 
 Json encode_point(const btVector3& p, int digits) {

@@ -47,7 +47,8 @@ Json encode_column(const std::vector<double>& values, int digits);
 Json encode_rows(const std::vector<double>& flat, std::size_t stride, int digits);
 
 /// A mesh: {"digits": digits, "vertices": x, y, z deltas (stride 3),
-/// "triangles": vertex index deltas (stride 1)}.
+/// "triangles": vertex index deltas (stride 3: each corner against the same
+/// corner of the triangle before, which for a grid is a short number)}.
 Json encode_mesh(const TriMesh& mesh, int digits);
 
 /// A point as three integer counts, not differenced: for a few points.

@@ -34,7 +34,7 @@ function decodeRows(rows, stride) {
 function decodeMesh(mesh) {
   const scale = Math.pow(10, mesh.digits);
   const positions = Float32Array.from(undelta(mesh.vertices, 3), (n) => n / scale);
-  const indices = Uint32Array.from(undelta(mesh.triangles, 1));
+  const indices = Uint32Array.from(undelta(mesh.triangles, 3));
   return { positions: positions, indices: indices };
 }
 
@@ -45,11 +45,16 @@ function decodePoint(point, digits) {
   return new THREE.Vector3(point[0] / scale, point[1] / scale, point[2] / scale);
 }
 
-/// One run: its columns by name, the ticks they cover, and its label, role and steps.
+/// One run: its columns by name, the ticks they cover, its label, role and
+/// steps, and whether each tick is within a step.
 function decodeRun(run, first) {
   const columns = {};
   for (const name of Object.keys(run.columns)) columns[name] = decodeColumn(run.columns[name]);
-  return { label: run.label, role: run.role, steps: run.steps, columns: columns, first: first };
+  const stepping = {};
+  for (const step of run.steps) {
+    for (let tick = step.first; tick <= step.last; ++tick) stepping[tick] = true;
+  }
+  return { label: run.label, role: run.role, steps: run.steps, columns: columns, first: first, stepping: stepping };
 }
 
 /// The value of `name` at `tick`, or undefined when the run has no such column.

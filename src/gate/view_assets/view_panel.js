@@ -1,7 +1,7 @@
 // stepslide view: the panel for the tick shown. The run's trajectory row,
 // the steps under way, the reference with its distance from the run, the
-// first divergence, failed expectations and, with --trace, the tick's
-// queries in the words `stepslide trace` prints. Built with textContent
+// first divergence, with --trace the tick's queries in the words
+// `stepslide trace` prints, and failed expectations. Built with textContent
 // only: no text from the data is ever read as HTML.
 
 /// A number for people: at most six decimals, no trailing zeros.
@@ -76,19 +76,23 @@ function stepText(step) {
   return (step.up ? 'step up ' : 'step down ') + step.total + ' m, ' + ticks;
 }
 
+/// The steps under way at `tick`, then every step (folded) to jump to.
 function stepsSection(panel, run, tick, jump) {
-  panel.appendChild(element('h2', 'Steps'));
   const now = run.steps.filter((s) => s.first <= tick && tick <= s.last);
-  panel.appendChild(element('p', now.length ? 'now: ' + now.map(stepText).join('; ') : 'none at this tick', 'muted'));
+  panel.appendChild(element('p', 'steps: ' + (now.length ? now.map(stepText).join('; ') : 'none at this tick'),
+    'muted'));
   if (run.steps.length === 0) return;
+  const details = element('details');
+  details.appendChild(element('summary', 'every step (' + run.steps.length + ')'));
   const list = element('ul');
-  for (const step of run.steps.slice(0, 40)) {
+  for (const step of run.steps.slice(0, 200)) {
     const li = element('li');
     li.appendChild(jumpButton(stepText(step), step.first, jump));
     list.appendChild(li);
   }
-  if (run.steps.length > 40) list.appendChild(element('li', (run.steps.length - 40) + ' more', 'muted'));
-  panel.appendChild(list);
+  if (run.steps.length > 200) list.appendChild(element('li', (run.steps.length - 200) + ' more', 'muted'));
+  details.appendChild(list);
+  panel.appendChild(details);
 }
 
 function referenceSection(panel, data, runs, tick, jump) {
@@ -152,11 +156,11 @@ function renderPanel(panel, data, runs, tick, jump, highlight) {
   panel.appendChild(table(runRows(data, runs[0], tick)));
   stepsSection(panel, runs[0], tick, jump);
   if (runs.length > 1) referenceSection(panel, data, runs, tick, jump);
+  traceSection(panel, data, tick, highlight);
   if (data.expectations.length) {
     panel.appendChild(element('h2', 'Failed expectations'));
     const list = element('ul');
     for (const text of data.expectations) list.appendChild(element('li', text, 'divergence'));
     panel.appendChild(list);
   }
-  traceSection(panel, data, tick, highlight);
 }

@@ -59,10 +59,9 @@ function bodyObject(body) {
   return group;
 }
 
-/// The path's colour at `tick`: stepping, else airborne, else grounded.
+/// The path's colour at `tick`: stepping (within a listed step), else airborne, else grounded.
 function stateColour(run, tick) {
-  const step = cell(run, 'step_dy', tick);
-  if (step !== undefined && step !== 0) return COLOURS.stepping;
+  if (run.stepping[tick]) return COLOURS.stepping;
   const grounded = cell(run, 'grounded', tick);
   return grounded === 0 ? COLOURS.airborne : COLOURS.grounded;
 }
