@@ -20,6 +20,7 @@
 #include "gate/junit.h"
 #include "gate/plot.h"
 #include "gate/report.h"
+#include "gate/view.h"
 #include "stepslide/settings.h"
 #include "scenario/trajectory.h"
 
@@ -116,12 +117,18 @@ std::optional<ControllerKind> controller_or_report(const std::string& name) {
   return kind;
 }
 
-/// Writes DIR/index.html; prints where, or why not. False on failure.
+/// Writes DIR/index.html and a 3D view page per failure; prints where, or
+/// why not. False on failure (a missing libjs-three only leaves the view pages out).
 bool write_report(const std::string& dir, const std::vector<CheckOutcome>& outcomes) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   const std::string page = (fs::path(dir) / "index.html").lexically_normal().generic_string();
-  const std::string error = ec ? ec.message() : write_file_atomic(page, report_html(outcomes)).error();
+  ReportOptions options;
+  const ViewPages views = ec ? ViewPages{} : write_view_pages(dir, outcomes);
+  options.view_pages = views.files;
+  options.view_note = views.error;
+  if (!views.error.empty()) std::cerr << "warning: report without 3D views: " << views.error << "\n";
+  const std::string error = ec ? ec.message() : write_file_atomic(page, report_html(outcomes, options)).error();
   if (!error.empty()) {
     std::cerr << "error: cannot write " << page << ": " << error << "\n";
     return false;
