@@ -33,13 +33,17 @@ bool quantisable(double value, int digits) {
 }
 
 std::int64_t quantise(double value, int digits) {
-  if (!quantisable(value, digits)) throw std::invalid_argument("view encoding: " + format_number(value) + " cannot be quantised");
+  if (!quantisable(value, digits)) {
+    throw std::invalid_argument("view encoding: " + format_number(value) + " cannot be quantised");
+  }
   return static_cast<std::int64_t>(std::llround(value * scale(digits)));
 }
 
 Json delta_encode(const std::vector<std::int64_t>& values, std::size_t stride) {
   Json out = Json::array();
-  for (std::size_t i = 0; i < values.size(); ++i) out.push_back(i < stride ? values[i] : values[i] - values[i - stride]);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    out.push_back(i < stride ? values[i] : values[i] - values[i - stride]);
+  }
   return out;
 }
 

@@ -105,7 +105,9 @@ std::array<btVector3, 2> TriMesh::bounds() const {
 TriMesh box_mesh(const btVector3& h) {
   TriMesh mesh;
   // Corner i has +x when bit 0 is set, +y for bit 1, +z for bit 2.
-  for (int i = 0; i < 8; ++i) mesh.vertices.emplace_back(i & 1 ? h.x() : -h.x(), i & 2 ? h.y() : -h.y(), i & 4 ? h.z() : -h.z());
+  for (int i = 0; i < 8; ++i) {
+    mesh.vertices.emplace_back(i & 1 ? h.x() : -h.x(), i & 2 ? h.y() : -h.y(), i & 4 ? h.z() : -h.z());
+  }
   // Each face as two triangles, counter-clockwise seen from outside.
   mesh.triangles = {{0, 4, 6}, {0, 6, 2}, {1, 3, 7}, {1, 7, 5},   // -x, +x
                     {0, 1, 5}, {0, 5, 4}, {2, 6, 7}, {2, 7, 3},   // -y, +y
@@ -197,7 +199,8 @@ TriMesh shape_mesh(const btCollisionShape& shape) {
     }
     case CONVEX_HULL_SHAPE_PROXYTYPE: {
       const auto& hull = static_cast<const btConvexHullShape&>(shape);
-      return hull_mesh(std::vector<btVector3>(hull.getUnscaledPoints(), hull.getUnscaledPoints() + hull.getNumPoints()));
+      const btVector3* points = hull.getUnscaledPoints();
+      return hull_mesh(std::vector<btVector3>(points, points + hull.getNumPoints()));
     }
     default: {
       btVector3 lo, hi;

@@ -27,19 +27,23 @@ constexpr const char* kSkeleton = R"html(<div id="app">
 </div>
 <div id="legend"></div>
 </section>
-<aside id="panel" aria-live="polite"></aside>
+<aside id="panel" aria-label="the tick shown"></aside>
 </main>
 <footer id="timeline" aria-label="timeline">
 <button type="button" id="play" title="play or pause (space)">Play</button>
-<label>speed <select id="speed"><option value="0.1">0.1x</option><option value="0.25">0.25x</option><option value="0.5">0.5x</option><option value="1" selected="selected">1x</option><option value="2">2x</option><option value="4">4x</option></select></label>
+<label>speed <select id="speed"><option value="0.1">0.1x</option><option value="0.25">0.25x</option>
+<option value="0.5">0.5x</option><option value="1" selected="selected">1x</option><option value="2">2x</option>
+<option value="4">4x</option></select></label>
 <button type="button" id="previous" title="previous tick (left arrow; shift: 10)">&lt;</button>
-<div id="track"><canvas id="strip" height="10"></canvas><input type="range" id="slider" min="0" max="0" step="1" value="0" aria-label="tick"/></div>
+<div id="track"><canvas id="strip" height="10"></canvas>
+<input type="range" id="slider" min="0" max="0" step="1" value="0" aria-label="tick"/></div>
 <button type="button" id="next" title="next tick (right arrow; shift: 10)">&gt;</button>
 <span id="tick-label"></span>
 <button type="button" id="to-divergence" hidden="hidden">first divergence</button>
 </footer>
 </div>
-<noscript><p>This page replays a stepslide run in 3D with JavaScript (three.js, inlined); allow scripts to see it.</p></noscript>
+<noscript><p>This page replays a stepslide run in 3D with JavaScript (three.js, inlined);
+allow scripts to see it.</p></noscript>
 )html";
 
 std::string script_element(const std::string& id, const std::string& text, const char* type = nullptr) {

@@ -99,7 +99,8 @@ class ViewChromium : public CommandTest {
   }
   /// Writes PAGE with `stepslide view ARGS --out PAGE`; returns its file URL.
   std::string make_view(const std::string& args, const std::string& page) {
-    const RunResult r = run("view " + args + " --out " + page, "STEPSLIDE_THREE_DIR=" + std::string(view::kDebianThreeDir));
+    const RunResult r =
+        run("view " + args + " --out " + page, "STEPSLIDE_THREE_DIR=" + std::string(view::kDebianThreeDir));
     EXPECT_LE(r.code, 1) << r.err;
     EXPECT_TRUE(exists(page)) << r.err;
     return "file://" + path(page).string();

@@ -36,7 +36,8 @@ void expect_bounds(const TriMesh& mesh, const btVector3& lo, const btVector3& hi
 double area(const TriMesh& mesh) {
   double total = 0;
   for (const auto& t : mesh.triangles) {
-    total += 0.5 * (mesh.vertices[t[1]] - mesh.vertices[t[0]]).cross(mesh.vertices[t[2]] - mesh.vertices[t[0]]).length();
+    const btVector3 a = mesh.vertices[t[1]] - mesh.vertices[t[0]], b = mesh.vertices[t[2]] - mesh.vertices[t[0]];
+    total += 0.5 * a.cross(b).length();
   }
   return total;
 }

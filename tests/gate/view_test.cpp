@@ -337,7 +337,8 @@ TEST_F(ViewCommand, BadInputIsExitTwoWithNothingWritten) {
 
 TEST_F(ViewCommand, WithoutLibjsThreeItSaysWhichPackageToInstall) {
   const RunResult r =
-      run("view scenarios/stairs/up_straight.json --out page.html", "STEPSLIDE_THREE_DIR='" + path("none").string() + "'");
+      run("view scenarios/stairs/up_straight.json --out page.html",
+          "STEPSLIDE_THREE_DIR='" + path("none").string() + "'");
   EXPECT_EQ(r.code, 2);
   EXPECT_CONTAINS(r.err, "cannot read " + path("none").string() + "/three.min.js");
   EXPECT_CONTAINS(r.err, "libjs-three");
