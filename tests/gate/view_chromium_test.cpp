@@ -13,7 +13,9 @@
 
 #include <atomic>
 #include <cmath>
+#include <map>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "gate/picture_test_util.h"
@@ -153,6 +155,132 @@ TEST_F(ViewChromium, MakesNoNetworkRequest) {
   EXPECT_EQ(read("page.html").find("google"), std::string::npos);
   for (const std::string& request : proxy.requests()) {
     EXPECT_TRUE(browser_background(request)) << "the page asked the network: " << request;
+  }
+}
+
+/// Drives the page as a person would (keys, hash, buttons, play, hover) and
+/// writes what it saw into <pre id="test-results"> as "name=value" lines.
+constexpr const char* kDriver = R"js(
+(function () {
+  const v = window.stepslideViewer;
+  const out = [];
+  const note = (name, value) => out.push(name + '=' + value);
+  const key = (k, shift) => window.dispatchEvent(new KeyboardEvent('keydown', { key: k, shiftKey: !!shift }));
+  const up = v.scene.up;
+  const offset = () => v.scene.camera.position.clone().sub(v.scene.controls.target).normalize();
+
+  v.setTick(10);
+  key('ArrowRight'); key('ArrowRight'); key('ArrowRight');
+  note('after_3_right', v.tick);
+  key('ArrowRight', true);
+  note('after_shift_right', v.tick);
+  key('ArrowLeft');
+  note('after_left', v.tick);
+  note('hash', window.location.hash);
+  key('End');
+  note('end', v.tick);
+  key('Home');
+  note('home', v.tick);
+  document.getElementById('slider').value = '33';
+  document.getElementById('slider').dispatchEvent(new Event('input'));
+  note('slider', v.tick);
+
+  document.getElementById('view-top').click();
+  note('top_along_up', offset().dot(up).toFixed(3));
+  document.getElementById('view-side').click();
+  note('side_across_up', Math.abs(offset().dot(up)).toFixed(3));
+
+  const follow = document.getElementById('follow');
+  follow.checked = true;
+  follow.dispatchEvent(new Event('change'));
+  v.setTick(70);
+  const feet = feetAt(v.runs[0], 70).addScaledVector(up, v.scene.centre);
+  note('follow_distance', v.scene.controls.target.distanceTo(feet).toFixed(6));
+  follow.checked = false;
+
+  const speed = document.getElementById('speed');
+  speed.value = '2';
+  speed.dispatchEvent(new Event('change'));
+  v.setTick(0);
+  document.getElementById('play').click();
+  note('playing', v.timeline.playing + ' ' + document.getElementById('play').textContent);
+  v.timeline.frame(1000, function () {});
+  v.timeline.frame(1250, function () {});  // 0.25 s at 60 Hz x 2 = 30 ticks
+  note('played_to', v.tick);
+  key(' ');
+  note('paused', v.timeline.playing + ' ' + document.getElementById('play').textContent);
+
+  document.getElementById('to-divergence').click();
+  note('divergence_button', v.tick);
+  // The first event that draws something (the velocity update draws nothing).
+  const drawn = v.scene.overlay.children[0].userData.event;
+  const line = document.querySelectorAll('#panel .events li')[drawn];
+  line.dispatchEvent(new MouseEvent('mouseenter'));
+  const shown = v.scene.overlay.children.filter((o) => o.visible);
+  note('hover_shows_only_its_event', shown.length > 0 && shown.length < v.scene.overlay.children.length &&
+    shown.every((o) => o.userData.event === drawn) && line.classList.contains('highlight'));
+  line.dispatchEvent(new MouseEvent('mouseleave'));
+  note('leave_shows_all', v.scene.overlay.children.every((o) => o.visible));
+
+  window.location.hash = '#tick=40';
+  setTimeout(function () {
+    note('hashchange', v.tick);
+    const pre = document.createElement('pre');
+    pre.id = 'test-results';
+    pre.textContent = out.join('\n');
+    document.body.appendChild(pre);
+  }, 200);
+})();
+)js";
+
+/// The "name=value" lines of the driver's results.
+std::map<std::string, std::string> driver_results(const std::string& dom) {
+  std::map<std::string, std::string> results;
+  const std::size_t start = dom.find("<pre id=\"test-results\">");
+  if (start == std::string::npos) return results;
+  std::istringstream lines(dom.substr(start + 23, dom.find("</pre>", start) - start - 23));
+  std::string line;
+  while (std::getline(lines, line)) {
+    const std::size_t eq = line.find('=');
+    if (eq != std::string::npos) results[line.substr(0, eq)] = line.substr(eq + 1);
+  }
+  return results;
+}
+
+TEST_F(ViewChromium, KeysHashButtonsPlayAndHoverDoWhatTheySay) {
+  write("scenarios/stairs/low.json", with_low_step(kSource + "/scenarios/stairs/up_straight.json"));
+  make_view("scenarios/stairs/low.json --golden golden/stairs/up_straight.csv --trace", "low.html");
+  std::string html = read("low.html");
+  html.insert(html.rfind("</body>"), "<script id=\"test-driver\">" + std::string(kDriver) + "</script>\n");
+  write("driven.html", html);
+  const DomDump d = dump_dom(chromium_, "file://" + path("driven.html").string() + "#tick=5", dir_,
+                             "--virtual-time-budget=5000");
+  EXPECT_EQ(body_attribute(d.dom, "data-errors"), "0") << d.dom.substr(0, 3000);
+  const std::map<std::string, std::string> r = driver_results(d.dom);
+  ASSERT_FALSE(r.empty()) << d.log;
+  const std::map<std::string, std::string> expected = {
+      {"after_3_right", "13"},
+      {"after_shift_right", "23"},
+      {"after_left", "22"},
+      {"hash", "#tick=22"},
+      {"end", "90"},
+      {"home", "0"},
+      {"slider", "33"},
+      {"top_along_up", "1.000"},
+      {"side_across_up", "0.000"},
+      {"follow_distance", "0.000000"},
+      {"playing", "true Pause"},
+      {"played_to", "30"},
+      {"paused", "false Play"},
+      {"divergence_button", "12"},
+      {"hover_shows_only_its_event", "true"},
+      {"leave_shows_all", "true"},
+      {"hashchange", "40"},
+  };
+  for (const auto& [name, value] : expected) {
+    const auto found = r.find(name);
+    EXPECT_TRUE(found != r.end() && found->second == value)
+        << name << ": expected " << value << ", got " << (found == r.end() ? "(nothing)" : found->second);
   }
 }
 
