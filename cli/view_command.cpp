@@ -1,33 +1,9 @@
+// The options of `stepslide view`; the work is one library call (gate/view_run.h).
 #include "view_command.h"
 
 #include <iostream>
-#include <optional>
-
-#include "base/file_io.h"
-#include "base/format.h"
-#include "gate/gate.h"
-#include "gate/view.h"
-#include "scenario/load.h"
-#include "scenario/trajectory.h"
 
 namespace stepslide::cli {
-
-namespace {
-
-int view_error(const std::string& message) {
-  std::cerr << "error: " << message << "\n";
-  return kExitInvalid;
-}
-
-/// The first difference in one line.
-std::string difference(const DiffResult& diff) {
-  if (!diff.first) return diff.structural.empty() ? "" : diff.structural.front();
-  const Divergence& d = *diff.first;
-  return "first divergence at tick " + format_number(d.tick) + ", column " + d.column + ": expected " +
-         (d.expected.empty() ? "(no row)" : d.expected) + ", got " + (d.actual.empty() ? "(no row)" : d.actual);
-}
-
-}  // namespace
 
 CLI::App* add_view(CLI::App& app, ViewArgs& args) {
   CLI::App* view = app.add_subcommand("view", "Replay a run in 3D: one self-contained HTML page (three.js inlined).");
@@ -57,49 +33,10 @@ CLI::App* add_view(CLI::App& app, ViewArgs& args) {
 }
 
 int view_command(const ViewArgs& args) {
-  const LoadResult loaded = load_scenario_file(args.scenario);
-  if (!loaded.scenario) {
-    for (const LoadError& e : loaded.errors) std::cerr << format_error(e) << "\n";
-    return kExitInvalid;
-  }
-  const Scenario& scenario = *loaded.scenario;
-  ViewRequest request;
-  request.scenario = &scenario;
-  request.trace = args.trace;
-  if (!args.ticks.empty()) {
-    const auto range = parse_tick_range(args.ticks, scenario.ticks);
-    if (!range) return view_error(range.error());
-    request.first_tick = range->first;
-    request.last_tick = range->second;
-  }
-  const std::string& reference_path = args.golden.empty() ? args.other : args.golden;
-  std::optional<Trajectory> reference;
-  if (!reference_path.empty()) {
-    const Expected<std::string> text = read_file(reference_path);
-    std::string error = text.error();
-    if (text) reference = parse_csv(*text, &error);
-    if (!reference) return view_error(reference_path + ": " + error);
-    request.reference = &*reference;
-    request.reference_label = reference_path;
-    request.reference_is_golden = !args.golden.empty();
-  }
-  const Expected<ViewResult> view = view_html(request);
-  if (!view) return view_error(view.error());
-
-  const std::string out = args.out.empty() ? view_file_name(scenario.name) : args.out;
-  const bool to_stdout = out == "-";
-  if (to_stdout) {
-    std::cout << view->html << std::flush;
-  } else if (const Status written = write_file_atomic(out, view->html); !written) {
-    return view_error("cannot write " + out + ": " + written.error());
-  }
-  std::ostream& report = to_stdout ? std::cerr : std::cout;
-  report << "viewed " << args.scenario << (to_stdout ? "" : " -> " + out) << " (" << view->html.size() << " bytes)";
-  const bool differs = view->diff && !view->diff->equal;
-  if (view->diff && !differs) report << "; matches " << reference_path;
-  if (differs) report << "; differs from " << reference_path << ": " << difference(*view->diff);
-  report << "\n" << format_expectation_failures(args.scenario, view->expectation_failures) << std::flush;
-  return differs || !view->expectation_failures.empty() ? kExitFailure : kExitOk;
+  const ViewFileResult result = view_scenario_file(args);
+  std::cerr << result.err;
+  std::cout << result.out << std::flush;
+  return result.exit_code;
 }
 
 }  // namespace stepslide::cli
