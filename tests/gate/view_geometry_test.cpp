@@ -3,7 +3,12 @@
 // runner builds them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
+
+#include <BulletCollision/CollisionShapes/btConcaveShape.h>
+#include <BulletCollision/CollisionShapes/btTriangleCallback.h>
 
 #include "gate/view_geometry.h"
 #include "scenario/world.h"
@@ -187,6 +192,45 @@ TEST(ViewGeometry, BodiesOfEveryKindComeFromTheWorld) {
   BodyDef turned = test::box({5, 1, 2}, {1, 0.5, 0.25});
   turned.rotation_deg = {0, 90, 0};
   expect_bounds(OneBody(turned).mesh, btVector3(-1, -0.5, -0.25), btVector3(1, 0.5, 0.25));
+}
+
+/// Collects Bullet's triangles, each as its three corners sorted, rounded to 1e-9.
+class TriangleSet : public btTriangleCallback {
+ public:
+  void processTriangle(btVector3* corners, int, int) override {
+    std::array<std::array<long long, 3>, 3> t{};
+    for (int k = 0; k < 3; ++k) t[k] = key(offset_ * corners[k]);
+    std::sort(t.begin(), t.end());
+    triangles.insert(t);
+  }
+  static std::array<long long, 3> key(const btVector3& v) {
+    return {std::llround(v.x() * 1e9), std::llround(v.y() * 1e9), std::llround(v.z() * 1e9)};
+  }
+  btTransform offset_ = btTransform::getIdentity();
+  std::set<std::array<std::array<long long, 3>, 3>> triangles;
+};
+
+TEST(ViewGeometry, HeightfieldTrianglesAreBulletsOwn) {
+  BodyDef field;
+  field.shape.type = ShapeType::Heightfield;
+  field.shape.rows = 4;
+  field.shape.columns = 5;
+  field.shape.cell_size = 0.5;
+  field.shape.heights = {0, 0.1, 0.4, 0, 0, 0.2, 0.9, -0.3, 0.1, 0, 0, 0.5, 0.5, 0.2, 0, 0.3, 0, 0, 0.7, 0.1};
+  const OneBody f(field);
+  // Bullet's own triangles, in the body's frame (the shape sits at local_offset).
+  TriangleSet bullet;
+  bullet.offset_ = f.world->bodies().at(0).local_offset;
+  const btVector3 big(100, 100, 100);
+  static_cast<const btConcaveShape*>(f.world->bodies().at(0).object->getCollisionShape())
+      ->processAllTriangles(&bullet, -big, big);
+  TriangleSet drawn;
+  for (const auto& t : f.mesh.triangles) {
+    btVector3 corners[3] = {f.mesh.vertices[t[0]], f.mesh.vertices[t[1]], f.mesh.vertices[t[2]]};
+    drawn.processTriangle(corners, 0, 0);
+  }
+  EXPECT_EQ(drawn.triangles.size(), 2u * 3 * 4);
+  EXPECT_EQ(drawn.triangles, bullet.triangles) << "the view splits cells along another diagonal than Bullet";
 }
 
 TEST(ViewGeometry, CharacterStandsOnItsFeetAlongUp) {
