@@ -113,7 +113,7 @@ class CheckCommand final : public Command {
     std::cerr << run.errors;
     if (!run.errors.empty()) return;
     if (!run.report_page.empty()) std::cout << "report: " << run.report_page << "\n";
-    std::cerr << run.report_error;
+    std::cerr << run.report_error << run.report_warning;
     if (run.self_checked) {
       for (const SelfCheckOutcome& o : run.self_check) std::cout << o.report;
       std::cout << self_check_line(run.self_check) << "\n";

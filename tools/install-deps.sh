@@ -8,9 +8,12 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libbullet-dev libcli11-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
   python3 libpng-dev
+  libjs-three
 )
-# Headless Chromium (about 350 MB installed) renders a plot and a report in a
-# test that is skipped without it: opt in with STEPSLIDE_WITH_CHROMIUM=1.
+# libjs-three: three.js r111 and its OrbitControls, which `stepslide view`
+# inlines into its pages at run time (/usr/share/javascript/three, about 10 MB installed).
+# Headless Chromium (about 350 MB installed) renders a plot, a report and a 3D
+# view in tests that are skipped without it: opt in with STEPSLIDE_WITH_CHROMIUM=1.
 if [[ "${STEPSLIDE_WITH_CHROMIUM:-0}" == 1 ]]; then
   packages+=(chromium fonts-dejavu-core)
 fi

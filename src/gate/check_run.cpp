@@ -9,6 +9,7 @@
 #include "gate/command_inputs.h"
 #include "gate/discovery.h"
 #include "gate/project_settings.h"
+#include "gate/view.h"
 #include "gate/report.h"
 #include "gate/text.h"
 #include "gate/tolerances.h"
@@ -87,7 +88,12 @@ void write_report(const std::string& dir, CheckRun& run) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   const std::string page = (fs::path(dir) / "index.html").lexically_normal().generic_string();
-  const std::string error = ec ? ec.message() : write_file_atomic(page, report_html(run.outcomes)).error();
+  ReportOptions options;
+  const ViewPages views = ec ? ViewPages{} : write_view_pages(dir, run.outcomes);
+  options.view_pages = views.files;
+  options.view_note = views.error;
+  if (!views.error.empty()) run.report_warning = "warning: report without 3D views: " + views.error + "\n";
+  const std::string error = ec ? ec.message() : write_file_atomic(page, report_html(run.outcomes, options)).error();
   if (error.empty()) {
     run.report_page = page;
   } else {

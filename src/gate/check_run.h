@@ -60,6 +60,7 @@ struct CheckRun {
   std::vector<CheckOutcome> outcomes;  ///< scenarios in input order, then orphan goldens
   std::string report_page;   ///< the HTML page written for report_dir; "" when none was written
   std::string report_error;  ///< stderr text when the page could not be written
+  std::string report_warning;  ///< stderr text when the 3D view pages (view.h) could not be written
   bool self_checked = false;
   std::vector<SelfCheckOutcome> self_check;  ///< with self_checked
   std::string junit_error;   ///< stderr text when the JUnit file could not be written

@@ -112,7 +112,18 @@ std::string picture(const FailureDetail& detail, std::size_t index) {
   }
 }
 
-std::string failure_section(const CheckOutcome& o, std::size_t index) {
+/// The link to the run's 3D view page, or why there is none.
+std::string view_link(const ReportOptions& options, std::size_t index) {
+  if (index < options.view_pages.size() && !options.view_pages[index].empty()) {
+    const std::string& page = options.view_pages[index];
+    return "<p class=\"view-link\"><a" + xml_attribute("href", page) + ">Replay in 3D</a> <span class=\"muted\">(" +
+           xml_escape_text(page) + ": the run over its golden, tick by tick)</span></p>\n";
+  }
+  if (options.view_note.empty()) return "";
+  return "<p class=\"muted\">(no 3D view: " + xml_escape_text(options.view_note) + ")</p>\n";
+}
+
+std::string failure_section(const CheckOutcome& o, std::size_t index, const ReportOptions& options) {
   std::string html = "<section class=\"failure\" id=\"" + anchor_for(index) + "\">\n";
   html += "<h2>" + status_badge(o.verdict) + " <code>" + xml_escape_text(o.name) + "</code></h2>\n";
   if (!o.summary.empty()) html += "<p>" + xml_escape_text(o.summary) + "</p>\n";
@@ -129,6 +140,7 @@ std::string failure_section(const CheckOutcome& o, std::size_t index) {
       }
       html += list("expectations", "Failed expectations", items);
     }
+    html += view_link(options, index);
     html += picture(d, index);
   }
   html += "<details><summary>Text report</summary>\n<pre>" + xml_escape_text(o.report) + "</pre>\n</details>\n";
@@ -147,7 +159,7 @@ std::string report_html(const std::vector<CheckOutcome>& outcomes, const ReportO
   html += "<p class=\"totals\">" + xml_escape_text(closing_line(outcomes)) + "</p>\n";
   html += overview_table(outcomes);
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
-    if (outcomes[i].verdict != Verdict::Pass) html += failure_section(outcomes[i], i);
+    if (outcomes[i].verdict != Verdict::Pass) html += failure_section(outcomes[i], i, options);
   }
   return html + "</body>\n</html>\n";
 }

@@ -45,6 +45,8 @@ const char* purpose_name(RayEvent::Purpose p) {
 /// both forms always say the same thing.
 class TickRecorder : public ControllerObserver {
  public:
+  explicit TickRecorder(bool sweep_points) : sweep_points_(sweep_points) {}
+
   /// Starts recording a tick in `world`, the world the controller queries.
   void start(const World& world) {
     world_ = &world;
@@ -70,6 +72,7 @@ class TickRecorder : public ControllerObserver {
       j["fraction"] = e.hit.fraction;
       j["normal"] = vec(e.hit.normal);
       j["body"] = body(e.hit.object);
+      if (sweep_points_) j["point"] = vec(e.hit.point);
       if (e.purpose != SweepEvent::Purpose::GroundProbe && !e.slid_along.isZero()) {
         j["tries_step"] = e.tries_step;
         j["slid_along"] = vec(e.slid_along);
@@ -128,6 +131,7 @@ class TickRecorder : public ControllerObserver {
     return name.empty() ? "?" : name;
   }
 
+  bool sweep_points_ = false;
   const World* world_ = nullptr;  ///< set by start(), before any event
   Json events_ = Json::array();
 };
@@ -218,21 +222,30 @@ std::string row_text(const Json& row) {
 
 }  // namespace
 
-std::string trace_scenario(const Scenario& scenario, const TraceRequest& request) {
-  TickRecorder recorder;
+TraceRecording record_trace(const Scenario& scenario, std::int64_t first, std::int64_t last, bool sweep_points) {
+  TickRecorder recorder(sweep_points);
   std::vector<Json> ticks;  // events of each traced tick, in order
 
   SimulationOptions options;
   // Called after each row is written: attach the recorder for the step that
   // produces the next row if that row is traced; detach it otherwise.
   options.on_tick = [&](const TickView& view) {
-    if (view.tick >= request.first && view.tick <= request.last) ticks.push_back(recorder.take());
+    if (view.tick >= first && view.tick <= last) ticks.push_back(recorder.take());
     const std::int64_t next = view.tick + 1;
-    const bool traced = next >= request.first && next <= request.last;
+    const bool traced = next >= first && next <= last;
     if (traced) recorder.start(view.world);
     view.controller.set_observer(traced ? &recorder : nullptr);
   };
-  const SimulationResult result = simulate(scenario, options);
+  TraceRecording recording{simulate(scenario, options), std::move(ticks)};
+  return recording;
+}
+
+std::string trace_event_text(const Json& event) { return event_text(event); }
+
+std::string trace_scenario(const Scenario& scenario, const TraceRequest& request) {
+  const TraceRecording recording = record_trace(scenario, request.first, request.last);
+  const SimulationResult& result = recording.result;
+  const std::vector<Json>& ticks = recording.events;
 
   std::ostringstream out;
   for (std::size_t i = 0; i < ticks.size(); ++i) {

@@ -4,10 +4,14 @@
 // trajectory.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "scenario/scenario.h"
+#include "scenario/simulate.h"
 
 namespace stepslide {
 
@@ -22,5 +26,21 @@ struct TraceRequest {
 /// Runs `scenario` and returns the trace of the requested ticks, human-readable
 /// or as JSON lines. The request must be within [1, scenario.ticks].
 std::string trace_scenario(const Scenario& scenario, const TraceRequest& request);
+
+/// A run with the events of some of its ticks, as `trace --json` writes them.
+struct TraceRecording {
+  SimulationResult result;
+  /// events[i]: the events of tick first + i, in order.
+  std::vector<nlohmann::ordered_json> events;
+};
+
+/// Runs `scenario`, recording the events of ticks [first, last] (within
+/// [1, scenario.ticks]). `sweep_points`: sweeps that hit also record their
+/// world contact point as "point" (`trace` itself does not print it).
+TraceRecording record_trace(const Scenario& scenario, std::int64_t first, std::int64_t last,
+                            bool sweep_points = false);
+
+/// The line `trace` prints for one recorded event, without its indentation.
+std::string trace_event_text(const nlohmann::ordered_json& event);
 
 }  // namespace stepslide
