@@ -52,6 +52,11 @@ void symbol_entries(LegendWriter& w, const std::vector<TraceData>& traces, bool 
                 " stroke-dasharray=\"4 3\"/>",
             "moving body at tick 0 (solid: at the end)");
   }
+  if (facts.any_still) {
+    w.entry("<circle cx=\"13\" cy=\"0\" r=\"6\" fill=\"none\" stroke=\"#b71c1c\" stroke-width=\"1.5\" "
+            "stroke-dasharray=\"2 2\"/>",
+            "stalled (stick pushed) or still: feet not moving 0.5 s+");
+  }
   if (divergence) {
     w.entry("<circle cx=\"13\" cy=\"0\" r=\"7\" fill=\"none\"" + xml_attribute("stroke", kDivergenceColour) +
                 " stroke-width=\"2\"/>",
