@@ -27,4 +27,9 @@ std::string readable_number(double value) {
   return format_significant(value, 6);
 }
 
+std::string readable_beside(double value, double limit) {
+  const std::string text = readable_number(value);
+  return text == readable_number(limit) && value != limit ? format_number(value) : text;
+}
+
 }  // namespace stepslide

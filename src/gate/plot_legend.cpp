@@ -3,6 +3,7 @@
 #include <string>
 
 #include "base/format.h"
+#include "gate/diff_report.h"
 #include "gate/plot_marks.h"
 #include "gate/plot_style.h"
 #include "gate/plot_top_view.h"
@@ -92,8 +93,9 @@ void run_notes(LegendWriter& w, const Scenario& scenario, const TraceData& run,
     w.y += 6;
     w.note("first divergence at tick " + readable_number(divergence->tick) + ", column " + divergence->column + ":",
            kDivergenceColour);
-    w.note("expected " + clip_text(divergence->expected.empty() ? "(no row)" : divergence->expected, 28) + ", got " +
-               clip_text(divergence->actual.empty() ? "(no row)" : divergence->actual, 28),
+    const DivergenceValues v = readable_values(*divergence);
+    w.note("expected " + clip_text(divergence->expected.empty() ? "(no row)" : v.expected, 28) + ", got " +
+               clip_text(divergence->actual.empty() ? "(no row)" : v.actual, 28),
            kDivergenceColour);
   }
 }

@@ -10,7 +10,8 @@ namespace stepslide {
 
 namespace {
 
-std::string number(double v) { return format_number(v); }
+/// Numbers in messages are read by people: six significant digits.
+std::string number(double v) { return readable_number(v); }
 
 /// Where the checked columns are, looked up once per trajectory.
 struct CheckedColumns {
@@ -46,7 +47,8 @@ std::optional<std::string> position_problem(const ExpectCheck& check, const RowV
   if (distance <= check.tolerance) return std::nullopt;
   std::ostringstream m;
   m << "feet at (" << number(actual[0]) << ", " << number(actual[1]) << ", " << number(actual[2]) << ") are "
-    << number(distance) << " m from the expected position, more than the tolerance " << number(check.tolerance);
+    << readable_beside(distance, check.tolerance) << " m from the expected position, more than the tolerance "
+    << number(check.tolerance);
   return m.str();
 }
 
@@ -57,12 +59,14 @@ std::optional<std::string> flag_problem(const char* flag, bool want, bool is) {
 
 std::optional<std::string> height_problem(const ExpectCheck& check, double feet) {
   if (feet >= check.y_lo && feet <= check.y_hi) return std::nullopt;
-  return "feet height " + number(feet) + " outside [" + number(check.y_lo) + ", " + number(check.y_hi) + "]";
+  return "feet height " + readable_beside(feet, feet < check.y_lo ? check.y_lo : check.y_hi) + " outside [" +
+         number(check.y_lo) + ", " + number(check.y_hi) + "]";
 }
 
 std::optional<std::string> penetration_problem(const ExpectCheck& check, double depth) {
   if (depth <= check.max_penetration) return std::nullopt;
-  return "shape overlaps the world by " + number(depth) + " m, more than " + number(check.max_penetration);
+  return "shape overlaps the world by " + readable_beside(depth, check.max_penetration) + " m, more than " +
+         number(check.max_penetration);
 }
 
 /// What is wrong at one tick of a range check, or nothing.
