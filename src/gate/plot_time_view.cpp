@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "base/format.h"
 #include "gate/plot_axes.h"
@@ -114,25 +116,52 @@ void draw_strip_grid(Svg& svg, const Panel& panel, double tick_step, bool number
   if (!labels.empty()) svg.out += "<g class=\"axis-labels\">\n" + labels + "</g>\n";
 }
 
-/// The series as path data, breaking where there is no value and merging
-/// points closer than half a pixel.
+/// The points of one pixel column worth drawing, in order: the first, the
+/// lowest, the highest and the last (duplicates dropped).
+std::vector<P2> column_extremes(const std::vector<P2>& column) {
+  std::size_t lo = 0, hi = 0;
+  for (std::size_t i = 1; i < column.size(); ++i) {
+    if (column[i].y < column[lo].y) lo = i;
+    if (column[i].y > column[hi].y) hi = i;
+  }
+  std::vector<std::size_t> keep{0, std::min(lo, hi), std::max(lo, hi), column.size() - 1};
+  keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
+  std::vector<P2> out;
+  for (const std::size_t i : keep) out.push_back(column[i]);
+  return out;
+}
+
+/// The series as path data, breaking where there is no value. Each pixel
+/// column keeps at most its first, lowest, highest and last point, so a
+/// million ticks draw like nine hundred and no peak is lost.
 std::string series_path(const Panel& panel, const TraceData& t, const Series& values) {
   std::string d;
   bool pen_down = false;
-  P2 previous{};
+  std::vector<P2> column;
+  double column_x = NAN;
+  auto flush = [&] {
+    if (column.empty()) return;
+    for (const P2& p : column_extremes(column)) {
+      d += (d.empty() ? "M" : pen_down ? " L" : " M") + fixed(p.x) + " " + fixed(p.y);
+      pen_down = true;
+    }
+    column.clear();
+  };
   const std::size_t n = std::min(values.size(), t.tick.size());
   for (std::size_t i = 0; i < n; ++i) {
     if (!std::isfinite(values[i]) || !std::isfinite(t.tick[i])) {
+      flush();
       pen_down = false;
       continue;
     }
     const P2 p = panel.to_px(t.tick[i], values[i]);
-    const bool is_last = i + 1 == n;
-    if (pen_down && !is_last && std::fabs(p.x - previous.x) < 0.5 && std::fabs(p.y - previous.y) < 0.5) continue;
-    d += (d.empty() ? "M" : pen_down ? " L" : " M") + fixed(p.x) + " " + fixed(p.y);
-    pen_down = true;
-    previous = p;
+    if (std::floor(p.x) != column_x) {
+      flush();
+      column_x = std::floor(p.x);
+    }
+    column.push_back(p);
   }
+  flush();
   return d;
 }
 
@@ -180,20 +209,40 @@ std::pair<double, double> row_span(const Panel& panel, double first_tick, double
   return {panel.to_px(first_tick - 0.5, 0).x, panel.to_px(last_tick + 0.5, 0).x};
 }
 
+/// Runs of rows [first, last] where `on` holds; runs less than a pixel apart
+/// are joined, so a flickering flag over a million ticks stays one bar per
+/// pixel at most.
+std::vector<std::pair<std::size_t, std::size_t>> lane_runs(const Panel& panel, const TraceData& t,
+                                                           const std::vector<bool>& on) {
+  std::vector<std::pair<std::size_t, std::size_t>> runs;
+  const std::size_t n = std::min(on.size(), t.tick.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!on[i]) continue;
+    std::size_t j = i;
+    while (j + 1 < n && on[j + 1]) ++j;
+    const bool close = !runs.empty() && row_span(panel, t.tick[i], t.tick[i]).first -
+                                                row_span(panel, t.tick[runs.back().second], t.tick[runs.back().second]).second <
+                                            1.0;
+    if (close) {
+      runs.back().second = j;
+    } else {
+      runs.emplace_back(i, j);
+    }
+    i = j;
+  }
+  return runs;
+}
+
 /// Bars over the runs of rows where `on` holds, in one lane.
 void draw_lane(Svg& svg, const Panel& panel, const TraceData& t, const std::vector<bool>& on, double y,
                const char* css_class, std::size_t trace, const char* colour, double opacity) {
-  for (std::size_t i = 0; i < on.size() && i < t.tick.size(); ++i) {
-    if (!on[i]) continue;
-    std::size_t j = i;
-    while (j + 1 < on.size() && on[j + 1]) ++j;
+  for (const auto& [i, j] : lane_runs(panel, t, on)) {
     const auto [x0, x1] = row_span(panel, t.tick[i], t.tick[j]);
     const std::string ticks = i == j ? "tick " + fixed(t.tick[i], 0) : "ticks " + fixed(t.tick[i], 0) + "-" + fixed(t.tick[j], 0);
     svg.out += "<rect" + xml_attribute("class", css_class) + xml_attribute("data-trace", std::to_string(trace)) +
                xml_attribute("x", fixed(x0)) + xml_attribute("y", fixed(y)) + xml_attribute("width", fixed(std::max(0.5, x1 - x0))) +
                xml_attribute("height", fixed(kLaneHeight)) + xml_attribute("fill", colour) + xml_attribute("fill-opacity", fixed(opacity)) +
                "><title>" + xml_escape_text(std::string(css_class) + ", " + ticks) + "</title></rect>\n";
-    i = j;
   }
 }
 
@@ -286,6 +335,12 @@ void draw_time_divergence(Svg& svg, const std::vector<Strip>& strips, const Dive
   svg.out += "</g>\n";
 }
 
+/// Ticks per second from the run's first two rows; 0 when they do not say.
+double ticks_per_second(const TraceData& run) {
+  if (run.tick.size() < 2 || !(run.time[1] > run.time[0])) return 0.0;
+  return (run.tick[1] - run.tick[0]) / (run.time[1] - run.time[0]);
+}
+
 /// The strips, top to bottom, with their value ranges.
 std::vector<Strip> make_strips(double left, double top, double width, const std::vector<TraceData>& traces,
                                const std::vector<Series>& heights, const std::vector<Series>& speeds,
@@ -347,10 +402,7 @@ void draw_time_view(Svg& svg, double left, double top, double width, const std::
     if (kind == "contact") draw_lane_names(svg, strip, traces.size());
   }
   const Panel& bottom = strips.back().panel;
-  const double rate = traces.front().time.size() > 1 && traces.front().tick.size() > 1 &&
-                              traces.front().time[1] > traces.front().time[0]
-                          ? (traces.front().tick[1] - traces.front().tick[0]) / (traces.front().time[1] - traces.front().time[0])
-                          : 0.0;
+  const double rate = ticks_per_second(traces.front());
   svg.out += text_element(left + width / 2, bottom.top + bottom.height + 32,
                           "tick" + (rate > 0 ? " (" + readable_number(rate) + " per second)" : std::string()),
                           xml_attribute("font-size", "12") + xml_attribute("text-anchor", "middle") + xml_attribute("fill", kTextColour));

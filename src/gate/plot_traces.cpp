@@ -127,7 +127,14 @@ std::vector<std::pair<std::size_t, std::size_t>> airborne_stretches(const TraceD
     if (!t.airborne[i]) continue;
     std::size_t j = i;
     while (j + 1 < n && t.airborne[j + 1]) ++j;
-    out.emplace_back(i > 0 ? i - 1 : i, j + 1 < n ? j + 1 : j);
+    const std::size_t first = i > 0 ? i - 1 : i, last = j + 1 < n ? j + 1 : j;
+    // A one-row landing between two stretches shares its rows with both:
+    // they are one stretch (a flickering flag stays one dashed path).
+    if (!out.empty() && first <= out.back().second) {
+      out.back().second = last;
+    } else {
+      out.emplace_back(first, last);
+    }
     i = j;
   }
   return out;

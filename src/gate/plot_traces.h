@@ -69,7 +69,7 @@ std::vector<bool> stick_pushed(const Scenario& scenario, const TraceData& run);
 std::vector<StillStretch> still_stretches(const TraceData& run, const std::vector<bool>& pushed);
 
 /// Row ranges [first, last] covering each airborne stretch together with the
-/// rows that leave and reach the ground.
+/// rows that leave and reach the ground; stretches that share a row are one.
 std::vector<std::pair<std::size_t, std::size_t>> airborne_stretches(const TraceData& t);
 
 }  // namespace stepslide::plot

@@ -255,6 +255,29 @@ TEST(TimeView, StandingStillWithoutInputIsStillNotStalledAndAShortPauseIsNothing
   EXPECT_EQ(count(*svg, element("g", "still-mark")), 0u);
 }
 
+TEST(TimeView, AMillionTickRunDrawsAFewPointsAPixelAndKeepsItsPeaks) {
+  // 200 000 rows walking at 3 m/s, one row jumping 1 m sideways (60 m/s),
+  // grounded on every other row.
+  Trajectory t = walk_with_pause(200000, 0, 0);
+  const int x = t.column_index("x"), grounded = t.column_index("grounded");
+  for (std::size_t i = 100000; i < t.rows.size(); ++i) t.rows[i][static_cast<std::size_t>(x)] = 1.0;
+  for (std::size_t i = 0; i < t.rows.size(); i += 2) t.rows[i][static_cast<std::size_t>(grounded)] = 0;
+  const std::string text = plot_svg(flat_scenario(200000, true), {{"long", &t}}, std::nullopt);
+  const std::unique_ptr<Node> svg = parse_xml(text);
+  ASSERT_TRUE(svg);
+  const Node* speed = strip(*svg, "speed");
+  ASSERT_TRUE(speed);
+  const Area a = area_of(*speed);
+  const std::vector<Point> points = line_of(*speed, "speed", 0);
+  EXPECT_LE(points.size(), static_cast<std::size_t>(4 * (a.width + 1))) << "at most four points a pixel column";
+  double top = 1e9;
+  for (const Point& p : points) top = std::min(top, p.y);
+  EXPECT_LT(top, a.top + 0.1 * a.height) << "the one-row spike is the highest point drawn";
+  EXPECT_LE(count(*strip(*svg, "contact"), element("rect", "grounded-span")), static_cast<std::size_t>(a.width))
+      << "flickering grounded: at most a bar a pixel";
+  EXPECT_LT(text.size(), 2'000'000u);
+}
+
 TEST(TimeView, StickPushedFollowsTheInputKeysOfTheTickBefore) {
   const std::string text = R"({"format": "stepslide/scenario@1", "ticks": 6,
     "world": [{"shape": {"type": "box", "half_extents": [5, 0.5, 5]}, "position": [0, -0.5, 0]}],
