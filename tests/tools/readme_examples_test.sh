@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The CTest `readme/examples`: every example block of README.md is what
-# tools/readme-examples.sh makes now (it names each block that differs).
+# tools/readme-examples.sh makes now (it names each block that differs), and
+# its picture (docs/plot-up-spiral.svg) is what tools/render-docs.sh draws.
 # The blocks show output to the last bit, as the goldens' build printed it:
 # on another build (another architecture, compiler or flags) the comparison
 # is skipped (exit 77), as the goldens' own bits may differ there.
@@ -17,4 +18,6 @@ if [[ "$this_build" != "$golden_build" ]]; then
   echo "  this:    $this_build"
   exit 77
 fi
-exec bash "$source_dir/tools/readme-examples.sh" --check --binary "$binary"
+bash "$source_dir/tools/readme-examples.sh" --check --binary "$binary"
+# The README's picture is output too.
+exec bash "$source_dir/tools/render-docs.sh" --check "$(dirname "$binary")"
