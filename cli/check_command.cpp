@@ -62,7 +62,9 @@ class CheckCommand final : public Command {
     check->footer(
         "Prints 'PASS <scenario>' per passing scenario and, per failure, a report: the first divergent tick and "
         "column with expected and actual values and context rows, the worst error per column, and failed "
-        "expectations; a note comes first when the golden was written by a different build. A missing golden "
+        "expectations; a note comes first when the golden was written by a different build. Once per run, a note on "
+        "stderr says how many goldens another build wrote and which fingerprint fields differ (architecture, "
+        "compiler, build type, flags, Bullet), even when every check passes. A missing golden "
         "fails. With no PATH (the whole root) and no sharding, a golden with no scenario fails too. Ends with "
         "'N passed, N failed'.\n"
         "Sharding: GTEST_TOTAL_SHARDS/GTEST_SHARD_INDEX or TEST_TOTAL_SHARDS/TEST_SHARD_INDEX select every "
@@ -118,6 +120,8 @@ class CheckCommand final : public Command {
       for (const SelfCheckOutcome& o : run.self_check) std::cout << o.report;
       std::cout << self_check_line(run.self_check) << "\n";
     }
+    std::cout << std::flush;
+    std::cerr << run.build_note;
     std::cout << closing_line(run.outcomes) << "\n" << std::flush;
     std::cerr << run.junit_error;
   }

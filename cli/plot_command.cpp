@@ -13,7 +13,7 @@ class PlotCommand final : public Command {
  public:
   CLI::App* add_to(CLI::App& app) override {
     CLI::App* plot = app.add_subcommand("plot", "Draw a scenario's run as an SVG: top and side views of the level "
-                                                "and the trajectory.");
+                                                "and the trajectory, and a time view against tick.");
     plot->add_option("SCENARIO", request_.scenario, "the scenario file")->required();
     CLI::Option* golden = plot->add_option("--golden", request_.golden,
                                            "also draw this golden trajectory and mark the first tick where the run "
@@ -28,8 +28,11 @@ class PlotCommand final : public Command {
         "The top view shows every body's outline seen from above, shaded by height (moving bodies dashed at tick 0 "
         "and solid at the end); the side view shows the height of the feet against the horizontal distance "
         "travelled (against time when the run barely moves), over the ground found under the feet. Both mark a "
-        "tick every few ticks, steps up and down, and airborne stretches (dashed). The file is self-contained and "
-        "written atomically.\n" +
+        "tick every few ticks, steps up and down, and airborne stretches (dashed). The time view below stacks "
+        "strips against one tick axis: height with step events, horizontal speed of the feet, camera offset, and "
+        "lanes for grounded and stuck; against a reference the first divergence is one line through every strip. "
+        "Where the feet stay put for 0.5 s or more it says 'stalled' (the stick was pushed) or 'still'. The file "
+        "is self-contained and written atomically.\n" +
         std::string(kExitCodes) + " 1: the picture was written but the run differs from the reference or fails "
                                   "an expectation.");
     return plot;

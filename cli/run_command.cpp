@@ -23,9 +23,13 @@ class RunCommand final : public Command {
         ->excludes(out);
     add_controller_option(run, &request_.controller,
                           "; bullet's CSV has the same columns, 0 where it has no equivalent");
-    run->add_flag("--stats", request_.stats,
-                  "also print microseconds and sweeps per tick for each scenario (wall time of the controller's "
-                  "updates; the CSV is unchanged)");
+    CLI::Option* stats = run->add_flag(
+        "--stats", request_.stats,
+        "also print microseconds per tick (the minimum and the median over --repeat runs: wall time of the "
+        "controller's updates) and sweeps per tick for each scenario; the CSV is unchanged");
+    run->add_option("--repeat", request_.repeat, "with --stats: runs of each scenario to time")
+        ->capture_default_str()
+        ->needs(stats);
     run->footer(
         "Every scenario is validated before anything is written: if one is invalid, its errors are printed and "
         "no file is written. Output is written atomically (never a partial file) with '#' metadata lines "

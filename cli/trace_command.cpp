@@ -14,15 +14,21 @@ class TraceCommand final : public Command {
     CLI::App* trace =
         app.add_subcommand("trace", "Explain a tick: every query the controller issued and every decision.");
     trace->add_option("SCENARIO", request_.scenario, "scenario file")->required();
-    trace->add_option("--tick", request_.tick, "first tick to trace: the step that produced row N of the trajectory")
+    trace->add_option("--tick", request_.tick,
+                      "first tick to trace: the step that produced row N of the trajectory; 'end' is the last tick")
+        ->type_name("N|end")
         ->required();
-    trace->add_option("--to", request_.to, "last tick to trace (default: --tick)");
+    trace->add_option("--to", request_.to, "last tick to trace, a number or 'end' (default: --tick)")
+        ->type_name("N|end");
     trace->add_flag("--json", request_.json, "one JSON object per tick, one per line");
     trace->footer(
-        "For each tick: the row before, then in order the velocity update, depenetration (overlaps, normals, "
-        "depths, correction per iteration), each slide sweep (from, to, hit fraction, normal, body, the plane or "
-        "crease slid along), each step-up attempt with its sweeps and rays and the rule that accepted or refused "
-        "it, the ground probe and snap, then the row after. The trace is recorded on the same code path as `run`.\n"
+        "For each tick, in the order the controller works: the row before; riding (the body stood on, how far it "
+        "carried the feet, its velocity there); depenetration (overlaps, normals, depths, correction per "
+        "iteration); the velocity update; each slide sweep (from, to, hit fraction, normal, body, the plane or "
+        "crease slid along); each step-up attempt with its sweeps and rays and the rule that accepted or refused "
+        "it; the ground probe and snap; leaving a ridden body (the velocity it hands over); then the row after. "
+        "The trace is recorded on the same code path as `run`. With --json, one object per tick (tick, before, "
+        "events, after); counts, flags and indices are JSON integers.\n"
         "Exit codes: 0 success; 2 invalid input or usage.");
     return trace;
   }

@@ -2,20 +2,30 @@
 # Regenerates the pictures in docs/ from scenarios in scenarios/ with
 # `stepslide plot` (each run drawn over its golden). With --png, also takes a
 # PNG of each in headless Chromium (STEPSLIDE_WITH_CHROMIUM=1 tools/install-deps.sh).
-# Then takes a PNG of `stepslide view`'s 3D page in headless Chromium with
-# software WebGL (skipped with a note when Chromium is missing, unless --png).
-# Usage: tools/render-docs.sh [--png] [BUILD_DIR]   (default build/, built when missing)
+# With --check, draws them into a scratch folder instead and exits 1 when
+# docs/ holds anything else. Then takes a PNG of `stepslide view`'s 3D page in
+# headless Chromium with software WebGL (skipped with a note when Chromium is
+# missing, unless --png; not with --check).
+# Usage: tools/render-docs.sh [--png | --check] [BUILD_DIR]   (default build/; its stepslide is built when missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 png=0
-if [[ "${1:-}" == "--png" ]]; then
-  png=1
+check=0
+while [[ "${1:-}" == --* ]]; do
+  case "$1" in
+    --png) png=1 ;;
+    --check) check=1 ;;  # draw into a scratch folder and fail when docs/ differs (CTest readme/examples)
+    *) echo "render-docs: unknown option $1" >&2; exit 2 ;;
+  esac
   shift
-fi
+done
 build=${1:-build}
 if [[ ! -x "$build/stepslide" ]]; then
-  bash tools/build.sh
+  # Only the command draws: no need for the tests and benchmarks.
+  bash tools/install-deps.sh
+  cmake --preset release >/dev/null
+  cmake --build --preset release -j "$(nproc)" --target stepslide
   build=build
 fi
 
@@ -30,6 +40,18 @@ for entry in "${pictures[@]}"; do
   golden="${golden%.json}.csv"
   # Exits 1 when the run no longer matches its golden: a picture must show
   # the behaviour the gate accepts.
+  if [[ $check == 1 ]]; then
+    fresh=$(mktemp -d)
+    "$build/stepslide" plot "$scenario" --golden "$golden" --out "$fresh/picture.svg" >/dev/null
+    if ! cmp -s "$fresh/picture.svg" "$svg"; then
+      rm -rf "$fresh"
+      echo "render-docs: $svg is not what \`stepslide plot $scenario\` draws now; run tools/render-docs.sh" >&2
+      exit 1
+    fi
+    rm -rf "$fresh"
+    echo "render-docs: $svg is up to date"
+    continue
+  fi
   "$build/stepslide" plot "$scenario" --golden "$golden" --out "$svg"
   if [[ $png == 1 ]]; then
     chromium=$(command -v chromium || true)
@@ -49,7 +71,9 @@ for entry in "${pictures[@]}"; do
   fi
 done
 
-# scenario, tick -> screenshot of its 3D view over its golden.
+# scenario, tick -> screenshot of its 3D view over its golden. Screenshots
+# depend on the renderer, so --check does not compare them.
+[[ $check == 1 ]] && exit 0
 views=(
   "scenarios/stairs/up_spiral.json 35 docs/view-up-spiral.png"
 )

@@ -64,6 +64,24 @@ struct VelocityEvent {
   bool jumped = false;
 };
 
+/// Riding a kinematic body. `Carry`: at the start of a tick the feet were
+/// carried with the body stood on (it had already moved to this tick's pose).
+/// `Handover`: the character left that body this tick, and kept (or, with
+/// inherit_ground_velocity off, did not keep) the velocity it gave the feet.
+struct RideEvent {
+  enum class Kind { Carry, Handover };
+  Kind kind = Kind::Carry;
+  const btCollisionObject* body = nullptr;  ///< the body ridden
+  btVector3 from{0, 0, 0};  ///< feet before being carried (Handover: where the character is when it leaves)
+  btVector3 to{0, 0, 0};    ///< feet after being carried (Handover: same as `from`)
+  /// Carry: the body's velocity at the feet over this tick. Handover: the
+  /// velocity added to the character's (zero when not inherited).
+  btVector3 velocity{0, 0, 0};
+  btVector3 character_velocity{0, 0, 0};  ///< Handover: the character's velocity afterwards
+  double turned_deg = 0.0;  ///< Carry with turn_with_ground: how far the stick's frame turned
+  bool inherited = false;   ///< Handover: inherit_ground_velocity was on
+};
+
 /// Receives the events of the ticks it is attached to, in order. Override
 /// what you need; the rest do nothing.
 class ControllerObserver {
@@ -75,6 +93,7 @@ class ControllerObserver {
   virtual void on_step_attempt(const StepAttemptEvent&) {}
   virtual void on_ground(const GroundEvent&) {}
   virtual void on_velocity(const VelocityEvent&) {}
+  virtual void on_ride(const RideEvent&) {}
 };
 
 }  // namespace stepslide

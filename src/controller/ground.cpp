@@ -142,6 +142,19 @@ void stand_on(CharacterState& state, const GroundInfo& g) {
   state.ground_transform = g.object->getWorldTransform();
 }
 
+/// Tells the observer that the character left the kinematic body it rode.
+void report_handover(const CharacterContext& ctx, const CharacterState& state, const btCollisionObject* body,
+                     bool inherited) {
+  RideEvent e;
+  e.kind = RideEvent::Kind::Handover;
+  e.body = body;
+  e.from = e.to = state.position;
+  e.velocity = inherited ? state.carried_velocity : btVector3(0, 0, 0);
+  e.character_velocity = state.velocity;
+  e.inherited = inherited;
+  ctx.observer->on_ride(e);
+}
+
 }  // namespace
 
 void classify_ground(const CharacterContext& ctx, CharacterState& state) {
@@ -154,6 +167,7 @@ void classify_ground(const CharacterContext& ctx, CharacterState& state) {
 void settle(const CharacterContext& ctx, CharacterState& state, const Intent& intent) {
   const btVector3& up = ctx.up;
   const bool leaving_ground = state.velocity.dot(up) > kLeavingGroundSpeed;
+  const btCollisionObject* ridden = state.ground_object;  // for the observer only
   leave_ground(state);
   if (!leaving_ground) {
     const double reach =
@@ -168,8 +182,10 @@ void settle(const CharacterContext& ctx, CharacterState& state, const Intent& in
     if (ctx.observer != nullptr) ctx.observer->on_ground({g, state.grounded ? g.distance : 0.0, state.grounded});
   }
   // Leaving a moving body keeps what it gave the feet.
-  if (intent.was_grounded && !state.grounded && ctx.settings->inherit_ground_velocity) {
-    state.velocity += state.carried_velocity;
+  const bool left = intent.was_grounded && !state.grounded;
+  if (left && ctx.settings->inherit_ground_velocity) state.velocity += state.carried_velocity;
+  if (left && ctx.observer != nullptr && ridden != nullptr && ridden->isKinematicObject()) {
+    report_handover(ctx, state, ridden, ctx.settings->inherit_ground_velocity);
   }
 }
 

@@ -24,10 +24,23 @@ void ride_ground(const CharacterContext& ctx, CharacterState& state, double dt) 
   if (!state.grounded || state.ground_object == nullptr || !state.ground_object->isKinematicObject()) return;
   const btTransform& now = state.ground_object->getWorldTransform();
   const btVector3 carried = carry_with_ground(state.position, state.ground_transform, now);
+  const btVector3 from = state.position;
   state.carried_velocity = (carried - state.position) / dt;
   state.position = carried;
+  double turned_deg = 0.0;
   if (ctx.settings->turn_with_ground) {
-    state.ground_yaw_deg += yaw_about(now.getRotation() * state.ground_transform.getRotation().inverse(), ctx.up);
+    turned_deg = yaw_about(now.getRotation() * state.ground_transform.getRotation().inverse(), ctx.up);
+    state.ground_yaw_deg += turned_deg;
+  }
+  if (ctx.observer != nullptr) {
+    RideEvent e;
+    e.kind = RideEvent::Kind::Carry;
+    e.body = state.ground_object;
+    e.from = from;
+    e.to = carried;
+    e.velocity = state.carried_velocity;
+    e.turned_deg = turned_deg;
+    ctx.observer->on_ride(e);
   }
 }
 

@@ -146,6 +146,7 @@ void judge(CheckOutcome* outcome, const Run& run) {
     *outcome = invalid_outcome(*outcome, golden.error(), "");
     return;
   }
+  outcome->golden_build = metadata_value(*golden, "build").value_or("");
   judge_against(outcome, *golden, run);
 }
 

@@ -53,6 +53,7 @@ struct CheckOutcome {
   std::string report;      ///< the exact block to print, ending in '\n'
   std::string summary;     ///< one line for JUnit's failure message; "" when passing
   double seconds = 0.0;    ///< wall time, for JUnit only (never printed)
+  std::string golden_build;  ///< the golden's recorded build fingerprint; "" when none was read
   /// What a failed check saw, for reports that draw it (report.h); set only
   /// for a Fail with a run to show, and only with GateOptions::keep_failure_detail.
   std::shared_ptr<const FailureDetail> detail;

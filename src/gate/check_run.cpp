@@ -106,6 +106,12 @@ void write_junit(const std::string& path, CheckRun& run) {
   if (!written) run.junit_error = error_line("cannot write " + path + ": " + written.error());
 }
 
+std::vector<std::string> golden_builds(const std::vector<CheckOutcome>& outcomes) {
+  std::vector<std::string> builds;
+  for (const CheckOutcome& o : outcomes) builds.push_back(o.golden_build);
+  return builds;
+}
+
 bool any_nondeterministic(const std::vector<SelfCheckOutcome>& outcomes) {
   return std::any_of(outcomes.begin(), outcomes.end(), [](const SelfCheckOutcome& o) { return !o.deterministic; });
 }
@@ -134,6 +140,7 @@ CheckRun run_check(const CheckRequest& as_given) {
   if (listener.on_start) listener.on_start(plan->mine);
   run.outcomes = check_scenarios(plan->mine, plan->options, request.jobs, listener.on_outcome);
   if (orphans_count(request, *plan)) add_orphans(*plan, listener, run.outcomes);
+  run.build_note = build_difference_note(golden_builds(run.outcomes), request.fingerprint);
   if (!request.report_dir.empty()) write_report(request.report_dir, run);
   // --self-check: nondeterminism is reported apart from regressions.
   run.self_checked = request.self_check;

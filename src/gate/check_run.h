@@ -64,6 +64,9 @@ struct CheckRun {
   bool self_checked = false;
   std::vector<SelfCheckOutcome> self_check;  ///< with self_checked
   std::string junit_error;   ///< stderr text when the JUnit file could not be written
+  /// Once per run, stderr text: the goldens written by another build and what
+  /// differs (build_difference_note); "" when every golden matches this build.
+  std::string build_note;
 };
 
 /// Checks the scenarios `request` names against their goldens. Orphan goldens

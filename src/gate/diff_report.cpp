@@ -31,11 +31,18 @@ std::string tolerance_text(const Divergence& d) {
          format_significant(d.rel_tolerance, 3) + " * |expected|)";
 }
 
+/// A cell's text as people read it, or as it is when it is not a number.
+std::string readable_cell(const std::string& text) {
+  double value = 0;
+  return parse_cell(text, &value) ? readable_number(value) : text;
+}
+
 std::string headline(const Divergence& d) {
-  std::string out = "first divergence at tick " + format_number(d.tick);
-  if (d.actual.empty()) return out + ": row missing from actual (expected " + d.column + " " + d.expected + ")";
-  if (d.expected.empty()) return out + ": extra row in actual (got " + d.column + " " + d.actual + ")";
-  out += ", column " + d.column + ": expected " + d.expected + ", got " + d.actual;
+  const DivergenceValues v = readable_values(d);
+  std::string out = "first divergence at tick " + readable_number(d.tick);
+  if (d.actual.empty()) return out + ": row missing from actual (expected " + d.column + " " + v.expected + ")";
+  if (d.expected.empty()) return out + ": extra row in actual (got " + d.column + " " + v.actual + ")";
+  out += ", column " + d.column + ": expected " + v.expected + ", got " + v.actual;
   if (d.expected == "nan" || d.actual == "nan") return out + " (NaN on one side)";
   return out + " (error " + format_error(d.error, d.tolerance) + " > tolerance " + tolerance_text(d) + ")";
 }
@@ -146,13 +153,19 @@ std::string worst_section(const std::vector<ColumnWorst>& worst) {
   std::string out = "worst error per column:\n";
   for (const ColumnWorst& w : worst) {
     out += "  " + w.column + std::string(name_width - w.column.size() + 2, ' ');
-    out += format_significant(w.worst_error, 3) + " at tick " + format_number(w.worst_tick) + ", ";
+    out += format_significant(w.worst_error, 3) + " at tick " + readable_number(w.worst_tick) + ", ";
     out += std::to_string(w.mismatches) + (w.mismatches == 1 ? " mismatching row\n" : " mismatching rows\n");
   }
   return out;
 }
 
 }  // namespace
+
+DivergenceValues readable_values(const Divergence& d) {
+  DivergenceValues v{readable_cell(d.expected), readable_cell(d.actual)};
+  if (v.expected == v.actual && d.expected != d.actual) v = {d.expected, d.actual};
+  return v;
+}
 
 std::string format_diff_report(const DiffResult& result, const Trajectory& expected, const Trajectory& actual,
                                int context) {

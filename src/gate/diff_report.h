@@ -17,6 +17,14 @@ namespace stepslide {
 std::string format_diff_report(const DiffResult& result, const Trajectory& expected, const Trajectory& actual,
                                int context = 2);
 
+/// A divergence's two values as people read them: six significant digits
+/// each, or every digit of both when six would read the same (so a last-bit
+/// difference still shows); "" for a missing row, as in Divergence.
+struct DivergenceValues {
+  std::string expected, actual;
+};
+DivergenceValues readable_values(const Divergence& d);
+
 /// One line summing a diff up, for a JUnit message or a bless line: "first
 /// divergence at tick 12, column y: expected 1, got 1.5 (...)" when there is
 /// a divergence, else the first structural problem; "" when equal.

@@ -1,5 +1,6 @@
 // A picture of a run, put together: the layout of the page, its title, then
-// the top view, the legend and the side view (each in its own file).
+// the top view, the legend, the side view and the time view (each in its own
+// file).
 #include "gate/plot.h"
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "gate/plot_outlines.h"
 #include "gate/plot_side_view.h"
 #include "gate/plot_style.h"
+#include "gate/plot_time_view.h"
 #include "gate/plot_top_view.h"
 #include "gate/plot_traces.h"
 #include "gate/svg_writer.h"
@@ -33,23 +35,27 @@ constexpr double kLegendX = 600;
 constexpr double kSideWidth = 900;
 constexpr double kSideHeight = 230;
 constexpr double kGapBelowTopView = 78;
+constexpr double kGapBelowSideView = 48;  // the side view's axis name
 
-/// Where the two views go on the page, and the page's height.
+/// Where the three views go on the page, and the page's height.
 struct Layout {
   Panel top;
   Panel side;
+  double time_top = 0;  ///< the time view's title, below the side view
   double height = 0;
 };
 
 /// The top view keeps the plane's aspect, at most kTopViewMax on its longer
-/// side; the side view, below it, has a fixed size.
-Layout make_layout(const Box& top_world, const Box& side_world) {
+/// side; the side view, below it, has a fixed size; the time view, below
+/// that, grows with the number of traces (a lane each).
+Layout make_layout(const Box& top_world, const Box& side_world, std::size_t trace_count) {
   Layout layout;
   const double scale = std::min(kTopViewMax / top_world.width(), kTopViewMax / top_world.height());
   layout.top = Panel{kMarginLeft, kTopViewY, top_world.width() * scale, top_world.height() * scale, top_world, false};
   const double side_top = std::max(kTopViewY + layout.top.height, kTopViewY + kTopViewMinHeight) + kGapBelowTopView;
   layout.side = Panel{kMarginLeft, side_top, kSideWidth, kSideHeight, side_world, true};
-  layout.height = side_top + kSideHeight + 50;
+  layout.time_top = side_top + kSideHeight + kGapBelowSideView;
+  layout.height = layout.time_top + time_view_height(trace_count) + 10;
   return layout;
 }
 
@@ -119,16 +125,20 @@ std::string plot_svg(const Scenario& scenario, const std::vector<PlotTrace>& tra
   std::vector<TraceData> data;
   for (const PlotTrace& trace : traces) data.push_back(trace_data(frame, trace, scenario.tick_rate));
   const SideView side = side_view(frame, world, data);
-  const Layout layout = make_layout(top_view_box(data), side.world);
-  const LegendFacts facts = level_facts(bodies, tick_interval(scenario.ticks));
+  const Layout layout = make_layout(top_view_box(data), side.world, data.size());
+  const std::vector<StillStretch> still = still_stretches(data.front(), stick_pushed(scenario, data.front()));
+  LegendFacts facts = level_facts(bodies, tick_interval(scenario.ticks));
+  facts.any_still = !still.empty();
+
 
   Svg svg;
   svg.id_prefix = options.id_prefix;
   open_document(svg, scenario, options.title.empty() ? scenario.name : options.title, layout.height);
-  draw_top_view(svg, layout.top, frame, bodies, data, divergence, facts.interval, facts.lo, facts.hi);
+  draw_top_view(svg, layout.top, frame, bodies, data, divergence, still, facts.interval, facts.lo, facts.hi);
   draw_legend(svg, std::max(kLegendX, layout.top.left + layout.top.width + 40), kTopViewY + 10, scenario, data,
               divergence, facts);
-  draw_side_view(svg, layout.side, frame, side, data, divergence, facts.interval);
+  draw_side_view(svg, layout.side, frame, side, data, divergence, still, facts.interval);
+  draw_time_view(svg, kMarginLeft, layout.time_top, kSideWidth, data, still, divergence);
   svg.out += "</svg>\n";
   return svg.out;
 }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "base/format.h"
+#include "gate/diff_report.h"
 #include "gate/plot_marks.h"
 #include "gate/plot_style.h"
 #include "gate/plot_top_view.h"
@@ -52,6 +53,11 @@ void symbol_entries(LegendWriter& w, const std::vector<TraceData>& traces, bool 
                 " stroke-dasharray=\"4 3\"/>",
             "moving body at tick 0 (solid: at the end)");
   }
+  if (facts.any_still) {
+    w.entry("<circle cx=\"13\" cy=\"0\" r=\"6\" fill=\"none\" stroke=\"#b71c1c\" stroke-width=\"1.5\" "
+            "stroke-dasharray=\"2 2\"/>",
+            "stalled (stick pushed) or still: feet not moving 0.5 s+");
+  }
   if (divergence) {
     w.entry("<circle cx=\"13\" cy=\"0\" r=\"7\" fill=\"none\"" + xml_attribute("stroke", kDivergenceColour) +
                 " stroke-width=\"2\"/>",
@@ -87,8 +93,9 @@ void run_notes(LegendWriter& w, const Scenario& scenario, const TraceData& run,
     w.y += 6;
     w.note("first divergence at tick " + readable_number(divergence->tick) + ", column " + divergence->column + ":",
            kDivergenceColour);
-    w.note("expected " + clip_text(divergence->expected.empty() ? "(no row)" : divergence->expected, 28) + ", got " +
-               clip_text(divergence->actual.empty() ? "(no row)" : divergence->actual, 28),
+    const DivergenceValues v = readable_values(*divergence);
+    w.note("expected " + clip_text(divergence->expected.empty() ? "(no row)" : v.expected, 28) + ", got " +
+               clip_text(divergence->actual.empty() ? "(no row)" : v.actual, 28),
            kDivergenceColour);
   }
 }

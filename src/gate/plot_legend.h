@@ -18,6 +18,7 @@ struct LegendFacts {
   std::int64_t interval = 1;  ///< ticks between tick marks
   double lo = 0, hi = 0;      ///< range of surface heights
   bool any_moving = false;    ///< some body moves
+  bool any_still = false;     ///< the run stands still somewhere (still_stretches)
 };
 
 /// The legend with its top-left corner at (x, y).

@@ -130,6 +130,24 @@ void draw_traces(Svg& svg, const std::vector<TraceData>& traces, const TracePixe
   for (std::size_t k = traces.size(); k-- > 0;) draw_trace(svg, traces[k], k, px[k], interval);
 }
 
+void draw_still_marks(Svg& svg, const TraceData& run, const std::vector<P2>& px, const std::vector<StillStretch>& still) {
+  for (const StillStretch& s : still) {
+    if (s.first >= px.size() || !run.valid[s.first]) continue;
+    const P2 p = px[s.first];
+    const std::string text = std::string(s.pushed ? "stalled " : "still ") +
+                             fixed(run.tick[s.last] - run.tick[s.first], 0) + " ticks (" + fixed(run.tick[s.first], 0) +
+                             "-" + fixed(run.tick[s.last], 0) + ")";
+    const char* colour = s.pushed ? "#b71c1c" : kMutedText;
+    svg.out += "<g" + xml_attribute("class", "still-mark") + "><circle" + xml_attribute("cx", fixed(p.x)) +
+               xml_attribute("cy", fixed(p.y)) + " r=\"6\" fill=\"none\"" + xml_attribute("stroke", colour) +
+               " stroke-width=\"1.5\" stroke-dasharray=\"2 2\"/>" +
+               text_element(p.x - 9, p.y + 14, text,
+                            xml_attribute("font-size", "10") + xml_attribute("text-anchor", "end") + xml_attribute("fill", colour) +
+                                xml_attribute("stroke", "#fff") + " stroke-width=\"2.5\"" + xml_attribute("paint-order", "stroke")) +
+               "</g>\n";
+  }
+}
+
 void draw_divergence(Svg& svg, const std::vector<TraceData>& traces, const Divergence& d, const TracePixels& px) {
   std::vector<P2> at;
   for (std::size_t k = 0; k < traces.size() && k < 2; ++k) {

@@ -27,6 +27,11 @@ std::string step_marker(const P2& p, bool up, const char* trace_colour, const st
 /// Every trace, the reference first so the judged run is drawn on top.
 void draw_traces(Svg& svg, const std::vector<TraceData>& traces, const TracePixels& px, std::int64_t interval);
 
+/// Where the run stood still (see still_stretches): a ring and "stalled N
+/// ticks (a-b)" beside it, so that a pile of tick marks on one spot reads as
+/// a stall.
+void draw_still_marks(Svg& svg, const TraceData& run, const std::vector<P2>& px, const std::vector<StillStretch>& still);
+
 /// A ring at each trace's position at the divergent row, joined by a line.
 void draw_divergence(Svg& svg, const std::vector<TraceData>& traces, const Divergence& d, const TracePixels& px);
 

@@ -18,6 +18,10 @@ constexpr double kMinSideDistance = 0.25;
 /// under the character but not a ceiling above its head.
 constexpr double kProfileRayLift = 0.5;
 constexpr double kProfileRayDepth = 100.0;
+/// Ground shown below the lowest floor under the run: at least this much, or
+/// this fraction of the panel's height, so a floor reads as solid.
+constexpr double kGroundSlab = 0.15;
+constexpr double kGroundSlabFraction = 0.08;
 /// At most this many ground-profile rays per run.
 constexpr std::size_t kMaxProfileRays = 2000;
 
@@ -41,8 +45,11 @@ std::vector<std::pair<std::size_t, double>> ground_profile(const Frame& f, World
   return profile;
 }
 
-/// Every trace's points and the ground near them, with a margin; at least a
-/// metre high, so that centimetres on a flat run do not fill the panel.
+/// Every trace's points and all the ground under the run, with a margin and
+/// a slab of ground below the lowest floor; at least a metre high, so that
+/// centimetres on a flat run do not fill the panel. The ground is always in
+/// view, however far below: a run falling toward a floor it has not reached
+/// must not look like floating.
 Box side_world(const std::vector<TraceData>& traces, const SideView& view) {
   Box box;
   for (std::size_t k = 0; k < traces.size(); ++k) {
@@ -50,11 +57,16 @@ Box side_world(const std::vector<TraceData>& traces, const SideView& view) {
       if (traces[k].valid[i]) box.add(view.x[k][i], traces[k].height[i]);
     }
   }
-  // Ground far below the run (a pit) would squash the run into a line.
+  double lowest_ground = kInf;
   for (const auto& [row, h] : view.profile) {
-    if (std::isfinite(h) && h > box.y0 - 1.0) box.add(view.x[0][row], h);
+    if (!std::isfinite(h)) continue;
+    box.add(view.x[0][row], h);
+    lowest_ground = std::min(lowest_ground, h);
   }
   box = padded(box, 0.08, 0.05, 0.0);
+  if (std::isfinite(lowest_ground)) {
+    box.y0 = std::min(box.y0, lowest_ground - std::max(kGroundSlab, kGroundSlabFraction * box.height()));
+  }
   if (box.height() < 1.0) {
     const double grow = (1.0 - box.height()) / 2;
     box.y0 -= grow;
@@ -128,7 +140,7 @@ SideView side_view(const Frame& f, World& world, const std::vector<TraceData>& t
 
 void draw_side_view(Svg& svg, const Panel& panel, const Frame& f, const SideView& view,
                     const std::vector<TraceData>& traces, const std::optional<Divergence>& divergence,
-                    std::int64_t interval) {
+                    const std::vector<StillStretch>& still, std::int64_t interval) {
   svg.out += "<g class=\"side-view\">\n";
   svg.out += text_element(panel.left, panel.top - 10,
                           view.against_time ? "Side view: height against time (the run barely moves horizontally)"
@@ -146,6 +158,8 @@ void draw_side_view(Svg& svg, const Panel& panel, const Frame& f, const SideView
   }
   const TracePixels px = side_pixels(panel, view, traces);
   draw_traces(svg, traces, px, interval);
+  // Against time a stall is a flat line already; against distance it is one point.
+  if (!view.against_time) draw_still_marks(svg, traces.front(), px.front(), still);
   if (divergence) {
     draw_divergence_line(svg, panel, view, divergence->row);
     draw_divergence(svg, traces, *divergence, px);

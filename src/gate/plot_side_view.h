@@ -31,6 +31,6 @@ SideView side_view(const Frame& f, World& world, const std::vector<TraceData>& t
 /// The whole side view in `panel`.
 void draw_side_view(Svg& svg, const Panel& panel, const Frame& f, const SideView& view,
                     const std::vector<TraceData>& traces, const std::optional<Divergence>& divergence,
-                    std::int64_t interval);
+                    const std::vector<StillStretch>& still, std::int64_t interval);
 
 }  // namespace stepslide::plot

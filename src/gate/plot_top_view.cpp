@@ -124,7 +124,7 @@ std::string height_colour(double top, double lo, double hi) {
 
 void draw_top_view(Svg& svg, const Panel& panel, const Frame& f, const std::vector<BodyDrawing>& bodies,
                    const std::vector<TraceData>& traces, const std::optional<Divergence>& divergence,
-                   std::int64_t interval, double lo, double hi) {
+                   const std::vector<StillStretch>& still, std::int64_t interval, double lo, double hi) {
   svg.out += "<g class=\"top-view\">\n";
   svg.out += text_element(panel.left, panel.top - 10, "Top view (seen from above)",
                           xml_attribute("font-size", "14") + xml_attribute("font-weight", "bold") + xml_attribute("fill", kTextColour));
@@ -138,6 +138,7 @@ void draw_top_view(Svg& svg, const Panel& panel, const Frame& f, const std::vect
   for (const BodyDrawing& body : bodies) draw_body_label(svg, panel, body);
   const TracePixels px = plane_pixels(panel, traces);
   draw_traces(svg, traces, px, interval);
+  draw_still_marks(svg, traces.front(), px.front(), still);
   if (divergence) draw_divergence(svg, traces, *divergence, px);
   svg.out += "</g>\n";
   draw_frame(svg, panel);

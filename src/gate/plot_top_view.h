@@ -21,9 +21,10 @@ Box top_view_box(const std::vector<TraceData>& traces);
 /// Light for low surfaces, dark for high ones: `top` within [lo, hi] as "#rrggbb".
 std::string height_colour(double top, double lo, double hi);
 
-/// The whole top view in `panel`. [lo, hi] is the range of surface heights.
+/// The whole top view in `panel`. [lo, hi] is the range of surface heights;
+/// `still` the run's still stretches.
 void draw_top_view(Svg& svg, const Panel& panel, const Frame& f, const std::vector<BodyDrawing>& bodies,
                    const std::vector<TraceData>& traces, const std::optional<Divergence>& divergence,
-                   std::int64_t interval, double lo, double hi);
+                   const std::vector<StillStretch>& still, std::int64_t interval, double lo, double hi);
 
 }  // namespace stepslide::plot

@@ -7,6 +7,9 @@ namespace stepslide::plot {
 
 namespace {
 
+/// A stretch shorter than this is a pause, not worth a mark.
+constexpr double kMinStillSeconds = 0.5;
+
 /// Groups the rows with a step event into steps, see TraceData::Step.
 std::vector<TraceData::Step> group_steps(const std::vector<double>& step_dy, const std::vector<bool>& valid) {
   std::vector<TraceData::Step> steps;
@@ -26,6 +29,14 @@ double cell(const std::vector<double>& row, int column, double fallback) {
   return row[static_cast<std::size_t>(column)];
 }
 
+/// Row `i`'s horizontal speed from the rows so far (see TraceData::speed).
+double horizontal_speed(const TraceData& d, std::size_t i) {
+  if (i == 0 || !d.valid[i] || !d.valid[i - 1]) return NAN;
+  const double dt = d.time[i] - d.time[i - 1];
+  if (!(dt > 0)) return NAN;
+  return std::hypot(d.plane[i].x - d.plane[i - 1].x, d.plane[i].y - d.plane[i - 1].y) / dt;
+}
+
 }  // namespace
 
 std::size_t TraceData::steps_up() const {
@@ -37,8 +48,12 @@ TraceData trace_data(const Frame& f, const PlotTrace& trace, int tick_rate) {
   const int x = t.column_index("x"), y = t.column_index("y"), z = t.column_index("z");
   const int grounded = t.column_index("grounded"), step = t.column_index("step_dy");
   const int tick = t.column_index("tick"), time = t.column_index("time");
+  const int camera = t.column_index("camera_dy"), stuck = t.column_index("stuck");
   TraceData d;
   d.label = trace.label;
+  d.has_grounded = grounded >= 0;
+  d.has_camera = camera >= 0;
+  d.has_stuck = stuck >= 0;
   std::vector<double> step_dy;  // 0 when the column is absent
   double travelled = 0.0;
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
@@ -61,9 +76,48 @@ TraceData trace_data(const Frame& f, const PlotTrace& trace, int tick_rate) {
     d.airborne_rows += g == 0.0 ? 1 : 0;
     const double dy = cell(row, step, 0.0);
     step_dy.push_back(std::isfinite(dy) ? dy : 0.0);
+    d.camera.push_back(cell(row, camera, NAN));
+    d.stuck.push_back(cell(row, stuck, 0.0) != 0.0);
+    d.speed.push_back(horizontal_speed(d, i));
   }
   d.steps = group_steps(step_dy, d.valid);
   return d;
+}
+
+std::vector<bool> stick_pushed(const Scenario& scenario, const TraceData& run) {
+  std::vector<InputKey> keys = scenario.input;
+  std::stable_sort(keys.begin(), keys.end(), [](const InputKey& a, const InputKey& b) { return a.tick < b.tick; });
+  std::vector<bool> pushed;
+  for (const double tick : run.tick) {
+    // Fields hold their values; move and wish_velocity replace each other.
+    bool moving = false;
+    for (const InputKey& key : keys) {
+      if (static_cast<double>(key.tick) > tick - 1) break;
+      if (key.move) moving = (*key.move)[0] != 0.0 || (*key.move)[1] != 0.0;
+      if (key.wish_velocity) moving = (*key.wish_velocity)[0] != 0.0 || (*key.wish_velocity)[1] != 0.0;
+    }
+    pushed.push_back(moving);
+  }
+  return pushed;
+}
+
+std::vector<StillStretch> still_stretches(const TraceData& run, const std::vector<bool>& pushed) {
+  std::vector<StillStretch> out;
+  const std::size_t n = run.speed.size();
+  for (std::size_t i = 1; i < n; ++i) {
+    if (!(run.speed[i] < kStillSpeed)) continue;
+    std::size_t j = i;
+    while (j + 1 < n && run.speed[j + 1] < kStillSpeed) ++j;
+    // Rows i-1 .. j share one place over the ground.
+    const std::size_t first = i - 1;
+    if (run.time[j] - run.time[first] >= kMinStillSeconds - 1e-9) {
+      bool all_pushed = true;
+      for (std::size_t r = i; r <= j; ++r) all_pushed = all_pushed && r < pushed.size() && pushed[r];
+      out.push_back({first, j, all_pushed});
+    }
+    i = j;
+  }
+  return out;
 }
 
 std::vector<std::pair<std::size_t, std::size_t>> airborne_stretches(const TraceData& t) {
@@ -73,7 +127,14 @@ std::vector<std::pair<std::size_t, std::size_t>> airborne_stretches(const TraceD
     if (!t.airborne[i]) continue;
     std::size_t j = i;
     while (j + 1 < n && t.airborne[j + 1]) ++j;
-    out.emplace_back(i > 0 ? i - 1 : i, j + 1 < n ? j + 1 : j);
+    const std::size_t first = i > 0 ? i - 1 : i, last = j + 1 < n ? j + 1 : j;
+    // A one-row landing between two stretches shares its rows with both:
+    // they are one stretch (a flickering flag stays one dashed path).
+    if (!out.empty() && first <= out.back().second) {
+      out.back().second = last;
+    } else {
+      out.emplace_back(first, last);
+    }
     i = j;
   }
   return out;

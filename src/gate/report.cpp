@@ -5,6 +5,7 @@
 
 #include <exception>
 
+#include "gate/diff_report.h"
 #include "gate/plot.h"
 
 namespace stepslide {
@@ -76,8 +77,9 @@ std::string divergence_table(const Divergence& d) {
   std::string html = "<h3>First divergence</h3>\n<table class=\"first-divergence\">\n";
   html += "<tr><th>tick</th><th>column</th><th>expected (golden)</th><th>actual (this run)</th><th>error</th>"
           "<th>tolerance</th></tr>\n<tr>";
+  const DivergenceValues v = readable_values(d);
   html += cell(readable_number(d.tick), true) + cell(d.column) +
-          cell(d.expected.empty() ? "(no row)" : d.expected, true) + cell(d.actual.empty() ? "(no row)" : d.actual, true) +
+          cell(d.expected.empty() ? "(no row)" : v.expected, true) + cell(d.actual.empty() ? "(no row)" : v.actual, true) +
           cell(readable_number(d.error), true) + cell(readable_number(d.tolerance), true);
   return html + "</tr>\n</table>\n";
 }

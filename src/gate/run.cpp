@@ -56,6 +56,9 @@ Expected<RunPlan> plan_run(const RunRequest& request) {
   if (!controller) return Result::failure(controller.error());
   plan.simulation.controller = *controller;
   plan.simulation.measure_time = request.stats;
+  if (request.stats && request.repeat < 1) {
+    return Result::failure(error_line("--repeat " + std::to_string(request.repeat) + ": expected 1 or more runs"));
+  }
   const Expected<std::vector<std::string>> paths = paths_or_root(request.scenarios, request.scenario_root);
   if (!paths) return Result::failure(paths.error());
   const Expected<std::vector<std::string>> files = scenario_files(*paths);
@@ -75,11 +78,21 @@ Expected<RunPlan> plan_run(const RunRequest& request) {
 
 /// The summary, the stats when asked, and the failed expectations.
 std::string item_report(const LoadedScenario& scenario, const SimulationResult& sim, const std::string& output,
-                        const RunRequest& request, ControllerKind controller) {
+                        const RunItem& item, ControllerKind controller) {
   const Scenario& s = *scenario.load.scenario;
   std::string report = run_summary_line(s, sim) + (output == "-" ? "" : " -> " + output) + "\n";
-  if (request.stats) report += "stats " + run_stats_line(s, sim, controller) + "\n";
+  if (!item.update_seconds.empty()) {
+    report += "stats " + run_stats_line(s, item.update_seconds, sim.total_sweeps, controller) + "\n";
+  }
   return report + format_expectation_failures(scenario.path, sim.expectation_failures);
+}
+
+/// The time of `repeat - 1` more runs of the scenario after `first`.
+std::vector<double> time_runs(const Scenario& scenario, const SimulationResult& first, const RunPlan& plan,
+                              int repeat) {
+  std::vector<double> seconds{first.update_seconds};
+  for (int i = 1; i < repeat; ++i) seconds.push_back(simulate(scenario, plan.simulation).update_seconds);
+  return seconds;
 }
 
 /// Simulates one scenario and writes its CSV (or hands it back for stdout).
@@ -99,7 +112,8 @@ RunItem run_one(const LoadedScenario& scenario, const std::string& output, const
     item.error = error_line("cannot write " + output + ": " + written.error());
     return item;
   }
-  item.report = item_report(scenario, *sim, output, request, plan.simulation.controller);
+  if (request.stats) item.update_seconds = time_runs(*scenario.load.scenario, *sim, plan, request.repeat);
+  item.report = item_report(scenario, *sim, output, item, plan.simulation.controller);
   item.expectations_failed = !sim->expectation_failures.empty();
   return item;
 }
@@ -126,11 +140,18 @@ RunResult run_scenarios(const RunRequest& as_given) {
   return result;
 }
 
-std::string run_stats_line(const Scenario& scenario, const SimulationResult& result, ControllerKind controller) {
+std::string run_stats_line(const Scenario& scenario, const std::vector<double>& update_seconds,
+                           std::int64_t total_sweeps, ControllerKind controller) {
   const double ticks = static_cast<double>(std::max<std::int64_t>(scenario.ticks, 1));
-  char text[96];
-  std::snprintf(text, sizeof text, ": %.3g us/tick, %.3g sweeps/tick (", result.update_seconds * 1e6 / ticks,
-                static_cast<double>(result.total_sweeps) / ticks);
+  std::vector<double> sorted = update_seconds;
+  if (sorted.empty()) sorted.push_back(0.0);
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  const double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  char text[160];
+  std::snprintf(text, sizeof text, ": min %.3g us/tick, median %.3g us/tick over %zu run%s, %.3g sweeps/tick (",
+                sorted.front() * 1e6 / ticks, median * 1e6 / ticks, n, n == 1 ? "" : "s",
+                static_cast<double>(total_sweeps) / ticks);
   return scenario.name + text + controller_name(controller) + ")";
 }
 

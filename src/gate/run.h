@@ -25,6 +25,9 @@ struct RunItem {
   /// or for stderr when the CSV goes to stdout.
   std::string report;
   bool expectations_failed = false;
+  /// With --stats: the wall time of the controller's updates in each run
+  /// (RunRequest::repeat of them); empty otherwise.
+  std::vector<double> update_seconds;
 };
 
 /// The `run` command's options, as given on the command line.
@@ -34,6 +37,9 @@ struct RunRequest {
   std::string out_dir = "out";
   std::string controller = "stepslide";  ///< stepslide or bullet
   bool stats = false;                    ///< also give us/tick and sweeps/tick
+  /// With `stats`: how many times each scenario is run to time it (the first
+  /// run's CSV is written; every run is the same, the program is deterministic).
+  int repeat = 5;
   std::string fingerprint = build_fingerprint();
   /// Called with each scenario's run as soon as it is written, in file order.
   std::function<void(const RunItem&)> on_item;
@@ -55,9 +61,13 @@ struct RunResult {
 /// when a run or write fails, else 1 when an expectation fails, else 0.
 RunResult run_scenarios(const RunRequest& request);
 
-/// "name: 12.3 us/tick, 2.05 sweeps/tick (stepslide)": the cost of a run made
-/// with SimulationOptions::measure_time. Wall time: a report, never a result.
-std::string run_stats_line(const Scenario& scenario, const SimulationResult& result, ControllerKind controller);
+/// "name: min 12.3 us/tick, median 12.7 us/tick over 5 runs, 2.05 sweeps/tick
+/// (stepslide)": the cost of runs made with SimulationOptions::measure_time,
+/// `update_seconds` holding each run's time (at least one). The minimum is
+/// the least disturbed run, the median the typical one; one sample alone is
+/// noise. Wall time: a report, never a result.
+std::string run_stats_line(const Scenario& scenario, const std::vector<double>& update_seconds,
+                           std::int64_t total_sweeps, ControllerKind controller);
 
 /// "name: 240 ticks, feet (0, 1.2, -3), grounded 1, 1234 sweeps, expectations ok"
 std::string run_summary_line(const Scenario& scenario, const SimulationResult& result);

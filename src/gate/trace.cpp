@@ -2,10 +2,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <sstream>
 #include <vector>
 
 #include "base/format.h"
+#include "scenario/columns.h"
 #include "scenario/simulate.h"
 #include "scenario/trajectory.h"
 #include "scenario/world.h"
@@ -118,6 +120,22 @@ class TickRecorder : public ControllerObserver {
     events_.push_back(j);
   }
 
+  void on_ride(const RideEvent& e) override {
+    if (e.kind == RideEvent::Kind::Carry) {
+      Json j = {{"event", "ride"},      {"body", body(e.body)}, {"from", vec(e.from)},
+                {"to", vec(e.to)},      {"carried", (e.to - e.from).length()},
+                {"velocity", vec(e.velocity)}};
+      if (e.turned_deg != 0.0) j["turned_deg"] = e.turned_deg;
+      events_.push_back(j);
+      return;
+    }
+    events_.push_back({{"event", "ride-handover"},
+                       {"body", body(e.body)},
+                       {"inherited", e.inherited},
+                       {"velocity", vec(e.velocity)},
+                       {"velocity_after", vec(e.character_velocity)}});
+  }
+
   void on_velocity(const VelocityEvent& e) override {
     events_.push_back(
         {{"event", "velocity"}, {"before", vec(e.before)}, {"after", vec(e.after)}, {"jumped", e.jumped}});
@@ -151,6 +169,17 @@ std::string event_text(const Json& e) {
   if (kind == "velocity") {
     out << "velocity  " << vec_text(e["before"]) << " -> " << vec_text(e["after"]);
     if (e["jumped"].get<bool>()) out << "  (jump)";
+  } else if (kind == "ride") {
+    out << "ride " << e["body"].get<std::string>() << "  feet " << vec_text(e["from"]) << " -> " << vec_text(e["to"])
+        << "  carried " << num(e["carried"]) << " m, body velocity at the feet " << vec_text(e["velocity"]);
+    if (e.contains("turned_deg")) out << ", stick frame turned " << num(e["turned_deg"]) << " deg";
+  } else if (kind == "ride-handover") {
+    out << "ride left " << e["body"].get<std::string>() << ": ";
+    if (e["inherited"].get<bool>()) {
+      out << "velocity handed over " << vec_text(e["velocity"]) << " -> velocity " << vec_text(e["velocity_after"]);
+    } else {
+      out << "nothing handed over (inherit_ground_velocity 0), velocity " << vec_text(e["velocity_after"]);
+    }
   } else if (kind == "depenetration") {
     out << "depenetration #" << e["iteration"].get<int>() << ": " << e["overlaps"].size() << " overlap(s)";
     for (const Json& o : e["overlaps"]) {
@@ -204,9 +233,19 @@ std::string event_text(const Json& e) {
   return out.str();
 }
 
+/// A cell as JSON: counts, flags and indices (the discrete columns) as
+/// integers, the rest as numbers with every digit.
+Json cell_json(const std::string& column, double value) {
+  const Column* known = find_column(column);
+  const bool integral = known != nullptr && known->discrete && std::isfinite(value) && value == std::floor(value) &&
+                        std::fabs(value) < 9.0e15;
+  if (integral) return static_cast<std::int64_t>(value);
+  return value;
+}
+
 Json row_json(const Trajectory& t, std::size_t row) {
   Json j = Json::object();
-  for (std::size_t c = 0; c < t.columns.size(); ++c) j[t.columns[c]] = t.rows[row][c];
+  for (std::size_t c = 0; c < t.columns.size(); ++c) j[t.columns[c]] = cell_json(t.columns[c], t.rows[row][c]);
   return j;
 }
 

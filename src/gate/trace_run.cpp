@@ -1,5 +1,7 @@
 #include "gate/trace_run.h"
 
+#include <charconv>
+
 #include "gate/scenario_file.h"
 #include "gate/trace.h"
 #include "scenario/load.h"
@@ -16,23 +18,48 @@ TraceFileResult refused(std::string errors) {
   return result;
 }
 
+/// `text` as a tick: a whole number, or "end" for `end`.
+Expected<std::int64_t> tick_value(const std::string& option, const std::string& text, std::int64_t end) {
+  if (text == "end") return end;
+  std::int64_t value = 0;
+  const char* first = text.data();
+  const char* last = first + text.size();
+  const auto [stop, error] = std::from_chars(first, last, value);
+  if (text.empty() || error != std::errc() || stop != last) {
+    return Expected<std::int64_t>::failure(option + " " + text + ": expected a tick number or end");
+  }
+  return value;
+}
+
 }  // namespace
+
+Expected<TraceRequest> trace_ticks(const TraceFileRequest& request, std::int64_t scenario_ticks) {
+  using Result = Expected<TraceRequest>;
+  const Expected<std::int64_t> first = tick_value("--tick", request.tick, scenario_ticks);
+  if (!first) return Result::failure(first.error());
+  const Expected<std::int64_t> last =
+      request.to.empty() ? first : tick_value("--to", request.to, scenario_ticks);
+  if (!last) return Result::failure(last.error());
+  if (*first < 1 || *last > scenario_ticks || *first > *last) {
+    return Result::failure("ticks to trace must satisfy 1 <= --tick <= --to <= " + std::to_string(scenario_ticks) +
+                           " (the scenario's ticks; end is " + std::to_string(scenario_ticks) + "), got --tick " +
+                           std::to_string(*first) + " --to " + std::to_string(*last));
+  }
+  TraceRequest ticks;
+  ticks.first = *first;
+  ticks.last = *last;
+  ticks.json = request.json;
+  return ticks;
+}
 
 TraceFileResult trace_scenario_file(const TraceFileRequest& request) {
   const LoadResult loaded = load_scenario_file(request.scenario);
   if (!loaded.scenario) return refused(format_load_errors(loaded));
   const Scenario& scenario = *loaded.scenario;
-  TraceRequest ticks;
-  ticks.first = request.tick;
-  ticks.last = request.to < 0 ? request.tick : request.to;
-  ticks.json = request.json;
-  if (ticks.first < 1 || ticks.last > scenario.ticks || ticks.first > ticks.last) {
-    return refused(request.scenario + ": ticks to trace must satisfy 1 <= --tick <= --to <= " +
-                   std::to_string(scenario.ticks) + " (the scenario's ticks), got --tick " +
-                   std::to_string(ticks.first) + " --to " + std::to_string(ticks.last) + "\n");
-  }
+  const Expected<TraceRequest> ticks = trace_ticks(request, scenario.ticks);
+  if (!ticks) return refused(request.scenario + ": " + ticks.error() + "\n");
   TraceFileResult result;
-  result.text = trace_scenario(scenario, ticks);
+  result.text = trace_scenario(scenario, *ticks);
   return result;
 }
 

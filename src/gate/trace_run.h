@@ -6,15 +6,19 @@
 #include <string>
 
 #include "gate/exit_code.h"
+#include "gate/trace.h"
+#include "stepslide/expected.h"
 
 namespace stepslide {
 
 /// The `trace` command's options, as given on the command line.
 struct TraceFileRequest {
-  std::string scenario;   ///< the scenario file
-  std::int64_t tick = 1;  ///< first tick traced: the step that produced row `tick`
-  std::int64_t to = -1;   ///< last tick traced; -1: same as `tick`
-  bool json = false;      ///< one JSON object per tick, one per line
+  std::string scenario;  ///< the scenario file
+  /// First tick traced, the step that produced row `tick`: a number, or
+  /// "end" for the scenario's last tick (as in expectations).
+  std::string tick = "1";
+  std::string to;      ///< last tick traced, a number or "end"; "": same as `tick`
+  bool json = false;   ///< one JSON object per tick, one per line
 };
 
 struct TraceFileResult {
@@ -23,7 +27,12 @@ struct TraceFileResult {
   std::string text;         ///< the trace, for stdout
 };
 
-/// Loads the scenario, checks that 1 <= tick <= to <= its ticks, and traces.
+/// The ticks `request` names in a scenario of `scenario_ticks` ticks, or why
+/// they are not ticks of it ("--tick x: expected a tick number or end", ...).
+Expected<TraceRequest> trace_ticks(const TraceFileRequest& request, std::int64_t scenario_ticks);
+
+/// Loads the scenario, reads the ticks ("end" is its last), checks that
+/// 1 <= tick <= to <= its ticks, and traces.
 TraceFileResult trace_scenario_file(const TraceFileRequest& request);
 
 }  // namespace stepslide

@@ -54,7 +54,7 @@ std::optional<Problem> check_speed_between(const ExpectCheck& check, const Track
   for (std::int64_t tick = check.first; tick <= track.last(check); ++tick) {
     const double speed = track.horizontal_speed(tick);
     if (speed >= check.lo && speed <= check.hi) continue;
-    return Problem{tick, "feet moved at " + beyond_text(speed, speed < check.lo ? check.lo : check.hi) +
+    return Problem{tick, "feet moved at " + readable_beside(speed, speed < check.lo ? check.lo : check.hi) +
                              " m/s horizontally, outside [" + format_number(check.lo) + ", " +
                              format_number(check.hi) + "]"};
   }
@@ -70,7 +70,7 @@ std::optional<Problem> check_moving(const ExpectCheck& check, const Track& track
     any_push = true;
     const double speed = track.horizontal_speed(tick);
     if (speed >= check.min_speed) continue;
-    return Problem{tick, "feet moved at " + beyond_text(speed, check.min_speed) +
+    return Problem{tick, "feet moved at " + readable_beside(speed, check.min_speed) +
                              " m/s horizontally while the input pushed, slower than " +
                              format_number(check.min_speed) + " m/s"};
   }
@@ -98,7 +98,7 @@ std::optional<Problem> check_no_oscillation(const ExpectCheck& check, const Trac
     if (wander <= check.max_wander) continue;
     return Problem{start, "over ticks " + range_text(start, end) + " the feet travelled " + readable_number(travelled) +
                               " m but ended " + readable_number(net) + " m from where they started: wander " +
-                              beyond_text(wander, check.max_wander) + " m, more than " +
+                              readable_beside(wander, check.max_wander) + " m, more than " +
                               format_number(check.max_wander)};
   }
   return std::nullopt;
@@ -118,7 +118,7 @@ std::optional<Problem> check_reaches(const ExpectCheck& check, const Track& trac
   }
   return Problem{by, "feet never came within " + format_number(check.tolerance) + " m of " +
                          point_text(check.position) + " by tick " + std::to_string(by) + "; closest " +
-                         beyond_text(closest, check.tolerance) + " m at tick " + std::to_string(closest_tick) +
+                         readable_beside(closest, check.tolerance) + " m at tick " + std::to_string(closest_tick) +
                          ", feet at " + feet_text(track.feet(closest_tick))};
 }
 

@@ -58,7 +58,7 @@ class Track {
 
 /// `value`, which broke `bound`: readable_number, or as many more digits as
 /// it takes for the text to read on the same side of `bound` as `value` is.
-std::string beyond_text(double value, double bound);
+
 /// "(1, null, 2)": a point from the file, whose null coordinates are not checked.
 std::string point_text(const std::array<std::optional<double>, 3>& point);
 /// "(1, 0.5, 2)": measured feet.

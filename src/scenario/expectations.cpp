@@ -46,17 +46,6 @@ double Track::horizontal_speed(std::int64_t tick) const {
   return std::sqrt(moved[0] * moved[0] + moved[1] * moved[1] + moved[2] * moved[2]) * scenario_.tick_rate;
 }
 
-std::string beyond_text(double value, double bound) {
-  const bool above = value > bound;
-  std::string text = readable_number(value);
-  for (int digits = 7; digits <= 17; ++digits) {
-    const double shown = std::strtod(text.c_str(), nullptr);
-    if (above ? shown > bound : shown < bound) break;
-    text = format_significant(value, digits);
-  }
-  return text;
-}
-
 std::string point_text(const std::array<std::optional<double>, 3>& point) {
   std::string text = "(";
   for (std::size_t i = 0; i < 3; ++i) {
@@ -87,16 +76,16 @@ using expectations::Problem;
 using expectations::Track;
 using Kind = ExpectCheck::Kind;
 
-// The original checks' messages print every number with format_number, so
-// they read as they always did; the later ones follow expectation_parts.h.
-std::string number(double v) { return format_number(v); }
+/// Numbers in messages are read by people: six significant digits.
+std::string number(double v) { return readable_number(v); }
 
 std::optional<std::string> position_problem(const ExpectCheck& check, const Vec3& actual) {
   const double distance = expectations::distance_to(actual, check.position);
   if (distance <= check.tolerance) return std::nullopt;
   std::ostringstream m;
   m << "feet at (" << number(actual[0]) << ", " << number(actual[1]) << ", " << number(actual[2]) << ") are "
-    << number(distance) << " m from the expected position, more than the tolerance " << number(check.tolerance);
+    << readable_beside(distance, check.tolerance) << " m from the expected position, more than the tolerance "
+    << number(check.tolerance);
   return m.str();
 }
 
@@ -107,19 +96,21 @@ std::optional<std::string> flag_problem(const char* flag, bool want, bool is) {
 
 std::optional<std::string> height_problem(const ExpectCheck& check, double feet) {
   if (feet >= check.lo && feet <= check.hi) return std::nullopt;
-  return "feet height " + number(feet) + " outside [" + number(check.lo) + ", " + number(check.hi) + "]";
+  return "feet height " + readable_beside(feet, feet < check.lo ? check.lo : check.hi) + " outside [" +
+         format_number(check.lo) + ", " + format_number(check.hi) + "]";
 }
 
 /// x_between, z_between: "feet x 2.5 outside [0, 1]".
 std::optional<std::string> coordinate_problem(const ExpectCheck& check, const char* axis, double feet) {
   if (feet >= check.lo && feet <= check.hi) return std::nullopt;
-  return std::string("feet ") + axis + " " + expectations::beyond_text(feet, feet < check.lo ? check.lo : check.hi) +
+  return std::string("feet ") + axis + " " + readable_beside(feet, feet < check.lo ? check.lo : check.hi) +
          " outside [" + format_number(check.lo) + ", " + format_number(check.hi) + "]";
 }
 
 std::optional<std::string> penetration_problem(const ExpectCheck& check, double depth) {
   if (depth <= check.max_penetration) return std::nullopt;
-  return "shape overlaps the world by " + number(depth) + " m, more than " + number(check.max_penetration);
+  return "shape overlaps the world by " + readable_beside(depth, check.max_penetration) + " m, more than " +
+         number(check.max_penetration);
 }
 
 /// What is wrong at one tick of a check made row by row, or nothing.

@@ -75,6 +75,14 @@ TEST(ReadableNumber, RoundOffNoiseIsZero) {
   EXPECT_EQ(readable_number(-6.03028e-10), "-6.03028e-10");
 }
 
+TEST(ReadableBeside, EveryDigitOnlyWhenSixWouldReadAsTheLimit) {
+  EXPECT_EQ(readable_beside(1.7999999999999998, 1e-5), "1.8");
+  EXPECT_EQ(readable_beside(1.0000000001e-5, 1e-5), "1.0000000001e-05") << "just past the tolerance";
+  EXPECT_EQ(readable_beside(1e-5, 1e-5), "1e-05") << "equal reads equal";
+  EXPECT_EQ(readable_beside(2.0000001, 2), "2.0000001");
+  EXPECT_EQ(readable_beside(-0.5, 0), "-0.5");
+}
+
 TEST(ReadableNumber, NonFiniteValuesAsFormatNumber) {
   EXPECT_EQ(readable_number(kNan), "nan");
   EXPECT_EQ(readable_number(kInf), "inf");

@@ -72,8 +72,9 @@ TEST_F(ReferenceCli, RunStatsPrintsCostAndLeavesTheCsvAlone) {
     ASSERT_EQ(without.code, 0) << without.err;
     ASSERT_EQ(with.code, 0) << with.err;
     EXPECT_FALSE(contains(without.out, "us/tick"));
-    const std::regex line(std::string("stats drop: [0-9.e+-]+ us/tick, [0-9.e+-]+ sweeps/tick \\(") + controller +
-                          "\\)\n");
+    const std::regex line(std::string("stats drop: min [0-9.e+-]+ us/tick, median [0-9.e+-]+ us/tick over 5 runs, "
+                                      "[0-9.e+-]+ sweeps/tick \\(") +
+                          controller + "\\)\n");
     EXPECT_TRUE(std::regex_search(with.out, line)) << with.out;
     EXPECT_EQ(read("plain/drop.csv"), read("stats/drop.csv")) << controller;
   }

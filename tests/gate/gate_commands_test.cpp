@@ -324,13 +324,14 @@ TEST_F(GateCommands, TraceNeedsTicksInsideTheScenario) {
   write("a.json", floor_json(3));
   TraceFileRequest request;
   request.scenario = "a.json";
-  request.tick = 2;
+  request.tick = "2";
   const TraceFileResult traced = trace_scenario_file(request);
   EXPECT_EQ(traced.exit_code, kExitOk) << traced.errors;
   EXPECT_NE(traced.text, "");
-  request.to = 4;
+  request.to = "4";
   EXPECT_EQ(trace_scenario_file(request).errors,
-            "a.json: ticks to trace must satisfy 1 <= --tick <= --to <= 3 (the scenario's ticks), got --tick 2 --to 4\n");
+            "a.json: ticks to trace must satisfy 1 <= --tick <= --to <= 3 (the scenario's ticks; end is 3), got --tick 2 "
+            "--to 4\n");
   request.scenario = "missing.json";
   EXPECT_EQ(trace_scenario_file(request).errors.rfind("missing.json: ", 0), 0u);
 }

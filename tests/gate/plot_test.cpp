@@ -45,6 +45,42 @@ long legend_tick_interval(const Node& svg) {
   return std::stol(m[1]);
 }
 
+/// Runs of consecutive rows where `test` holds on `column`.
+std::size_t row_runs(const Trajectory& t, const char* column, const std::function<bool(double)>& test) {
+  const int c = t.column_index(column);
+  std::size_t runs = 0;
+  bool previous = false;
+  for (const auto& row : t.rows) {
+    const bool now = c >= 0 && test(row[static_cast<std::size_t>(c)]);
+    runs += now && !previous ? 1 : 0;
+    previous = now;
+  }
+  return runs;
+}
+
+/// The time view: four strips; a line per trace for height, speed and camera;
+/// one bar per grounded or stuck stretch of each trace; one marker per step.
+void expect_time_view_structure(const Node& svg, const std::vector<const Trajectory*>& traces) {
+  const Node* view = only(svg, element("g", "time-view"), "time view");
+  ASSERT_TRUE(view);
+  const std::vector<const Node*> strips = view->find_all(element("g", "time-strip"));
+  ASSERT_EQ(strips.size(), 4u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(count(*strips[i], element("path", "time-line")), traces.size()) << strips[i]->attribute("data-strip");
+  }
+  std::size_t grounded = 0, stuck = 0, ups = 0, downs = 0;
+  for (const Trajectory* t : traces) {
+    grounded += row_runs(*t, "grounded", [](double g) { return g != 0; });
+    stuck += row_runs(*t, "stuck", [](double v) { return v != 0; });
+    ups += step_runs(*t, 1);
+    downs += step_runs(*t, -1);
+  }
+  EXPECT_EQ(count(*strips[3], element("rect", "grounded-span")), grounded);
+  EXPECT_EQ(count(*strips[3], element("rect", "stuck-span")), stuck);
+  EXPECT_EQ(count(*strips[0], element("polygon", "step-up")), ups);
+  EXPECT_EQ(count(*strips[0], element("polygon", "step-down")), downs);
+}
+
 /// What every plot must hold, checked against the scenario and its traces.
 void expect_plot_structure(const std::string& svg_text, const Scenario& scenario,
                            const std::vector<const Trajectory*>& traces, const std::string& what) {
@@ -56,6 +92,7 @@ void expect_plot_structure(const std::string& svg_text, const Scenario& scenario
   const Node* top = only(*svg, element("g", "top-view"), "top view");
   const Node* side = only(*svg, element("g", "side-view"), "side view");
   ASSERT_TRUE(top && side);
+  expect_time_view_structure(*svg, traces);
   for (const Node* view : {top, side}) {
     const std::vector<const Node*> paths = view->find_all(element("path", "trajectory"));
     ASSERT_EQ(paths.size(), traces.size()) << "one trajectory path per trace in " << view->attribute("class");

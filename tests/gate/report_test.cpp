@@ -71,8 +71,9 @@ TEST_F(ReportCommand, CheckReportListsEveryScenarioAndDrawsEachFailure) {
   ASSERT_GE(cells.size(), 4u);
   EXPECT_EQ(cells[0]->all_text(), format_number(diff.first->tick));
   EXPECT_EQ(cells[1]->all_text(), diff.first->column);
-  EXPECT_EQ(cells[2]->all_text(), diff.first->expected);
-  EXPECT_EQ(cells[3]->all_text(), diff.first->actual);
+  EXPECT_EQ(cells[2]->all_text(), readable_values(*diff.first).expected);
+  EXPECT_EQ(cells[3]->all_text(), readable_values(*diff.first).actual);
+  EXPECT_LE(cells[2]->all_text().size(), 12u) << "six significant digits: " << cells[2]->all_text();
   const Node* worst = only(*regression, element("table", "worst-errors"), "worst error table");
   ASSERT_TRUE(worst);
   EXPECT_EQ(count(*worst, element("tr")), diff.worst.size() + 1) << "a header and one row per column";
@@ -80,6 +81,16 @@ TEST_F(ReportCommand, CheckReportListsEveryScenarioAndDrawsEachFailure) {
   ASSERT_TRUE(svg);
   EXPECT_EQ(count(*svg, element("g", "divergence")), 2u);
   EXPECT_EQ(count(*svg, element("path", "trajectory")), 4u) << "run and golden, in both views";
+  // The time view: run and golden against tick, the divergence through every strip at its tick.
+  const Node* time_view = only(*svg, element("g", "time-view"), "time view");
+  ASSERT_TRUE(time_view);
+  EXPECT_EQ(count(*time_view, element("g", "time-strip")), 4u);
+  EXPECT_EQ(count(*time_view, element("path", "time-line")), 6u) << "height, speed and camera of both";
+  const Node* time_divergence = only(*time_view, element("g", "time-divergence"), "time divergence");
+  ASSERT_TRUE(time_divergence);
+  EXPECT_NE(time_divergence->all_text().find("first divergence at tick " + readable_number(diff.first->tick)),
+            std::string::npos);
+  EXPECT_EQ(count(*time_view, element("g", "stalled")), 1u) << "stopped at the first riser, stick pushed";
   // The missing golden still gets a picture of the run alone; the invalid file gets none.
   std::size_t pictures = 0;
   for (const Node* s : sections) pictures += count(*s, element("svg"));
@@ -130,11 +141,13 @@ TEST_F(ReportCommand, ChromiumRendersTheReport) {
   write("scenarios/stairs/up_straight.json", with_low_step(kSource + "/scenarios/stairs/up_straight.json"));
   const RunResult r = run("check --report report");
   ASSERT_EQ(r.code, 1) << r.out << r.err;
-  const std::optional<Image> image = screenshot(chromium, dir_ / "report/index.html", 1100, 1400, dir_);
+  // Tall enough for the whole page: the picture's time view is at its bottom.
+  const std::optional<Image> image = screenshot(chromium, dir_ / "report/index.html", 1100, 2600, dir_);
   ASSERT_TRUE(image) << "no readable PNG";
   EXPECT_EQ(image->width, 1100u);
   EXPECT_GT(pixels_near(*image, 0xc6, 0x28, 0x28, 30), 100u) << "the red FAIL badges are visible";
   EXPECT_GT(pixels_near(*image, 0x15, 0x65, 0xc0, 40), 100u) << "the inline plot is drawn";
+  EXPECT_GT(pixels_near(*image, 0xf9, 0xd6, 0xd2, 6), 20000u) << "the time view's stall band is visible";
 }
 
 }  // namespace

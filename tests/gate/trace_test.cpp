@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "stepslide/controller.h"
@@ -12,6 +14,7 @@
 #include "scenario/scenario.h"
 #include "scenario/simulate.h"
 #include "gate/trace.h"
+#include "gate/trace_run.h"
 #include "gate/csv.h"
 
 namespace stepslide {
@@ -72,11 +75,12 @@ struct CountingObserver : ControllerObserver {
   void on_step_attempt(const StepAttemptEvent&) override { ++events; }
   void on_ground(const GroundEvent&) override { ++events; }
   void on_velocity(const VelocityEvent&) override { ++events; }
+  void on_ride(const RideEvent&) override { ++events; }
 };
 
 TEST(Trace, AttachingTheObserverLeavesTheTrajectoryByteIdentical) {
   for (const char* name : {"stairs/up_straight.json", "walls/acute_seam.json", "basics/spawn_overlapped.json",
-                           "platforms/crushed.json"}) {
+                           "platforms/crushed.json", "platforms/handover_on.json", "platforms/spin_disc.json"}) {
     const Scenario s = load(name);
     const std::string plain = to_csv(simulate(s).trajectory);
     CountingObserver counter;
@@ -94,6 +98,96 @@ TEST(TraceCommand, RejectsTicksOutsideTheScenario) {
   const int status = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 2);
+}
+
+
+TEST(Trace, RidingSaysWhichBodyCarriedTheFeetAndHowFar) {
+  const Scenario s = load("platforms/linear_mover.json");
+  const std::string trace = trace_scenario(s, {10, 10, false});
+  // The mover slides at 1.5 m/s: 2.5 cm a tick, before anything else happens.
+  const std::string expected =
+      "  ride mover  feet (0.225, 0.5, 0) -> (0.25, 0.5, 0)  carried 0.025 m, body velocity at the feet (1.5, 0, 0)\n";
+  const std::size_t at = trace.find(expected);
+  ASSERT_NE(at, std::string::npos) << trace;
+  EXPECT_LT(at, trace.find("  velocity  ")) << "riding is the first stage of a tick";
+}
+
+TEST(Trace, LeavingAMovingBodySaysWhatItHandedOver) {
+  const Scenario on = load("platforms/handover_on.json");
+  const std::string kept = trace_scenario(on, {31, 31, false});
+  EXPECT_NE(kept.find("  ride left carrier: velocity handed over (3, 0, 0) -> velocity (3, 4.8365, 0)\n"),
+            std::string::npos)
+      << kept;
+  const Scenario off = load("platforms/handover_off.json");
+  const std::string dropped = trace_scenario(off, {31, 31, false});
+  EXPECT_NE(dropped.find("  ride left carrier: nothing handed over (inherit_ground_velocity 0)"), std::string::npos)
+      << dropped;
+  // Walking on static ground there is nothing to ride.
+  EXPECT_EQ(trace_scenario(load("stairs/up_straight.json"), {1, 90, false}).find("ride"), std::string::npos);
+}
+
+TEST(Trace, JsonWritesCountsFlagsAndIndicesAsIntegers) {
+  const Scenario s = load("platforms/handover_on.json");
+  const nlohmann::json j = nlohmann::json::parse(trace_scenario(s, {31, 31, true}));
+  EXPECT_TRUE(j["tick"].is_number_integer());
+  for (const char* side : {"before", "after"}) {
+    for (const char* column : {"tick", "grounded", "sweeps", "slide_iters", "depen_iters", "stuck", "ground_body"}) {
+      EXPECT_TRUE(j[side][column].is_number_integer()) << side << "." << column << " = " << j[side][column].dump();
+    }
+    for (const char* column : {"time", "x", "vy", "camera_dy"}) {
+      EXPECT_TRUE(j[side][column].is_number_float()) << side << "." << column;
+    }
+  }
+  EXPECT_EQ(j["before"].dump().find(".0,\"sweeps\""), std::string::npos) << "no 1.0 for a count";
+  const nlohmann::json& events = j["events"];
+  ASSERT_GE(events.size(), 3u);
+  EXPECT_EQ(events[0]["event"], "ride");
+  EXPECT_EQ(events[0]["body"], "carrier");
+  EXPECT_NEAR(events[0]["carried"].get<double>(), 0.05, 1e-12);
+  EXPECT_EQ(events.back()["event"], "ride-handover");
+  EXPECT_TRUE(events.back()["inherited"].is_boolean());
+  EXPECT_NEAR(events.back()["velocity"][0].get<double>(), 3.0, 1e-9);
+}
+
+TEST(TraceTicks, EndIsTheScenariosLastTick) {
+  TraceFileRequest request;
+  request.tick = "end";
+  Expected<TraceRequest> ticks = trace_ticks(request, 90);
+  ASSERT_TRUE(ticks) << ticks.error();
+  EXPECT_EQ(ticks->first, 90);
+  EXPECT_EQ(ticks->last, 90);
+  request.tick = "85";
+  request.to = "end";
+  ticks = trace_ticks(request, 90);
+  ASSERT_TRUE(ticks) << ticks.error();
+  EXPECT_EQ(ticks->first, 85);
+  EXPECT_EQ(ticks->last, 90);
+  request.tick = "end";
+  request.to = "3";
+  ticks = trace_ticks(request, 90);
+  ASSERT_FALSE(ticks);
+  EXPECT_EQ(ticks.error(),
+            "ticks to trace must satisfy 1 <= --tick <= --to <= 90 (the scenario's ticks; end is 90), got --tick 90 "
+            "--to 3");
+  for (const char* bad : {"", "x", "1.5", "12 ", "END"}) {
+    request.tick = bad;
+    request.to = "";
+    ticks = trace_ticks(request, 90);
+    ASSERT_FALSE(ticks) << bad;
+    EXPECT_EQ(ticks.error(), "--tick " + std::string(bad) + ": expected a tick number or end");
+  }
+}
+
+TEST(TraceCommand, TracesTheLastTickAsEnd) {
+  const std::string out = ::testing::TempDir() + "/trace_end.txt";
+  const std::string cmd = std::string(STEPSLIDE_BINARY) + " trace " + STEPSLIDE_SOURCE_DIR +
+                          "/scenarios/basics/jump.json --tick 149 --to end > '" + out + "' 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  std::ifstream in(out);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text.rfind("tick 149 (row 148 -> row 149", 0), 0u) << text;
+  EXPECT_NE(text.find("\ntick 150 (row 149 -> row 150"), std::string::npos) << text;
+  EXPECT_EQ(text.find("tick 151"), std::string::npos);
 }
 
 }  // namespace

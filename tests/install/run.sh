@@ -11,7 +11,12 @@
 #   4. the installed library is the controller alone: its package config
 #      finds nothing but Bullet (no nlohmann_json, CLI11 or pkg-config), and
 #      the archive defines no symbol of the scenario, gate or fuzz layers;
-#   5. the installed CLI runs.
+#   5. the installed CLI runs;
+#   6. examples/scenarios_ctest, a game's project with two scenarios and their
+#      goldens, registers them as CTest tests with stepslide_add_scenarios()
+#      (from the package config), each running the installed stepslide: they
+#      pass, and with one golden broken exactly that test fails;
+#   7. the README's "It prints:" block is what examples/embed printed.
 # Usage: tests/install/run.sh BUILD_DIR
 set -euo pipefail
 
@@ -79,6 +84,60 @@ if [[ "$found_dir" != "$prefix"/* ]]; then
 fi
 cmake --build "$work/embed" >/dev/null
 "$work/embed/embed"
+bash "$source_dir/tools/readme-examples.sh" --check --only embed-output --embed "$work/embed/embed" \
+  --binary "$prefix/bin/stepslide"
 
 "$prefix/bin/stepslide" validate "$source_dir/scenarios/stairs/up_straight.json" >/dev/null
+
+# A game's scenarios as CTest tests, in a copy (one golden gets broken).
+game=$work/game
+cp -r "$source_dir/examples/scenarios_ctest" "$game"
+cmake -S "$game" -B "$game/build" -G "$generator" \
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$cxx" >/dev/null
+expected_tests="game/stairs/three_steps game/walk_to_crate"
+listed=$(ctest --test-dir "$game/build" --show-only=json-v1 | python3 -c '
+import json, sys
+tests = json.load(sys.stdin)["tests"]
+for t in tests:
+    print(t["name"], t["command"][0])
+')
+if [[ "$(echo "$listed" | cut -d" " -f1 | tr '\n' ' ' | sed 's/ $//')" != "$expected_tests" ]]; then
+  echo "FAIL: stepslide_add_scenarios registered these tests, expected $expected_tests:" >&2
+  echo "$listed" >&2
+  exit 1
+fi
+if echo "$listed" | cut -d" " -f2 | grep -v -x "$prefix/bin/stepslide"; then
+  echo "FAIL: the scenario tests above do not run the installed $prefix/bin/stepslide" >&2
+  exit 1
+fi
+if ! ctest --test-dir "$game/build" --output-on-failure >"$work/ctest-pass.txt" 2>&1; then
+  echo "FAIL: the game's scenario tests fail against their goldens:" >&2
+  cat "$work/ctest-pass.txt" >&2
+  exit 1
+fi
+# Break one golden: the crate moved 0.5 m in the last row's x.
+python3 - "$game/golden/walk_to_crate.csv" <<'PY'
+import sys
+path = sys.argv[1]
+lines = open(path).read().split("\n")
+header = next(i for i, l in enumerate(lines) if not l.startswith("#"))
+x = lines[header].split(",").index("x")
+last = max(i for i, l in enumerate(lines) if l and not l.startswith("#"))
+cells = lines[last].split(",")
+cells[x] = str(float(cells[x]) + 0.5)
+lines[last] = ",".join(cells)
+open(path, "w").write("\n".join(lines))
+PY
+if ctest --test-dir "$game/build" --output-on-failure >"$work/ctest-fail.txt" 2>&1; then
+  echo "FAIL: ctest passed with a broken golden" >&2
+  exit 1
+fi
+if ! grep -q "50% tests passed, 1 tests failed out of 2" "$work/ctest-fail.txt" ||
+    ! grep -q "game/walk_to_crate .*Failed" "$work/ctest-fail.txt" ||
+    ! grep -q "first divergence at tick 60, column x" "$work/ctest-fail.txt"; then
+  echo "FAIL: expected game/walk_to_crate alone to fail at tick 60, column x:" >&2
+  cat "$work/ctest-fail.txt" >&2
+  exit 1
+fi
+echo "stepslide_add_scenarios: $expected_tests pass with the installed stepslide; a broken golden fails its test"
 echo "install test passed"
