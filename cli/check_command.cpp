@@ -9,6 +9,7 @@
 #include "gate/check_run.h"
 #include "gate/console.h"
 #include "gate/text.h"
+#include "filter_option.h"
 #include "options.h"
 
 namespace stepslide::cli {
@@ -50,6 +51,14 @@ class CheckCommand final : public Command {
                       "also write DIR/index.html: every scenario's status and, per failure, a plot of the run over "
                       "its golden, the first divergence and the worst error per column (one self-contained page)")
         ->type_name("DIR");
+    add_filter_option(check, &request_.filters);
+    check->add_option("--update", request_.update,
+                      "what to do with the run of a failing scenario: auto (write GOLDEN.csv.new, except in CI), new "
+                      "(write it in CI too), always (overwrite the golden, as bless; refused in CI without --force), "
+                      "no (write nothing); default: STEPSLIDE_UPDATE, else auto")
+        ->check(CLI::IsMember({"auto", "new", "always", "no"}))
+        ->type_name("MODE");
+    check->add_flag("--force", request_.force, "allow --update always (or STEPSLIDE_UPDATE=always) in CI");
     check->add_option("--color", color_, "colour PASS/FAIL: auto (on a terminal, unless NO_COLOR is set), "
                                          "always or never")
         ->check(CLI::IsMember({"auto", "always", "never"}))
@@ -58,13 +67,22 @@ class CheckCommand final : public Command {
         "Prints 'PASS <scenario>' per passing scenario and, per failure, a report: the first divergent tick and "
         "column with expected and actual values and context rows, the worst error per column, and failed "
         "expectations; a note comes first when the golden was written by a different build. A missing golden "
-        "fails. With no PATH (the whole root) and no sharding, a golden with no scenario fails too. Ends with "
+        "fails, and so does a scenario outside the scenario root (it has no golden; the report gives the roots "
+        "that would give it one). Unsharded, a golden with no scenario fails too, among the goldens the PATHs "
+        "cover (the whole golden root for none; GOLDEN/a for a folder ROOT/a; nothing for a file). Ends with "
         "'N passed, N failed'.\n"
+        "Pending results: the run of a scenario that fails against its golden (or has none), when its own "
+        "expectations pass, is written beside the golden as GOLDEN/a/b.csv.new for `stepslide review`, "
+        "`accept` and `reject`; a scenario that passes removes its stale .new. STEPSLIDE_UPDATE (or --update): "
+        "auto (default) writes .new files except in CI; new writes them in CI too; always overwrites goldens "
+        "instead (refused in CI without --force); no writes nothing. CI means the CI variable is set to anything "
+        "but '', 0 or false.\n"
         "Sharding: GTEST_TOTAL_SHARDS/GTEST_SHARD_INDEX or TEST_TOTAL_SHARDS/TEST_SHARD_INDEX select every "
         "TOTAL-th scenario of the sorted list; TEST_SHARD_STATUS_FILE is touched when set.\n"
         "On a terminal, a progress line on stderr shows how far the run is; never when stderr is not a terminal "
-        "or the CI environment variable is set.\n" +
-        std::string(kExitCodes) + " An invalid scenario or unreadable golden gives 2.");
+        "or in CI.\n" +
+        std::string(kExitCodes) + " An invalid scenario, an unreadable golden or an unwritable pending result gives "
+                                  "2.");
     return check;
   }
 

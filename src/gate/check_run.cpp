@@ -8,6 +8,8 @@
 #include "gate/check_scenarios.h"
 #include "gate/command_inputs.h"
 #include "gate/discovery.h"
+#include "gate/filter.h"
+#include "gate/pending.h"
 #include "gate/report.h"
 #include "gate/text.h"
 #include "gate/tolerances.h"
@@ -23,7 +25,8 @@ struct CheckPlan {
   GateOptions options;
   Shard shard;
   std::vector<std::string> files;  ///< every scenario the paths name
-  std::vector<std::string> mine;   ///< this shard's share of `files`
+  ScenarioFilter filter;
+  std::vector<std::string> mine;   ///< this shard's share of the files the filter keeps
 };
 
 Expected<CheckPlan> refuse(const std::string& text) { return Expected<CheckPlan>::failure(text); }
@@ -48,10 +51,17 @@ Expected<CheckPlan> plan_check(const CheckRequest& request) {
   Expected<Shard> shard = shard_from_env(request.env);
   if (!shard) return refuse(error_line(shard.error()));
   touch_status_file(*shard, request.listener);
+  Expected<ScenarioFilter> filter = parse_filters(request.filters);
+  if (!filter) return refuse(error_line(filter.error()));
+  const Expected<PendingAction> pending = pending_action(request.update, request.force, request.env);
+  if (!pending) return refuse(pending.error());
   const Expected<std::vector<std::string>> paths = paths_or_root(request.paths, request.scenario_root);
   if (!paths) return refuse(paths.error());
   Expected<std::vector<std::string>> files = scenario_files(*paths);
   if (!files) return refuse(files.error());
+  Expected<FilteredFiles> kept = filter_scenario_files(*files, request.scenario_root, *filter);
+  if (!kept) return refuse(kept.error());
+  if (!kept->warnings.empty() && request.listener.on_warning) request.listener.on_warning(kept->warnings);
 
   plan.options.scenario_root = request.scenario_root;
   plan.options.golden_dir = request.golden_dir;
@@ -59,22 +69,27 @@ Expected<CheckPlan> plan_check(const CheckRequest& request) {
   plan.options.fingerprint = request.fingerprint;
   plan.options.controller = *controller;
   plan.options.keep_failure_detail = !request.report_dir.empty();
+  // Only our controller's runs have goldens to stand in for.
+  plan.options.pending = *controller == ControllerKind::Stepslide ? *pending : PendingAction::None;
   plan.shard = shard.take();
   plan.files = files.take();
-  plan.mine = select_shard(plan.files, plan.shard);
+  plan.filter = filter.take();
+  plan.mine = select_shard(kept->files, plan.shard);
   return plan;
 }
 
-/// Orphans are only knowable when every scenario under the root was seen,
-/// and only matter when goldens are compared.
-bool orphans_count(const CheckRequest& request, const CheckPlan& plan) {
-  return names_whole_root(request.paths, request.scenario_root) && !plan.shard.active() &&
-         plan.options.controller == ControllerKind::Stepslide;
+/// Orphans are only knowable among the goldens of folders whose every
+/// scenario was seen (so not in a shard), and only matter when goldens are
+/// compared.
+bool orphans_count(const CheckPlan& plan) {
+  return !plan.shard.active() && plan.options.controller == ControllerKind::Stepslide;
 }
 
-void add_orphans(const CheckPlan& plan, const CheckListener& listener, std::vector<CheckOutcome>& outcomes) {
+void add_orphans(const CheckRequest& request, const CheckPlan& plan, const CheckListener& listener,
+                 std::vector<CheckOutcome>& outcomes) {
   const GateOptions& options = plan.options;
-  for (const std::string& golden : find_orphan_goldens(plan.files, options.scenario_root, options.golden_dir)) {
+  for (const std::string& golden :
+       selected_orphan_goldens(request.paths, plan.files, options.scenario_root, options.golden_dir, plan.filter)) {
     outcomes.push_back(orphan_outcome(golden, options));
     if (listener.on_outcome) listener.on_outcome(outcomes.back());
   }
@@ -123,7 +138,7 @@ CheckRun run_check(const CheckRequest& request) {
   const CheckListener& listener = request.listener;
   if (listener.on_start) listener.on_start(plan->mine);
   run.outcomes = check_scenarios(plan->mine, plan->options, request.jobs, listener.on_outcome);
-  if (orphans_count(request, *plan)) add_orphans(*plan, listener, run.outcomes);
+  if (orphans_count(*plan)) add_orphans(request, *plan, listener, run.outcomes);
   if (!request.report_dir.empty()) write_report(request.report_dir, run);
   // --self-check: nondeterminism is reported apart from regressions.
   run.self_checked = request.self_check;
@@ -143,7 +158,7 @@ std::string closing_line(const std::vector<CheckOutcome>& outcomes) {
 int exit_code_for(const std::vector<CheckOutcome>& outcomes) {
   int code = kExitOk;
   for (const CheckOutcome& outcome : outcomes) {
-    if (outcome.verdict == Verdict::Invalid) return kExitInvalid;
+    if (outcome.verdict == Verdict::Invalid || outcome.write_failed) return kExitInvalid;
     if (outcome.verdict == Verdict::Fail) code = kExitFailure;
   }
   return code;

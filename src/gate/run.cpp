@@ -10,6 +10,7 @@
 #include "base/format.h"
 #include "gate/command_inputs.h"
 #include "gate/csv.h"
+#include "gate/filter.h"
 #include "gate/scenario_file.h"
 #include "gate/text.h"
 
@@ -19,6 +20,7 @@ namespace {
 
 /// The scenarios to run, where each one's CSV goes, and how to simulate.
 struct RunPlan {
+  std::string warnings;  ///< filters that matched nothing
   std::vector<LoadedScenario> loaded;
   std::vector<std::string> outputs;  ///< one per scenario; "-" is stdout
   SimulationOptions simulation;
@@ -55,13 +57,19 @@ Expected<RunPlan> plan_run(const RunRequest& request) {
   if (!controller) return Result::failure(controller.error());
   plan.simulation.controller = *controller;
   plan.simulation.measure_time = request.stats;
-  const Expected<std::vector<std::string>> files = scenario_files(request.scenarios);
+  const Expected<ScenarioFilter> filter = parse_filters(request.filters);
+  if (!filter) return Result::failure(error_line(filter.error()));
+  const Expected<std::vector<std::string>> found = scenario_files(request.scenarios);
+  if (!found) return Result::failure(found.error());
+  // `run` has no --scenario-root: names are relative to the usual one.
+  const Expected<FilteredFiles> files = filter_scenario_files(*found, "scenarios", *filter);
   if (!files) return Result::failure(files.error());
-  if (!request.out.empty() && files->size() != 1) {
-    return Result::failure(error_line("--out takes exactly one scenario, got " + std::to_string(files->size()) +
+  plan.warnings = files->warnings;
+  if (!request.out.empty() && files->files.size() != 1) {
+    return Result::failure(error_line("--out takes exactly one scenario, got " + std::to_string(files->files.size()) +
                                       "; use --out-dir for several"));
   }
-  Expected<std::vector<LoadedScenario>> loaded = load_all(*files);
+  Expected<std::vector<LoadedScenario>> loaded = load_all(files->files);
   if (!loaded) return Result::failure(loaded.error());
   Expected<std::vector<std::string>> outputs = run_outputs(request, *loaded);
   if (!outputs) return Result::failure(outputs.error());
@@ -111,6 +119,7 @@ RunResult run_scenarios(const RunRequest& request) {
     result.exit_code = kExitInvalid;
     return result;
   }
+  result.warnings = plan->warnings;
   for (std::size_t i = 0; i < plan->loaded.size(); ++i) {
     result.items.push_back(run_one(plan->loaded[i], plan->outputs[i], *plan, request));
     const RunItem& item = result.items.back();

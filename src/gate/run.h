@@ -33,6 +33,8 @@ struct RunRequest {
   std::string out_dir = "out";
   std::string controller = "stepslide";  ///< stepslide or bullet
   bool stats = false;                    ///< also give us/tick and sweeps/tick
+  /// --filter GLOB / -GLOB (filter.h); names are relative to scenarios/.
+  std::vector<std::string> filters;
   std::string fingerprint = build_fingerprint();
   /// Called with each scenario's run as soon as it is written, in file order.
   std::function<void(const RunItem&)> on_item;
@@ -43,6 +45,7 @@ struct RunResult {
   /// Why nothing ran (stderr text: a refused option, no scenarios, an
   /// invalid scenario, two scenarios writing one file); exit 2.
   std::string errors;
+  std::string warnings;        ///< stderr text: a --filter that matched no scenario
   std::vector<RunItem> items;  ///< one per scenario, in file order
 };
 
