@@ -65,8 +65,10 @@ class Keys {
 
  private:
   /// An arrow or function key sends ESC and more bytes; left in the queue,
-  /// "ESC [ A" would read as the answer 'A'. Reads what follows within a
-  /// tenth of a second and drops it.
+  /// "ESC [ A" would read as the answer 'A'. Reads the rest of one sequence
+  /// (CSI: '[', parameters, a final byte in @..~; SS3: 'O' and one byte;
+  /// Alt+key: one byte), waiting at most a tenth of a second for each byte,
+  /// and drops it, leaving any key typed after it.
   void drain_escape_sequence() const {
     termios quick{};
     if (::tcgetattr(STDIN_FILENO, &quick) != 0) return;
@@ -74,8 +76,16 @@ class Keys {
     quick.c_cc[VMIN] = 0;
     quick.c_cc[VTIME] = 1;
     ::tcsetattr(STDIN_FILENO, TCSANOW, &quick);
-    char rest[16];
-    while (::read(STDIN_FILENO, rest, sizeof rest) > 0) {
+    const auto next_byte = [] {
+      char byte = 0;
+      return ::read(STDIN_FILENO, &byte, 1) == 1 ? static_cast<int>(static_cast<unsigned char>(byte)) : -1;
+    };
+    const int kind = next_byte();
+    if (kind == '[') {
+      for (int b = next_byte(); b >= 0 && !(b >= 0x40 && b <= 0x7e); b = next_byte()) {
+      }
+    } else if (kind == 'O') {
+      next_byte();
     }
     ::tcsetattr(STDIN_FILENO, TCSANOW, &blocking);
   }

@@ -155,7 +155,7 @@ Expected<BlessInputs> bless_inputs(const BlessRequest& request) {
   if (!paths) return Result::failure(paths.error());
   Expected<std::vector<std::string>> files = scenario_files(*paths);
   if (!files) return Result::failure(files.error());
-  Expected<FilteredFiles> kept = filter_scenario_files(*files, request.scenario_root, *filter);
+  Expected<FilteredFiles> kept = select_scenario_files(*files, request.scenario_root, *filter);
   if (!kept) return Result::failure(kept.error());
   if (const Status inside = refuse_outside(request, kept->files); !inside) return Result::failure(inside);
   Expected<std::vector<LoadedScenario>> loaded = load_all(kept->files);

@@ -59,7 +59,7 @@ Expected<CheckPlan> plan_check(const CheckRequest& request) {
   if (!paths) return refuse(paths.error());
   Expected<std::vector<std::string>> files = scenario_files(*paths);
   if (!files) return refuse(files.error());
-  Expected<FilteredFiles> kept = filter_scenario_files(*files, request.scenario_root, *filter);
+  Expected<FilteredFiles> kept = select_scenario_files(*files, request.scenario_root, *filter);
   if (!kept) return refuse(kept.error());
   if (!kept->warnings.empty() && request.listener.on_warning) request.listener.on_warning(kept->warnings);
 

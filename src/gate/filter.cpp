@@ -113,8 +113,8 @@ bool filter_selects(const ScenarioFilter& filter, const std::string& name, const
   return std::none_of(filter.exclude.begin(), filter.exclude.end(), hit);
 }
 
-Expected<FilteredFiles> filter_scenario_files(const std::vector<std::string>& files, const std::string& scenario_root,
-                                              const ScenarioFilter& filter) {
+FilteredFiles filter_scenario_files(const std::vector<std::string>& files, const std::string& scenario_root,
+                                    const ScenarioFilter& filter) {
   FilteredFiles kept;
   if (filter.empty()) {
     kept.files = files;
@@ -127,17 +127,21 @@ Expected<FilteredFiles> filter_scenario_files(const std::vector<std::string>& fi
     kept.files.push_back(file);
     for (std::size_t i = 0; i < filter.include.size(); ++i) used[i] = used[i] || matches(filter.include[i], name, file);
   }
-  std::string given;
-  for (const std::string& g : filter.include) given += " --filter '" + g + "'";
-  for (const std::string& g : filter.exclude) given += " --filter '-" + g + "'";
-  if (kept.files.empty()) {
-    return Expected<FilteredFiles>::failure(error_line("no scenario is selected by" + given + " (of " +
-                                                       plural(files.size(), "scenario") + " found)"));
-  }
   for (std::size_t i = 0; i < filter.include.size(); ++i) {
     if (!used[i]) kept.warnings += "warning: --filter '" + filter.include[i] + "' matches no scenario\n";
   }
   return kept;
+}
+
+Expected<FilteredFiles> select_scenario_files(const std::vector<std::string>& files, const std::string& scenario_root,
+                                              const ScenarioFilter& filter) {
+  FilteredFiles kept = filter_scenario_files(files, scenario_root, filter);
+  if (!kept.files.empty() || filter.empty()) return kept;
+  std::string given;
+  for (const std::string& g : filter.include) given += " --filter '" + g + "'";
+  for (const std::string& g : filter.exclude) given += " --filter '-" + g + "'";
+  return Expected<FilteredFiles>::failure(
+      error_line("no scenario is selected by" + given + " (of " + plural(files.size(), "scenario") + " found)"));
 }
 
 std::vector<std::string> selected_orphan_goldens(const std::vector<std::string>& paths,

@@ -41,9 +41,12 @@ struct FilteredFiles {
 };
 
 /// Keeps the files `filter` selects, naming each relative to `scenario_root`.
-/// Refused (a usage error) when a non-empty filter keeps none of them, so a
-/// typo can never make a gate pass by checking nothing.
-Expected<FilteredFiles> filter_scenario_files(const std::vector<std::string>& files, const std::string& scenario_root,
+FilteredFiles filter_scenario_files(const std::vector<std::string>& files, const std::string& scenario_root,
+                                    const ScenarioFilter& filter);
+
+/// The same, refused (a usage error) when a non-empty filter keeps none of
+/// the files, so a typo can never make a gate pass by checking nothing.
+Expected<FilteredFiles> select_scenario_files(const std::vector<std::string>& files, const std::string& scenario_root,
                                               const ScenarioFilter& filter);
 
 /// The orphan goldens (discovery.h) among those `paths` cover, kept by

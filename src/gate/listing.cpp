@@ -31,7 +31,9 @@ std::string absolute_text(const std::string& path) {
 
 ListEntry scenario_entry(const std::string& scenario, const ListRequest& request) {
   const std::optional<std::string> golden = golden_path_for(scenario, request.scenario_root, request.golden_dir);
-  if (!golden) return {ListStatus::Outside, scenario, "outside the scenario root " + request.scenario_root + ": no golden"};
+  if (!golden) {
+    return {ListStatus::Outside, scenario, "outside the scenario root '" + request.scenario_root + "': no golden"};
+  }
   const std::string pending = pending_path_for(*golden);
   if (exists(pending)) return {ListStatus::Pending, scenario, pending + (exists(*golden) ? "" : " (no golden yet)")};
   if (!exists(*golden)) return {ListStatus::Missing, scenario, *golden};
@@ -84,10 +86,11 @@ ListRun run_list(const ListRequest& request) {
   if (!paths) return refuse(paths.error());
   const Expected<std::vector<std::string>> files = scenario_files(*paths);
   if (!files) return refuse(files.error());
-  const Expected<FilteredFiles> kept = filter_scenario_files(*files, request.scenario_root, *filter);
-  if (!kept) return refuse(kept.error());
-  run.warnings = kept->warnings;
-  for (const std::string& file : kept->files) run.entries.push_back(scenario_entry(file, request));
+  // Listing nothing is an answer, not a mistake: a filter that keeps no
+  // scenario (it may keep orphans) only warns.
+  const FilteredFiles kept = filter_scenario_files(*files, request.scenario_root, *filter);
+  run.warnings = kept.warnings;
+  for (const std::string& file : kept.files) run.entries.push_back(scenario_entry(file, request));
   for (const std::string& golden :
        selected_orphan_goldens(request.paths, *files, request.scenario_root, request.golden_dir, *filter)) {
     const std::optional<std::string> scenario = scenario_path_for(golden, request.scenario_root, request.golden_dir);

@@ -62,7 +62,7 @@ Expected<RunPlan> plan_run(const RunRequest& request) {
   const Expected<std::vector<std::string>> found = scenario_files(request.scenarios);
   if (!found) return Result::failure(found.error());
   // `run` has no --scenario-root: names are relative to the usual one.
-  const Expected<FilteredFiles> files = filter_scenario_files(*found, "scenarios", *filter);
+  const Expected<FilteredFiles> files = select_scenario_files(*found, "scenarios", *filter);
   if (!files) return Result::failure(files.error());
   plan.warnings = files->warnings;
   if (!request.out.empty() && files->files.size() != 1) {

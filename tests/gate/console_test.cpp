@@ -145,7 +145,7 @@ class ConsoleCli : public test::TempDirTest {
 
   /// Runs `command` in the temp dir with CI and NO_COLOR unset, then `env`.
   int shell(const std::string& command, const std::string& env = "") const {
-    const std::string line = "cd '" + dir_.string() + "' && env -u CI -u NO_COLOR " + env + " " + command;
+    const std::string line = "cd '" + dir_.string() + "' && env -u CI -u NO_COLOR -u STEPSLIDE_UPDATE " + env + " " + command;
     const int status = std::system(line.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
