@@ -96,12 +96,6 @@ ScenarioList discover_scenarios(const std::vector<std::string>& paths) {
   return list;
 }
 
-bool names_whole_root(const std::vector<std::string>& paths, const std::string& scenario_root) {
-  if (paths.empty()) return true;
-  const fs::path root = absolute_normal(scenario_root);
-  return std::any_of(paths.begin(), paths.end(), [&](const std::string& p) { return absolute_normal(p) == root; });
-}
-
 bool is_inside(const std::string& path, const std::string& root) { return relative_inside(path, root).has_value(); }
 
 std::optional<std::string> golden_path_for(const std::string& scenario, const std::string& scenario_root,

@@ -20,10 +20,6 @@ struct ScenarioList {
 /// the order, and thus sharding, does not depend on the file system.
 ScenarioList discover_scenarios(const std::vector<std::string>& paths);
 
-/// True when `paths` name exactly the scenario root (or are empty, meaning it):
-/// only then is a golden without a scenario an orphan.
-bool names_whole_root(const std::vector<std::string>& paths, const std::string& scenario_root);
-
 /// True when `path` lies inside `root` (not the root itself). Tries the
 /// spelling given, then the resolved one, so a symlinked root still matches.
 bool is_inside(const std::string& path, const std::string& root);

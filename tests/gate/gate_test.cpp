@@ -119,14 +119,6 @@ TEST_F(GateFiles, DiscoveryReportsMissingPaths) {
   EXPECT_EQ(list.errors[0], "nope.json: no such file or directory");
 }
 
-TEST_F(GateFiles, WholeRootOnlyWhenTheRootIsNamed) {
-  fs::create_directories("scenarios/sub");
-  EXPECT_TRUE(names_whole_root({}, "scenarios"));
-  EXPECT_TRUE(names_whole_root({"./scenarios/"}, "scenarios"));
-  EXPECT_FALSE(names_whole_root({"scenarios/sub"}, "scenarios"));
-  EXPECT_FALSE(names_whole_root({"scenarios/a.json"}, "scenarios"));
-}
-
 TEST_F(GateFiles, OrphansAreGoldensNoScenarioMapsTo) {
   write("golden/a/b.csv", "");
   write("golden/kept.csv", "");

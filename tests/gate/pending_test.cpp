@@ -147,6 +147,22 @@ TEST_F(Pending, AnUnwritableResultMakesTheRunInvalid) {
   EXPECT_EQ(run.exit_code, kExitInvalid);
 }
 
+TEST_F(Pending, AGoldenLeftBrokenByAMergeGetsAResultThatMendsIt) {
+  write("scenarios/a.json", floor_json(3));
+  bless_all();
+  write("golden/a.csv", "<<<<<<< HEAD\ntick,x\n0,1\n=======\n");
+  const CheckRun run = check();
+  EXPECT_EQ(run.exit_code, kExitInvalid) << "an unparseable golden is still invalid input";
+  EXPECT_EQ(run.outcomes.at(0).pending, "golden/a.csv.new");
+  std::string heard;
+  AcceptRequest request;
+  request.all = true;
+  request.on_item = [&heard](const std::string& text, bool) { heard += text; };
+  EXPECT_EQ(run_accept(request).exit_code, kExitOk);
+  EXPECT_EQ(heard, "accepted golden/a.csv (replaces a file that is not a trajectory)\n");
+  EXPECT_EQ(check().exit_code, kExitOk);
+}
+
 // ---------------------------------------------------------------------------
 // Update modes
 
