@@ -138,29 +138,21 @@ Status refuse_outside(const BlessRequest& request, const std::vector<std::string
   return Status::failure(text + outside_advice(request, outside));
 }
 
-/// The loaded scenarios to bless, and every scenario file found.
+/// The loaded scenarios to bless, and what was chosen.
 struct BlessInputs {
-  std::vector<std::string> files;      ///< before filtering, for the orphans
-  std::vector<LoadedScenario> loaded;  ///< what the filter kept
-  ScenarioFilter filter;
-  std::string warnings;                ///< filters that matched nothing
+  ChosenScenarios chosen;
+  std::vector<LoadedScenario> loaded;  ///< what the filters kept
 };
 
 Expected<BlessInputs> bless_inputs(const BlessRequest& request) {
   using Result = Expected<BlessInputs>;
   if (const Status ok = check_request(request); !ok) return Result::failure(ok);
-  Expected<ScenarioFilter> filter = parse_filters(request.filters);
-  if (!filter) return Result::failure(error_line(filter.error()));
-  const Expected<std::vector<std::string>> paths = paths_or_root(request.paths, request.scenario_root);
-  if (!paths) return Result::failure(paths.error());
-  Expected<std::vector<std::string>> files = scenario_files(*paths);
-  if (!files) return Result::failure(files.error());
-  Expected<FilteredFiles> kept = select_scenario_files(*files, request.scenario_root, *filter);
-  if (!kept) return Result::failure(kept.error());
-  if (const Status inside = refuse_outside(request, kept->files); !inside) return Result::failure(inside);
-  Expected<std::vector<LoadedScenario>> loaded = load_all(kept->files);
+  Expected<ChosenScenarios> chosen = choose_scenarios(request.paths, request.scenario_root, request.filters);
+  if (!chosen) return Result::failure(chosen.error());
+  if (const Status inside = refuse_outside(request, chosen->kept); !inside) return Result::failure(inside);
+  Expected<std::vector<LoadedScenario>> loaded = load_all(chosen->kept);
   if (!loaded) return Result::failure(loaded.error());
-  return BlessInputs{files.take(), loaded.take(), filter.take(), kept->warnings};
+  return BlessInputs{chosen.take(), loaded.take()};
 }
 
 int worse(int code, Verdict verdict) {
@@ -194,7 +186,7 @@ BlessRun run_bless(const BlessRequest& request) {
     run.exit_code = kExitInvalid;
     return run;
   }
-  run.warnings = inputs->warnings;
+  run.warnings = inputs->chosen.warnings;
   GateOptions options;
   options.scenario_root = request.scenario_root;
   options.golden_dir = request.golden_dir;
@@ -204,8 +196,8 @@ BlessRun run_bless(const BlessRequest& request) {
     if (request.on_outcome) request.on_outcome(run.outcomes.back());
     run.exit_code = worse(run.exit_code, run.outcomes.back().verdict);
   }
-  run.orphans = selected_orphan_goldens(request.paths, inputs->files, request.scenario_root, request.golden_dir,
-                                        inputs->filter);
+  run.orphans = selected_orphan_goldens(request.paths, inputs->chosen.found, request.scenario_root,
+                                        request.golden_dir, inputs->chosen.filter);
   return run;
 }
 

@@ -24,9 +24,8 @@ namespace fs = std::filesystem;
 struct CheckPlan {
   GateOptions options;
   Shard shard;
-  std::vector<std::string> files;  ///< every scenario the paths name
-  ScenarioFilter filter;
-  std::vector<std::string> mine;   ///< this shard's share of the files the filter keeps
+  ChosenScenarios chosen;
+  std::vector<std::string> mine;   ///< this shard's share of the scenarios the filters keep
 };
 
 Expected<CheckPlan> refuse(const std::string& text) { return Expected<CheckPlan>::failure(text); }
@@ -51,17 +50,11 @@ Expected<CheckPlan> plan_check(const CheckRequest& request) {
   Expected<Shard> shard = shard_from_env(request.env);
   if (!shard) return refuse(error_line(shard.error()));
   touch_status_file(*shard, request.listener);
-  Expected<ScenarioFilter> filter = parse_filters(request.filters);
-  if (!filter) return refuse(error_line(filter.error()));
   const Expected<PendingAction> pending = pending_action(request.update, request.force, request.env);
   if (!pending) return refuse(pending.error());
-  const Expected<std::vector<std::string>> paths = paths_or_root(request.paths, request.scenario_root);
-  if (!paths) return refuse(paths.error());
-  Expected<std::vector<std::string>> files = scenario_files(*paths);
-  if (!files) return refuse(files.error());
-  Expected<FilteredFiles> kept = select_scenario_files(*files, request.scenario_root, *filter);
-  if (!kept) return refuse(kept.error());
-  if (!kept->warnings.empty() && request.listener.on_warning) request.listener.on_warning(kept->warnings);
+  Expected<ChosenScenarios> chosen = choose_scenarios(request.paths, request.scenario_root, request.filters);
+  if (!chosen) return refuse(chosen.error());
+  if (!chosen->warnings.empty() && request.listener.on_warning) request.listener.on_warning(chosen->warnings);
 
   plan.options.scenario_root = request.scenario_root;
   plan.options.golden_dir = request.golden_dir;
@@ -72,9 +65,8 @@ Expected<CheckPlan> plan_check(const CheckRequest& request) {
   // Only our controller's runs have goldens to stand in for.
   plan.options.pending = *controller == ControllerKind::Stepslide ? *pending : PendingAction::None;
   plan.shard = shard.take();
-  plan.files = files.take();
-  plan.filter = filter.take();
-  plan.mine = select_shard(kept->files, plan.shard);
+  plan.chosen = chosen.take();
+  plan.mine = select_shard(plan.chosen.kept, plan.shard);
   return plan;
 }
 
@@ -89,7 +81,8 @@ void add_orphans(const CheckRequest& request, const CheckPlan& plan, const Check
                  std::vector<CheckOutcome>& outcomes) {
   const GateOptions& options = plan.options;
   for (const std::string& golden :
-       selected_orphan_goldens(request.paths, plan.files, options.scenario_root, options.golden_dir, plan.filter)) {
+       selected_orphan_goldens(request.paths, plan.chosen.found, options.scenario_root, options.golden_dir,
+                               plan.chosen.filter)) {
     outcomes.push_back(orphan_outcome(golden, options));
     if (listener.on_outcome) listener.on_outcome(outcomes.back());
   }

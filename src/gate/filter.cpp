@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "gate/command_inputs.h"
 #include "gate/discovery.h"
 #include "gate/text.h"
 
@@ -142,6 +143,21 @@ Expected<FilteredFiles> select_scenario_files(const std::vector<std::string>& fi
   for (const std::string& g : filter.exclude) given += " --filter '-" + g + "'";
   return Expected<FilteredFiles>::failure(
       error_line("no scenario is selected by" + given + " (of " + plural(files.size(), "scenario") + " found)"));
+}
+
+Expected<ChosenScenarios> choose_scenarios(const std::vector<std::string>& paths, const std::string& scenario_root,
+                                           const std::vector<std::string>& filters, bool allow_none) {
+  using Result = Expected<ChosenScenarios>;
+  Expected<ScenarioFilter> filter = parse_filters(filters);
+  if (!filter) return Result::failure(error_line(filter.error()));
+  const Expected<std::vector<std::string>> named = paths_or_root(paths, scenario_root);
+  if (!named) return Result::failure(named.error());
+  Expected<std::vector<std::string>> found = scenario_files(*named);
+  if (!found) return Result::failure(found.error());
+  Expected<FilteredFiles> kept = allow_none ? filter_scenario_files(*found, scenario_root, *filter)
+                                            : select_scenario_files(*found, scenario_root, *filter);
+  if (!kept) return Result::failure(kept.error());
+  return ChosenScenarios{found.take(), filter.take(), std::move(kept->files), std::move(kept->warnings)};
 }
 
 std::vector<std::string> selected_orphan_goldens(const std::vector<std::string>& paths,

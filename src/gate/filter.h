@@ -49,6 +49,20 @@ FilteredFiles filter_scenario_files(const std::vector<std::string>& files, const
 Expected<FilteredFiles> select_scenario_files(const std::vector<std::string>& files, const std::string& scenario_root,
                                               const ScenarioFilter& filter);
 
+/// What a command works on once its PATHs and filters are read.
+struct ChosenScenarios {
+  std::vector<std::string> found;  ///< every scenario the PATHs name (the orphan check needs them all)
+  ScenarioFilter filter;
+  std::vector<std::string> kept;   ///< those the filter keeps
+  std::string warnings;            ///< filters that matched nothing
+};
+
+/// The scenarios PATHs name (the scenario root for none; command_inputs.h)
+/// and `filters` keep. Refused (stderr text) for a bad filter, a bad PATH,
+/// no scenario found, or, unless `allow_none`, a filter that keeps none.
+Expected<ChosenScenarios> choose_scenarios(const std::vector<std::string>& paths, const std::string& scenario_root,
+                                           const std::vector<std::string>& filters, bool allow_none = false);
+
 /// The orphan goldens (discovery.h) among those `paths` cover, kept by
 /// `filter`, which names a golden like the scenario it lacks ("a/b" for
 /// `GOLDEN/a/b.csv`). `scenarios` are every scenario the paths name,

@@ -6,7 +6,6 @@
 #include <set>
 #include <system_error>
 
-#include "gate/command_inputs.h"
 #include "gate/discovery.h"
 #include "gate/filter.h"
 #include "gate/pending.h"
@@ -75,28 +74,26 @@ const char* status_word(ListStatus status) {
 
 ListRun run_list(const ListRequest& request) {
   ListRun run;
-  const auto refuse = [&run](const std::string& text) {
-    run.errors = text;
-    run.exit_code = kExitInvalid;
-    return run;
-  };
-  const Expected<ScenarioFilter> filter = parse_filters(request.filters);
-  if (!filter) return refuse(error_line(filter.error()));
-  const Expected<std::vector<std::string>> paths = paths_or_root(request.paths, request.scenario_root);
-  if (!paths) return refuse(paths.error());
-  const Expected<std::vector<std::string>> files = scenario_files(*paths);
-  if (!files) return refuse(files.error());
   // Listing nothing is an answer, not a mistake: a filter that keeps no
   // scenario (it may keep orphans) only warns.
-  const FilteredFiles kept = filter_scenario_files(*files, request.scenario_root, *filter);
-  run.warnings = kept.warnings;
-  for (const std::string& file : kept.files) run.entries.push_back(scenario_entry(file, request));
+  const Expected<ChosenScenarios> chosen =
+      choose_scenarios(request.paths, request.scenario_root, request.filters, /*allow_none=*/true);
+  if (!chosen) {
+    run.errors = chosen.error();
+    run.exit_code = kExitInvalid;
+    return run;
+  }
+  run.warnings = chosen->warnings;
+  for (const std::string& file : chosen->kept) run.entries.push_back(scenario_entry(file, request));
   for (const std::string& golden :
-       selected_orphan_goldens(request.paths, *files, request.scenario_root, request.golden_dir, *filter)) {
+       selected_orphan_goldens(request.paths, chosen->found, request.scenario_root, request.golden_dir,
+                               chosen->filter)) {
     const std::optional<std::string> scenario = scenario_path_for(golden, request.scenario_root, request.golden_dir);
     run.entries.push_back({ListStatus::Orphan, golden, "no scenario " + scenario.value_or("maps to it")});
   }
-  for (ListEntry& entry : orphan_pending(request, *files, *filter)) run.entries.push_back(std::move(entry));
+  for (ListEntry& entry : orphan_pending(request, chosen->found, chosen->filter)) {
+    run.entries.push_back(std::move(entry));
+  }
   return run;
 }
 
