@@ -114,11 +114,12 @@ std::string outside_advice(const BlessRequest& request, const std::vector<std::s
     commands[{own.scenario_root, own.golden_dir}].push_back(path);
   }
   std::string text;
-  if (!commands.empty()) text += "Bless them with roots of their own:\n";
+  const bool one = outside.size() == 1;
+  if (!commands.empty()) text += one ? "Bless it with roots of its own:\n" : "Bless them with roots of their own:\n";
   for (const auto& [roots, paths] : commands) {
     text += "  " + command_hint("bless", Roots{roots.first, roots.second}, paths) + "\n";
   }
-  return text + around + "or move them under " + request.scenario_root + "/.\n";
+  return text + around + (one ? "or move it under " : "or move them under ") + request.scenario_root + "/.\n";
 }
 
 /// Refuses scenarios outside the scenario root: they have no golden, and one

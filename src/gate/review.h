@@ -39,7 +39,9 @@ struct ReviewRequest {
 };
 
 struct ReviewRun {
-  int exit_code = kExitOk;  ///< 2 for a usage error or a file that could not be moved, removed or drawn
+  /// 2 for a usage error or a result that could not be moved or removed; a
+  /// picture that could not be drawn is only a line of the card.
+  int exit_code = kExitOk;
   std::string errors;       ///< stderr text of a usage error; nothing was shown
   std::size_t accepted = 0;
   std::size_t rejected = 0;
