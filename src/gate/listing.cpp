@@ -104,8 +104,8 @@ std::string list_text(const std::vector<ListEntry>& entries) {
   std::string text;
   for (const ListEntry& e : entries) {
     ++counts[static_cast<std::size_t>(e.status)];
-    std::string line = std::string(status_word(e.status)) + std::string(9 - std::string(status_word(e.status)).size(), ' ');
-    line += e.path;
+    const std::string word = status_word(e.status);
+    std::string line = word + std::string(9 - word.size(), ' ') + e.path;
     if (!e.detail.empty()) line += std::string(width - e.path.size() + 2, ' ') + e.detail;
     text += line + "\n";
   }

@@ -175,10 +175,10 @@ Expected<std::vector<PendingItem>> select_pending(const std::vector<std::string>
     if (item && filter_selects(filter, item->name, item->scenario)) items.push_back(item.take());
   }
   if (!errors.empty()) return Result::failure(errors);
-  std::sort(items.begin(), items.end(), [](const PendingItem& a, const PendingItem& b) { return a.pending < b.pending; });
-  items.erase(std::unique(items.begin(), items.end(),
-                          [](const PendingItem& a, const PendingItem& b) { return a.pending == b.pending; }),
-              items.end());
+  const auto before = [](const PendingItem& a, const PendingItem& b) { return a.pending < b.pending; };
+  const auto same = [](const PendingItem& a, const PendingItem& b) { return a.pending == b.pending; };
+  std::sort(items.begin(), items.end(), before);
+  items.erase(std::unique(items.begin(), items.end(), same), items.end());
   return items;
 }
 

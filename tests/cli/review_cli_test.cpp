@@ -52,8 +52,9 @@ TEST_F(Gate14, BlessOutsideTheRootRefusesWithTheCommandThatWorks) {
   r = run(command.substr(std::string("stepslide ").size()));
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_CONTAINS(r.out, "blessed " + (dir_ / "elsewhere/golden/bugs/corner_80deg.csv").string() + " (new)");
-  EXPECT_EQ(run("check").out, "PASS scenarios/stairs/a.json\nPASS scenarios/stairs/b.json\nPASS scenarios/walls/c.json\n"
-                              "3 passed, 0 failed\n")
+  EXPECT_EQ(run("check").out,
+            "PASS scenarios/stairs/a.json\nPASS scenarios/stairs/b.json\nPASS scenarios/walls/c.json\n"
+            "3 passed, 0 failed\n")
       << "nothing landed in the project's golden root";
 }
 
@@ -129,8 +130,9 @@ TEST_F(Gate14, FilterMatchesTheOrphansByTheScenarioTheyLack) {
   write("golden/stairs/removed.csv", read("golden/stairs/a.csv"));
   write("golden/walls/removed.csv", read("golden/walls/c.csv"));
   const RunResult r = run("check --filter 'walls/*'");
-  EXPECT_EQ(r.out, "PASS scenarios/walls/c.json\nFAIL golden/walls/removed.csv: orphan golden: no scenario maps to "
-                   "it (expected scenarios/walls/removed.json); delete it or restore its scenario\n1 passed, 1 failed\n");
+  EXPECT_EQ(r.out,
+            "PASS scenarios/walls/c.json\nFAIL golden/walls/removed.csv: orphan golden: no scenario maps to it "
+            "(expected scenarios/walls/removed.json); delete it or restore its scenario\n1 passed, 1 failed\n");
 }
 
 // ---------------------------------------------------------------------------

@@ -94,7 +94,8 @@ TEST(Filter, FilesAreNamedBelowTheRoot) {
 
 TEST(Filter, AnIncludeThatMatchesNothingIsAWarning) {
   const std::vector<std::string> files{"scenarios/stairs/down.json"};
-  const Expected<FilteredFiles> kept = select_scenario_files(files, "scenarios", *parse_filters({"stairs/*", "stiars/*"}));
+  const Expected<FilteredFiles> kept =
+      select_scenario_files(files, "scenarios", *parse_filters({"stairs/*", "stiars/*"}));
   ASSERT_TRUE(kept);
   EXPECT_EQ(kept->warnings, "warning: --filter 'stiars/*' matches no scenario\n");
 }

@@ -259,7 +259,8 @@ TEST_F(Pending, AcceptMovesTheResultOverItsGolden) {
   request.on_item = [&heard](const std::string& text, bool ok) { heard += (ok ? "ok " : "no ") + text; };
   const AcceptRun run = run_accept(request);
   EXPECT_EQ(run.exit_code, kExitOk) << run.errors;
-  EXPECT_EQ(heard, "ok accepted golden/a.csv (changed: first divergence at tick 4: extra row in actual (got tick 4))\n");
+  EXPECT_EQ(heard,
+            "ok accepted golden/a.csv (changed: first divergence at tick 4: extra row in actual (got tick 4))\n");
   EXPECT_EQ(run.closing, "1 accepted, 0 not accepted");
   EXPECT_EQ(read("golden/a.csv"), pending);
   EXPECT_FALSE(exists("golden/a.csv.new"));

@@ -110,11 +110,13 @@ TEST_F(Review, EachResultIsShownThenAcceptedRejectedOrSkipped) {
 
 TEST_F(Review, QuitOrTheEndOfInputLeavesTheRest) {
   Script quit{{'s', 'q'}, ""};
-  EXPECT_EQ(run_review(ReviewRequest{}, quit.io()).closing, "review: 0 accepted, 0 rejected, 3 skipped (still pending)");
+  EXPECT_EQ(run_review(ReviewRequest{}, quit.io()).closing,
+            "review: 0 accepted, 0 rejected, 3 skipped (still pending)");
   EXPECT_CONTAINS(quit.shown, "quit\n");
   EXPECT_FALSE(test::contains(quit.shown, "[3/3]"));
   Script end{{}, ""};
-  EXPECT_EQ(run_review(ReviewRequest{}, end.io()).closing, "review: 0 accepted, 0 rejected, 3 skipped (still pending)");
+  EXPECT_EQ(run_review(ReviewRequest{}, end.io()).closing,
+            "review: 0 accepted, 0 rejected, 3 skipped (still pending)");
   EXPECT_TRUE(exists("golden/a.csv.new") && exists("golden/b.csv.new") && exists("golden/c.csv.new"));
 }
 
