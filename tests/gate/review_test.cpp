@@ -183,10 +183,10 @@ class Terminal {
   /// Reads until `text` has appeared since the last call (true), or 20 s pass.
   bool wait_for(const std::string& text) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    bool open = true;  // false once the child has closed the terminal
     while (seen_.find(text, mark_) == std::string::npos) {
-      if (std::chrono::steady_clock::now() > deadline || !read_some(100)) {
-        if (std::chrono::steady_clock::now() > deadline) return false;
-      }
+      if (!open || std::chrono::steady_clock::now() > deadline) return false;
+      open = read_some(100);
     }
     mark_ = seen_.find(text, mark_) + text.size();
     return true;
