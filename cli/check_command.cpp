@@ -9,6 +9,7 @@
 #include "gate/check_run.h"
 #include "gate/console.h"
 #include "gate/text.h"
+#include "filter_option.h"
 #include "options.h"
 
 namespace stepslide::cli {
@@ -55,6 +56,14 @@ class CheckCommand final : public Command {
                       "its golden, the first divergence and the worst error per column (one self-contained page); "
                       "default: the project file's report_dir, else none")
         ->type_name("DIR");
+    add_filter_option(check, &request_.filters);
+    check->add_option("--update", request_.update,
+                      "what to do with the run of a failing scenario: auto (write GOLDEN.csv.new, except in CI), new "
+                      "(write it in CI too), always (overwrite the golden, as bless; refused in CI without --force), "
+                      "no (write nothing); default: STEPSLIDE_UPDATE, else auto")
+        ->check(CLI::IsMember({"auto", "new", "always", "no"}))
+        ->type_name("MODE");
+    check->add_flag("--force", request_.force, "allow --update always (or STEPSLIDE_UPDATE=always) in CI");
     check->add_option("--color", color_, "colour PASS/FAIL: auto (on a terminal, unless NO_COLOR is set), "
                                          "always or never")
         ->check(CLI::IsMember({"auto", "always", "never"}))
@@ -65,13 +74,22 @@ class CheckCommand final : public Command {
         "expectations; a note comes first when the golden was written by a different build. Once per run, a note on "
         "stderr says how many goldens another build wrote and which fingerprint fields differ (architecture, "
         "compiler, build type, flags, Bullet), even when every check passes. A missing golden "
-        "fails. With no PATH (the whole root) and no sharding, a golden with no scenario fails too. Ends with "
+        "fails, and so does a scenario outside the scenario root (it has no golden; the report gives the roots "
+        "that would give it one). Unsharded, a golden with no scenario fails too, among the goldens the PATHs "
+        "cover (the whole golden root for none; GOLDEN/a for a folder ROOT/a; nothing for a file). Ends with "
         "'N passed, N failed'.\n"
+        "Pending results: the run of a scenario that fails against its golden (or has none), when its own "
+        "expectations pass, is written beside the golden as GOLDEN/a/b.csv.new for `stepslide review`, "
+        "`accept` and `reject`; a scenario that passes removes its stale .new. STEPSLIDE_UPDATE (or --update): "
+        "auto (default) writes .new files except in CI; new writes them in CI too; always overwrites goldens "
+        "instead (refused in CI without --force); no writes nothing. CI means the CI variable is set to anything "
+        "but '', 0 or false.\n"
         "Sharding: GTEST_TOTAL_SHARDS/GTEST_SHARD_INDEX or TEST_TOTAL_SHARDS/TEST_SHARD_INDEX select every "
         "TOTAL-th scenario of the sorted list; TEST_SHARD_STATUS_FILE is touched when set.\n"
         "On a terminal, a progress line on stderr shows how far the run is; never when stderr is not a terminal "
-        "or the CI environment variable is set.\n" +
-        std::string(kExitCodes) + " An invalid scenario or unreadable golden gives 2.");
+        "or in CI.\n" +
+        std::string(kExitCodes) + " An invalid scenario, an unreadable golden or an unwritable pending result gives "
+                                  "2.");
     return check;
   }
 

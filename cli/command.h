@@ -30,5 +30,9 @@ std::unique_ptr<Command> make_validate_command();
 std::unique_ptr<Command> make_plot_command();
 std::unique_ptr<Command> make_settings_command();
 std::unique_ptr<Command> make_view_command();
+std::unique_ptr<Command> make_list_command();
+std::unique_ptr<Command> make_review_command();
+std::unique_ptr<Command> make_accept_command();
+std::unique_ptr<Command> make_reject_command();
 
 }  // namespace stepslide::cli

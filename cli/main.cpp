@@ -24,6 +24,10 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   commands.push_back(make_run_command());
   commands.push_back(make_check_command());
   commands.push_back(make_bless_command());
+  commands.push_back(make_review_command());
+  commands.push_back(make_accept_command());
+  commands.push_back(make_reject_command());
+  commands.push_back(make_list_command());
   commands.push_back(make_diff_command());
   commands.push_back(make_validate_command());
   commands.push_back(make_plot_command());

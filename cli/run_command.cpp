@@ -3,6 +3,7 @@
 
 #include "command.h"
 #include "gate/run.h"
+#include "filter_option.h"
 #include "options.h"
 
 namespace stepslide::cli {
@@ -30,11 +31,14 @@ class RunCommand final : public Command {
     run->add_option("--repeat", request_.repeat, "with --stats: runs of each scenario to time")
         ->capture_default_str()
         ->needs(stats);
+    add_filter_option(run, &request_.filters);
     run->footer(
         "Every scenario is validated before anything is written: if one is invalid, its errors are printed and "
         "no file is written. Output is written atomically (never a partial file) with '#' metadata lines "
         "(format, scenario hash, build). One summary line per scenario goes to stdout (stderr with --out -), "
-        "followed by any failed expectations; the trajectory is still written when expectations fail.\n" +
+        "followed by any failed expectations; the trajectory is still written when expectations fail. run has "
+        "no scenario root: --filter names a scenario by its path below scenarios/ without .json, or by its "
+        "path.\n" +
         std::string(kExitCodes));
     return run;
   }
@@ -50,7 +54,7 @@ class RunCommand final : public Command {
       (to_stdout ? std::cerr : std::cout) << item.report << std::flush;
     };
     const RunResult result = run_scenarios(request_);
-    std::cerr << result.errors;
+    std::cerr << result.errors << result.warnings;
     return result.exit_code;
   }
 

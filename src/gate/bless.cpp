@@ -1,14 +1,20 @@
 #include "gate/bless.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <system_error>
 
 #include "base/file_io.h"
+#include "gate/ci.h"
+#include "gate/command_hint.h"
 #include "gate/command_inputs.h"
 #include "gate/csv.h"
 #include "gate/diff_report.h"
 #include "gate/discovery.h"
 #include "gate/project_settings.h"
+#include "gate/filter.h"
+#include "gate/pending.h"
 #include "gate/text.h"
 #include "gate/tolerances.h"
 
@@ -55,11 +61,13 @@ BlessOutcome write_golden(BlessOutcome outcome, const std::string& text, const T
   const Change change = compare_with_golden(outcome.golden, text, trajectory);
   outcome.change = change.kind;
   if (change.kind == GoldenChange::Unchanged) {
+    drop_pending(outcome.golden);
     outcome.report = "blessed " + outcome.golden + " (unchanged)\n";
     return outcome;
   }
   const Status written = write_file_atomic(outcome.golden, text);
   if (!written) return invalid(outcome, "cannot write " + outcome.golden + ": " + written.error() + "\n");
+  drop_pending(outcome.golden);  // the golden now holds this run
   outcome.report = "blessed " + outcome.golden + " (" + change.detail + ")\n";
   return outcome;
 }
@@ -74,31 +82,79 @@ Status check_request(const BlessRequest& request) {
                                       ": goldens record the stepslide controller only; use `check --controller " +
                                       name + "` to evaluate its expectations"));
   }
-  const char* ci = request.env("CI");
-  if (ci != nullptr && *ci != '\0' && !request.force) {
-    return Status::failure(error_line(std::string("refusing to bless: the CI environment variable is set (CI=") + ci +
+  if (running_in_ci(request.env) && !request.force) {
+    return Status::failure(error_line("refusing to bless: the CI environment variable is set (" +
+                                      ci_setting_text(request.env) +
                                       "); goldens are blessed by a person who has looked at the change, not by a "
                                       "CI job. Use --force to bless anyway."));
   }
   return Status();
 }
 
-/// The loaded scenarios to bless, and every scenario file found.
+/// True when `file` is `path` or lies below it.
+bool named_by(const std::string& file, const std::string& path) {
+  return normal_path(file) == normal_path(path) || is_inside(file, path);
+}
+
+/// The PATH arguments that brought in `outside` files, as advice: per set
+/// of roots of their own, the bless command that would work.
+std::string outside_advice(const BlessRequest& request, const std::vector<std::string>& outside) {
+  const Roots current{request.scenario_root, request.golden_dir};
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> commands;
+  std::string around;
+  for (const std::string& path : request.paths) {
+    if (std::none_of(outside.begin(), outside.end(), [&](const std::string& f) { return named_by(f, path); })) {
+      continue;
+    }
+    if (holds_scenario_root(path, current)) {
+      around += "  " + path + " holds the scenario root: name " + request.scenario_root +
+                " or folders and files inside it instead\n";
+      continue;
+    }
+    const Roots own = roots_of_their_own(path, current);
+    commands[{own.scenario_root, own.golden_dir}].push_back(path);
+  }
+  std::string text;
+  const bool one = outside.size() == 1;
+  if (!commands.empty()) text += one ? "Bless it with roots of its own:\n" : "Bless them with roots of their own:\n";
+  for (const auto& [roots, paths] : commands) {
+    text += "  " + command_hint("bless", Roots{roots.first, roots.second}, paths) + "\n";
+  }
+  return text + around + (one ? "or move it under " : "or move them under ") + request.scenario_root + "/.\n";
+}
+
+/// Refuses scenarios outside the scenario root: they have no golden, and one
+/// named after the file alone would be an orphan.
+Status refuse_outside(const BlessRequest& request, const std::vector<std::string>& files) {
+  std::vector<std::string> outside;
+  for (const std::string& file : files) {
+    if (!golden_path_for(file, request.scenario_root, request.golden_dir)) outside.push_back(file);
+  }
+  if (outside.empty()) return Status();
+  constexpr std::size_t kListed = 5;
+  std::string text = error_line(plural(outside.size(), "scenario") + " outside the scenario root '" +
+                                request.scenario_root + "' (so no golden maps to " +
+                                (outside.size() == 1 ? "it" : "them") + "); nothing was blessed:");
+  for (std::size_t i = 0; i < outside.size() && i < kListed; ++i) text += "  " + outside[i] + "\n";
+  if (outside.size() > kListed) text += "  and " + std::to_string(outside.size() - kListed) + " more\n";
+  return Status::failure(text + outside_advice(request, outside));
+}
+
+/// The loaded scenarios to bless, and what was chosen.
 struct BlessInputs {
-  std::vector<std::string> files;
-  std::vector<LoadedScenario> loaded;
+  ChosenScenarios chosen;
+  std::vector<LoadedScenario> loaded;  ///< what the filters kept
 };
 
 Expected<BlessInputs> bless_inputs(const BlessRequest& request) {
   using Result = Expected<BlessInputs>;
   if (const Status ok = check_request(request); !ok) return Result::failure(ok);
-  const Expected<std::vector<std::string>> paths = paths_or_root(request.paths, request.scenario_root);
-  if (!paths) return Result::failure(paths.error());
-  Expected<std::vector<std::string>> files = scenario_files(*paths);
-  if (!files) return Result::failure(files.error());
-  Expected<std::vector<LoadedScenario>> loaded = load_all(*files);
+  Expected<ChosenScenarios> chosen = choose_scenarios(request.paths, request.scenario_root, request.filters);
+  if (!chosen) return Result::failure(chosen.error());
+  if (const Status inside = refuse_outside(request, chosen->kept); !inside) return Result::failure(inside);
+  Expected<std::vector<LoadedScenario>> loaded = load_all(chosen->kept);
   if (!loaded) return Result::failure(loaded.error());
-  return BlessInputs{files.take(), loaded.take()};
+  return BlessInputs{chosen.take(), loaded.take()};
 }
 
 int worse(int code, Verdict verdict) {
@@ -111,7 +167,12 @@ int worse(int code, Verdict verdict) {
 
 BlessOutcome bless_scenario(const LoadedScenario& loaded, const GateOptions& options) {
   BlessOutcome outcome;
-  outcome.golden = golden_path_for(loaded.path, options.scenario_root, options.golden_dir);
+  const std::optional<std::string> golden = golden_path_for(loaded.path, options.scenario_root, options.golden_dir);
+  if (!golden) {
+    return invalid(outcome, error_line(loaded.path + " is outside the scenario root " + options.scenario_root +
+                                       ", so no golden maps to it"));
+  }
+  outcome.golden = *golden;
   if (!loaded.valid()) return invalid(outcome, format_load_errors(loaded.load));
   const Expected<SimulationResult> sim = simulate_with_metadata(loaded, options.fingerprint);
   if (!sim) return invalid(outcome, sim.error() + "\n");
@@ -130,6 +191,7 @@ BlessRun run_bless(const BlessRequest& as_given) {
     return run;
   }
   const BlessRequest& request = *with_file;
+  run.warnings = inputs->chosen.warnings;
   GateOptions options;
   options.scenario_root = request.scenario_root;
   options.golden_dir = request.golden_dir;
@@ -139,9 +201,8 @@ BlessRun run_bless(const BlessRequest& as_given) {
     if (request.on_outcome) request.on_outcome(run.outcomes.back());
     run.exit_code = worse(run.exit_code, run.outcomes.back().verdict);
   }
-  if (names_whole_root(request.paths, request.scenario_root)) {
-    run.orphans = find_orphan_goldens(inputs->files, request.scenario_root, request.golden_dir);
-  }
+  run.orphans = selected_orphan_goldens(request.paths, inputs->chosen.found, request.scenario_root,
+                                        request.golden_dir, inputs->chosen.filter);
   return run;
 }
 

@@ -25,8 +25,8 @@ struct BlessOutcome {
   std::string report;  ///< the exact block to print, ending in '\n'
 };
 
-/// Simulates a valid scenario and writes its golden atomically, unless its
-/// expectations fail (a golden must never record behaviour the scenario itself
+/// Simulates a valid scenario inside options.scenario_root and writes its
+/// golden atomically, unless its expectations fail (a golden must never record behaviour the scenario itself
 /// calls wrong). Writes nothing when the file's bytes would not change.
 BlessOutcome bless_scenario(const LoadedScenario& loaded, const GateOptions& options);
 
@@ -35,7 +35,8 @@ struct BlessRequest {
   std::vector<std::string> paths;  ///< empty: the scenario root
   std::string scenario_root = "scenarios";
   std::string golden_dir = "golden";
-  bool force = false;                    ///< bless even when CI is set
+  std::vector<std::string> filters;      ///< --filter GLOB / -GLOB (filter.h)
+  bool force = false;                    ///< bless even in CI (ci.h)
   std::string controller = "stepslide";  ///< only stepslide: goldens record ours
   std::string fingerprint = build_fingerprint();
   /// The environment, for CI; none by default.
@@ -51,14 +52,19 @@ struct BlessRun {
   /// Why nothing was blessed (stderr text: a refused option, CI, no
   /// scenarios, an invalid scenario); exit 2 and nothing else is set.
   std::string errors;
+  std::string warnings;  ///< stderr text: a --filter that matched no scenario
   std::vector<BlessOutcome> outcomes;  ///< one per scenario, in file order
-  /// Goldens no scenario maps to (only when the whole root was blessed).
+  /// Goldens no scenario maps to, among those the paths cover (discovery.h
+  /// covered_golden_dirs) that the filters keep.
   std::vector<std::string> orphans;
 };
 
-/// Blesses every scenario `request` names, after loading all of them: one
-/// invalid scenario and nothing is written. Exit code: 2 when a golden cannot
-/// be written, else 1 when a scenario fails its expectations, else 0.
+/// Blesses every scenario `request` names and its filters keep, after loading
+/// all of them: one invalid scenario, or one outside the scenario root (it
+/// has no golden; the refusal gives the command that would work), and
+/// nothing is written. Blessing a golden removes its pending result.
+/// Exit code: 2 when a golden cannot be written, else 1 when a scenario
+/// fails its expectations, else 0.
 BlessRun run_bless(const BlessRequest& request);
 
 /// "note: GOLDEN has no scenario; `stepslide check` fails on it until it is deleted"

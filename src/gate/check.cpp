@@ -1,13 +1,11 @@
 #include "gate/check.h"
 
-#include <algorithm>
-#include <cctype>
 #include <chrono>
-#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <system_error>
 
+#include "gate/command_hint.h"
 #include "gate/csv.h"
 #include "gate/diff_report.h"
 #include "gate/discovery.h"
@@ -21,30 +19,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kDefaultScenarioRoot = "scenarios";
-constexpr const char* kDefaultGoldenDir = "golden";
-
-/// Quotes a shell word only when it needs it, for copy-pastable hints.
-std::string shell_word(const std::string& word) {
-  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("/._-+=:,@", c) != nullptr;
-  });
-  if (plain) return word;
-  std::string quoted = "'";
-  for (char c : word) quoted += (c == '\'') ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
+Roots roots_of(const GateOptions& options) { return Roots{options.scenario_root, options.golden_dir}; }
 
 /// The command that blesses `scenario` into the same golden this check used.
 std::string bless_command(const std::string& scenario, const GateOptions& options) {
-  std::string command = "stepslide bless";
-  if (normal_path(options.scenario_root) != kDefaultScenarioRoot) {
-    command += " --scenario-root " + shell_word(options.scenario_root);
-  }
-  if (normal_path(options.golden_dir) != kDefaultGoldenDir) {
-    command += " --golden-dir " + shell_word(options.golden_dir);
-  }
-  return command + " " + shell_word(scenario);
+  return command_hint("bless", roots_of(options), {scenario});
 }
 
 CheckOutcome invalid_outcome(CheckOutcome outcome, const std::string& headline, const std::string& details) {
@@ -110,7 +89,8 @@ std::string divergence_text(const std::string& path, const Trajectory& golden, c
   std::string text = build_change_note(golden, run.options.fingerprint);
   text += scenario_change_note(golden, run.sim.trajectory);
   text += ensure_newline(format_diff_report(diff, golden, run.sim.trajectory, run.options.context_rows));
-  if (run.sim.expectation_failures.empty()) {
+  // With a pending result written, its line says how to take the change.
+  if (run.sim.expectation_failures.empty() && run.options.pending == PendingAction::None) {
     text += "hint: if this change is intended, run `" + bless_command(path, run.options) + "`\n";
   }
   return text;
@@ -150,6 +130,35 @@ void judge(CheckOutcome* outcome, const Run& run) {
   judge_against(outcome, *golden, run);
 }
 
+/// A scenario outside the scenario root has no golden: say which roots
+/// would give it one, since a golden named after the file alone would be an
+/// orphan of the project's golden root.
+void judge_outside_root(CheckOutcome* outcome, const Run& run) {
+  const std::string& path = outcome->scenario;
+  const Roots own = roots_of_their_own(path, roots_of(run.options));
+  const std::string headline = "outside the scenario root '" + run.options.scenario_root + "', so no golden maps to it";
+  outcome->verdict = Verdict::Fail;
+  outcome->summary = headline;
+  outcome->report = "FAIL " + path + ": " + headline + "\nhint: give it roots of its own: `" +
+                    command_hint("bless", own, {path}) + "`, then `" + command_hint("check", own, {path}) +
+                    "`; or move it under " + run.options.scenario_root + "/\n" +
+                    format_expectation_failures(path, run.sim.expectation_failures);
+}
+
+/// Writes (or removes) the scenario's pending result as the update mode says:
+/// the run's trajectory when only the golden stands against it, and never a
+/// run its own expectations reject.
+void settle_pending(CheckOutcome* outcome, const Run& run) {
+  const PendingAction action = run.options.pending;
+  if (action == PendingAction::None || outcome->golden.empty()) return;
+  const bool recordable = outcome->verdict != Verdict::Pass && run.sim.expectation_failures.empty();
+  if (!recordable) return drop_pending(outcome->golden);
+  const Recorded recorded = record_result(action, outcome->golden, to_csv(run.sim.trajectory), roots_of(run.options));
+  outcome->report += recorded.line;
+  outcome->pending = recorded.pending;
+  outcome->write_failed = recorded.failed;
+}
+
 /// A check of another controller than ours: its scenario's expectations only,
 /// since goldens record ours.
 void judge_expectations_only(CheckOutcome* outcome, const SimulationResult& sim, ControllerKind controller) {
@@ -186,7 +195,10 @@ void check_into(CheckOutcome* outcome, const GateOptions& options) {
     judge_expectations_only(outcome, *sim, options.controller);
     return;
   }
-  judge(outcome, Run{*loaded.load.scenario, *sim, options});
+  const Run run{*loaded.load.scenario, *sim, options};
+  if (outcome->golden.empty()) return judge_outside_root(outcome, run);
+  judge(outcome, run);
+  settle_pending(outcome, run);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -201,7 +213,7 @@ CheckOutcome check_scenario(const std::string& scenario, const GateOptions& opti
   outcome.name = scenario;
   outcome.scenario = scenario;
   try {
-    outcome.golden = golden_path_for(scenario, options.scenario_root, options.golden_dir);
+    outcome.golden = golden_path_for(scenario, options.scenario_root, options.golden_dir).value_or("");
     check_into(&outcome, options);
   } catch (const std::exception& e) {
     outcome = invalid_outcome(outcome, std::string("internal error: ") + e.what(), "");

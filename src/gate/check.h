@@ -11,6 +11,7 @@
 
 #include "gate/diff.h"
 #include "gate/tolerances.h"
+#include "gate/pending.h"
 #include "scenario/scenario.h"
 #include "scenario/simulate.h"
 #include "scenario/trajectory.h"
@@ -28,11 +29,14 @@ struct GateOptions {
   /// Goldens record our controller only: with any other, a check evaluates
   /// the scenario's expectations and compares with no golden.
   ControllerKind controller = ControllerKind::Stepslide;
+  /// What to do with the run of a scenario that fails against its golden
+  /// (pending.h); None, the default, writes nothing.
+  PendingAction pending = PendingAction::None;
 };
 
 enum class Verdict {
   Pass,
-  Fail,     ///< regression, failed expectation, missing or orphan golden: exit 1
+  Fail,     ///< regression, failed expectation, missing or orphan golden, outside the root: exit 1
   Invalid,  ///< invalid scenario or unreadable golden: exit 2
 };
 
@@ -48,7 +52,9 @@ struct FailureDetail {
 struct CheckOutcome {
   std::string name;        ///< what the report calls it: the scenario path (or golden path for an orphan)
   std::string scenario;    ///< scenario path, "" for an orphan
-  std::string golden;      ///< golden path
+  std::string golden;      ///< golden path; "" for a scenario outside the scenario root, which has none
+  std::string pending;     ///< the pending result (`GOLDEN.new`) this check wrote; "" when none
+  bool write_failed = false;  ///< the pending result or golden could not be written (exit 2)
   Verdict verdict = Verdict::Pass;
   std::string report;      ///< the exact block to print, ending in '\n'
   std::string summary;     ///< one line for JUnit's failure message; "" when passing

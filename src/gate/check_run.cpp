@@ -10,6 +10,8 @@
 #include "gate/discovery.h"
 #include "gate/project_settings.h"
 #include "gate/view.h"
+#include "gate/filter.h"
+#include "gate/pending.h"
 #include "gate/report.h"
 #include "gate/text.h"
 #include "gate/tolerances.h"
@@ -24,8 +26,8 @@ namespace fs = std::filesystem;
 struct CheckPlan {
   GateOptions options;
   Shard shard;
-  std::vector<std::string> files;  ///< every scenario the paths name
-  std::vector<std::string> mine;   ///< this shard's share of `files`
+  ChosenScenarios chosen;
+  std::vector<std::string> mine;   ///< this shard's share of the scenarios the filters keep
 };
 
 Expected<CheckPlan> refuse(const std::string& text) { return Expected<CheckPlan>::failure(text); }
@@ -51,10 +53,11 @@ Expected<CheckPlan> plan_check(const CheckRequest& request) {
   Expected<Shard> shard = shard_from_env(request.env);
   if (!shard) return refuse(error_line(shard.error()));
   touch_status_file(*shard, request.listener);
-  const Expected<std::vector<std::string>> paths = paths_or_root(request.paths, request.scenario_root);
-  if (!paths) return refuse(paths.error());
-  Expected<std::vector<std::string>> files = scenario_files(*paths);
-  if (!files) return refuse(files.error());
+  const Expected<PendingAction> pending = pending_action(request.update, request.force, request.env);
+  if (!pending) return refuse(pending.error());
+  Expected<ChosenScenarios> chosen = choose_scenarios(request.paths, request.scenario_root, request.filters);
+  if (!chosen) return refuse(chosen.error());
+  if (!chosen->warnings.empty() && request.listener.on_warning) request.listener.on_warning(chosen->warnings);
 
   plan.options.scenario_root = request.scenario_root;
   plan.options.golden_dir = request.golden_dir;
@@ -62,22 +65,27 @@ Expected<CheckPlan> plan_check(const CheckRequest& request) {
   plan.options.fingerprint = request.fingerprint;
   plan.options.controller = *controller;
   plan.options.keep_failure_detail = !request.report_dir.empty();
+  // Only our controller's runs have goldens to stand in for.
+  plan.options.pending = *controller == ControllerKind::Stepslide ? *pending : PendingAction::None;
   plan.shard = shard.take();
-  plan.files = files.take();
-  plan.mine = select_shard(plan.files, plan.shard);
+  plan.chosen = chosen.take();
+  plan.mine = select_shard(plan.chosen.kept, plan.shard);
   return plan;
 }
 
-/// Orphans are only knowable when every scenario under the root was seen,
-/// and only matter when goldens are compared.
-bool orphans_count(const CheckRequest& request, const CheckPlan& plan) {
-  return names_whole_root(request.paths, request.scenario_root) && !plan.shard.active() &&
-         plan.options.controller == ControllerKind::Stepslide;
+/// Orphans are only knowable among the goldens of folders whose every
+/// scenario was seen (so not in a shard), and only matter when goldens are
+/// compared.
+bool orphans_count(const CheckPlan& plan) {
+  return !plan.shard.active() && plan.options.controller == ControllerKind::Stepslide;
 }
 
-void add_orphans(const CheckPlan& plan, const CheckListener& listener, std::vector<CheckOutcome>& outcomes) {
+void add_orphans(const CheckRequest& request, const CheckPlan& plan, const CheckListener& listener,
+                 std::vector<CheckOutcome>& outcomes) {
   const GateOptions& options = plan.options;
-  for (const std::string& golden : find_orphan_goldens(plan.files, options.scenario_root, options.golden_dir)) {
+  for (const std::string& golden :
+       selected_orphan_goldens(request.paths, plan.chosen.found, options.scenario_root, options.golden_dir,
+                               plan.chosen.filter)) {
     outcomes.push_back(orphan_outcome(golden, options));
     if (listener.on_outcome) listener.on_outcome(outcomes.back());
   }
@@ -139,7 +147,7 @@ CheckRun run_check(const CheckRequest& as_given) {
   const CheckListener& listener = request.listener;
   if (listener.on_start) listener.on_start(plan->mine);
   run.outcomes = check_scenarios(plan->mine, plan->options, request.jobs, listener.on_outcome);
-  if (orphans_count(request, *plan)) add_orphans(*plan, listener, run.outcomes);
+  if (orphans_count(*plan)) add_orphans(request, *plan, listener, run.outcomes);
   run.build_note = build_difference_note(golden_builds(run.outcomes), request.fingerprint);
   if (!request.report_dir.empty()) write_report(request.report_dir, run);
   // --self-check: nondeterminism is reported apart from regressions.
@@ -160,7 +168,7 @@ std::string closing_line(const std::vector<CheckOutcome>& outcomes) {
 int exit_code_for(const std::vector<CheckOutcome>& outcomes) {
   int code = kExitOk;
   for (const CheckOutcome& outcome : outcomes) {
-    if (outcome.verdict == Verdict::Invalid) return kExitInvalid;
+    if (outcome.verdict == Verdict::Invalid || outcome.write_failed) return kExitInvalid;
     if (outcome.verdict == Verdict::Fail) code = kExitFailure;
   }
   return code;

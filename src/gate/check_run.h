@@ -41,8 +41,12 @@ struct CheckRequest {
   bool self_check = false;         ///< also run each scenario twice in this process
   std::string controller = "stepslide";  ///< bullet: expectations only, no goldens
   std::string report_dir;          ///< write DIR/index.html; "" for none
+  std::vector<std::string> filters;  ///< --filter GLOB / -GLOB (filter.h)
+  std::string update;              ///< --update MODE; "" for STEPSLIDE_UPDATE, else auto (pending.h)
+  bool force = false;              ///< allow the update mode always in CI
   std::string fingerprint = build_fingerprint();
-  /// The environment, for the sharding variables; none by default.
+  /// The environment, for the sharding variables, CI and STEPSLIDE_UPDATE;
+  /// none by default (so the update mode is auto, outside CI).
   EnvLookup env = [](const char*) -> const char* { return nullptr; };
   CheckListener listener;
   /// The project file to read (docs/format.md §4); its settings fill what the
@@ -69,16 +73,19 @@ struct CheckRun {
   std::string build_note;
 };
 
-/// Checks the scenarios `request` names against their goldens. Orphan goldens
-/// fail only when the whole root is checked, unsharded, with our controller.
-/// Exit code: 2 for any invalid scenario or unwritable report, else 1 for any
-/// failure or nondeterminism, else 0.
+/// Checks the scenarios `request` names (and its filters keep) against their
+/// goldens, writing pending results as the update mode says. Orphan goldens
+/// fail when unsharded with our controller, among the goldens the paths
+/// cover (discovery.h covered_golden_dirs) that the filters keep. Exit code:
+/// 2 for any invalid scenario or unwritable report or pending result, else 1
+/// for any failure or nondeterminism, else 0.
 CheckRun run_check(const CheckRequest& request);
 
 /// "N passed, N failed"
 std::string closing_line(const std::vector<CheckOutcome>& outcomes);
 
-/// 2 if any outcome is Invalid, else 1 if any failed, else 0.
+/// 2 if any outcome is Invalid or could not write its result, else 1 if any
+/// failed, else 0.
 int exit_code_for(const std::vector<CheckOutcome>& outcomes);
 
 /// One JUnit testcase per outcome.

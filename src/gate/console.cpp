@@ -5,6 +5,8 @@
 
 #include <cstdlib>
 
+#include "gate/ci.h"
+
 namespace stepslide {
 
 namespace {
@@ -48,7 +50,7 @@ ConsoleFacts read_console_facts(int fd) {
   ConsoleFacts facts;
   facts.is_terminal = ::isatty(fd) == 1;
   facts.no_color = env_set("NO_COLOR");
-  facts.ci = env_set("CI");
+  facts.ci = ci_value_means_ci(std::getenv("CI"));
   const char* term = std::getenv("TERM");
   facts.dumb_terminal = term != nullptr && std::string(term) == "dumb";
   return facts;

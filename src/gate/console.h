@@ -19,7 +19,7 @@ std::optional<ColorMode> parse_color_mode(const std::string& text);
 struct ConsoleFacts {
   bool is_terminal = false;  ///< isatty() of the stream in question
   bool no_color = false;     ///< NO_COLOR is set and not empty (no-color.org)
-  bool ci = false;           ///< CI is set and not empty
+  bool ci = false;           ///< CI names a CI job (ci.h: not unset, empty, 0 or false)
   bool dumb_terminal = false;  ///< TERM is "dumb"
 };
 

@@ -32,9 +32,13 @@ bool is_hidden(const fs::path& path) {
   return !name.empty() && name[0] == '.';
 }
 
-/// Every regular file below `dir` whose name ends in `extension`, skipping
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// Every regular file below `dir` whose name ends in `suffix`, skipping
 /// hidden entries. Unreadable folders become errors, not silent gaps.
-void collect_files(const fs::path& dir, const std::string& extension, std::vector<std::string>* files,
+void collect_files(const fs::path& dir, const std::string& suffix, std::vector<std::string>* files,
                    std::vector<std::string>* errors) {
   std::error_code ec;
   fs::recursive_directory_iterator it(dir, ec);
@@ -49,7 +53,7 @@ void collect_files(const fs::path& dir, const std::string& extension, std::vecto
       if (it->is_directory(ec)) it.disable_recursion_pending();
       continue;
     }
-    if (it->is_regular_file(ec) && path.extension() == extension) files->push_back(normal_form(path));
+    if (it->is_regular_file(ec) && ends_with(path.filename().string(), suffix)) files->push_back(normal_form(path));
   }
   if (ec && errors) errors->push_back(normal_form(dir) + ": cannot read directory: " + ec.message());
 }
@@ -92,17 +96,14 @@ ScenarioList discover_scenarios(const std::vector<std::string>& paths) {
   return list;
 }
 
-bool names_whole_root(const std::vector<std::string>& paths, const std::string& scenario_root) {
-  if (paths.empty()) return true;
-  const fs::path root = absolute_normal(scenario_root);
-  return std::any_of(paths.begin(), paths.end(), [&](const std::string& p) { return absolute_normal(p) == root; });
-}
+bool is_inside(const std::string& path, const std::string& root) { return relative_inside(path, root).has_value(); }
 
-std::string golden_path_for(const std::string& scenario, const std::string& scenario_root,
-                            const std::string& golden_dir) {
-  fs::path rel = relative_inside(scenario, scenario_root).value_or(fs::path(scenario).filename());
-  rel.replace_extension(".csv");
-  return normal_form(fs::path(golden_dir) / rel);
+std::optional<std::string> golden_path_for(const std::string& scenario, const std::string& scenario_root,
+                                           const std::string& golden_dir) {
+  std::optional<fs::path> rel = relative_inside(scenario, scenario_root);
+  if (!rel) return std::nullopt;
+  rel->replace_extension(".csv");
+  return normal_form(fs::path(golden_dir) / *rel);
 }
 
 std::optional<std::string> scenario_path_for(const std::string& golden, const std::string& scenario_root,
@@ -113,22 +114,59 @@ std::optional<std::string> scenario_path_for(const std::string& golden, const st
   return normal_form(fs::path(scenario_root) / *rel);
 }
 
+std::string scenario_name(const std::string& scenario, const std::string& scenario_root) {
+  fs::path name = relative_inside(scenario, scenario_root).value_or(fs::path(normal_form(scenario)));
+  return normal_form(name.replace_extension());
+}
+
+std::vector<std::string> covered_golden_dirs(const std::vector<std::string>& paths, const std::string& scenario_root,
+                                             const std::string& golden_dir) {
+  if (paths.empty()) return {normal_form(golden_dir)};
+  std::vector<std::string> dirs;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) continue;  // a file covers only its own golden
+    if (absolute_normal(path) == absolute_normal(scenario_root)) {
+      dirs.push_back(normal_form(golden_dir));
+    } else if (const std::optional<fs::path> rel = relative_inside(path, scenario_root)) {
+      dirs.push_back(normal_form(fs::path(golden_dir) / *rel));
+    }
+  }
+  std::sort(dirs.begin(), dirs.end());
+  dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
+  return dirs;
+}
+
 std::vector<std::string> find_orphan_goldens(const std::vector<std::string>& scenarios,
                                              const std::string& scenario_root, const std::string& golden_dir) {
+  return find_orphan_goldens(scenarios, scenario_root, golden_dir, {golden_dir});
+}
+
+std::vector<std::string> find_orphan_goldens(const std::vector<std::string>& scenarios,
+                                             const std::string& scenario_root, const std::string& golden_dir,
+                                             const std::vector<std::string>& covered) {
   std::set<std::string> mapped;
   for (const std::string& scenario : scenarios) {
-    mapped.insert(absolute_normal(golden_path_for(scenario, scenario_root, golden_dir)).generic_string());
+    if (const std::optional<std::string> golden = golden_path_for(scenario, scenario_root, golden_dir)) {
+      mapped.insert(absolute_normal(*golden).generic_string());
+    }
   }
-  std::vector<std::string> goldens;
+  std::set<std::string> orphans;  // covered folders may nest: each golden once
+  for (const std::string& dir : covered) {
+    for (const std::string& golden : files_below(dir, ".csv")) {
+      if (mapped.count(absolute_normal(golden).generic_string()) == 0) orphans.insert(golden);
+    }
+  }
+  return {orphans.begin(), orphans.end()};
+}
+
+std::vector<std::string> files_below(const std::string& dir, const std::string& suffix) {
+  std::vector<std::string> files;
   std::error_code ec;
-  if (!fs::is_directory(golden_dir, ec)) return goldens;
-  collect_files(golden_dir, ".csv", &goldens, nullptr);
-  std::vector<std::string> orphans;
-  for (const std::string& golden : goldens) {
-    if (mapped.count(absolute_normal(golden).generic_string()) == 0) orphans.push_back(golden);
-  }
-  std::sort(orphans.begin(), orphans.end());
-  return orphans;
+  if (!fs::is_directory(dir, ec)) return files;
+  collect_files(dir, suffix, &files, nullptr);
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace stepslide

@@ -11,6 +11,7 @@
 #include "gate/command_inputs.h"
 #include "gate/csv.h"
 #include "gate/project_settings.h"
+#include "gate/filter.h"
 #include "gate/scenario_file.h"
 #include "gate/text.h"
 
@@ -20,6 +21,7 @@ namespace {
 
 /// The scenarios to run, where each one's CSV goes, and how to simulate.
 struct RunPlan {
+  std::string warnings;  ///< filters that matched nothing
   std::vector<LoadedScenario> loaded;
   std::vector<std::string> outputs;  ///< one per scenario; "-" is stdout
   SimulationOptions simulation;
@@ -59,15 +61,20 @@ Expected<RunPlan> plan_run(const RunRequest& request) {
   if (request.stats && request.repeat < 1) {
     return Result::failure(error_line("--repeat " + std::to_string(request.repeat) + ": expected 1 or more runs"));
   }
+  const Expected<ScenarioFilter> filter = parse_filters(request.filters);
+  if (!filter) return Result::failure(error_line(filter.error()));
   const Expected<std::vector<std::string>> paths = paths_or_root(request.scenarios, request.scenario_root);
   if (!paths) return Result::failure(paths.error());
-  const Expected<std::vector<std::string>> files = scenario_files(*paths);
+  const Expected<std::vector<std::string>> found = scenario_files(*paths);
+  if (!found) return Result::failure(found.error());
+  const Expected<FilteredFiles> files = select_scenario_files(*found, request.scenario_root, *filter);
   if (!files) return Result::failure(files.error());
-  if (!request.out.empty() && files->size() != 1) {
-    return Result::failure(error_line("--out takes exactly one scenario, got " + std::to_string(files->size()) +
+  plan.warnings = files->warnings;
+  if (!request.out.empty() && files->files.size() != 1) {
+    return Result::failure(error_line("--out takes exactly one scenario, got " + std::to_string(files->files.size()) +
                                       "; use --out-dir for several"));
   }
-  Expected<std::vector<LoadedScenario>> loaded = load_all(*files);
+  Expected<std::vector<LoadedScenario>> loaded = load_all(files->files);
   if (!loaded) return Result::failure(loaded.error());
   Expected<std::vector<std::string>> outputs = run_outputs(request, *loaded);
   if (!outputs) return Result::failure(outputs.error());
@@ -130,6 +137,7 @@ RunResult run_scenarios(const RunRequest& as_given) {
     return result;
   }
   const RunRequest& request = *with_file;
+  result.warnings = plan->warnings;
   for (std::size_t i = 0; i < plan->loaded.size(); ++i) {
     result.items.push_back(run_one(plan->loaded[i], plan->outputs[i], *plan, request));
     const RunItem& item = result.items.back();

@@ -40,6 +40,8 @@ struct RunRequest {
   /// With `stats`: how many times each scenario is run to time it (the first
   /// run's CSV is written; every run is the same, the program is deterministic).
   int repeat = 5;
+  /// --filter GLOB / -GLOB (filter.h); names are relative to scenarios/.
+  std::vector<std::string> filters;
   std::string fingerprint = build_fingerprint();
   /// Called with each scenario's run as soon as it is written, in file order.
   std::function<void(const RunItem&)> on_item;
@@ -53,6 +55,7 @@ struct RunResult {
   /// Why nothing ran (stderr text: a refused option, no scenarios, an
   /// invalid scenario, two scenarios writing one file); exit 2.
   std::string errors;
+  std::string warnings;        ///< stderr text: a --filter that matched no scenario
   std::vector<RunItem> items;  ///< one per scenario, in file order
 };
 

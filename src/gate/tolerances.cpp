@@ -140,8 +140,9 @@ DiffRules rules_for(const DiffRules& base, const ToleranceLayers& layers, const 
 
 std::string scenario_directory(const std::string& scenario, const std::string& scenario_root) {
   // The golden path below an empty golden root is the scenario's path
-  // relative to the scenario root (or its bare file name when outside it).
-  const std::string relative = golden_path_for(scenario, scenario_root, "");
+  // relative to the scenario root; a scenario outside the root has none, so
+  // no directory override applies to it.
+  const std::string relative = golden_path_for(scenario, scenario_root, "").value_or("");
   const std::size_t slash = relative.rfind('/');
   return slash == std::string::npos ? "" : relative.substr(0, slash + 1);
 }

@@ -269,12 +269,28 @@ TEST_F(Cli, ShardingSplitsTheSortedList) {
   EXPECT_CONTAINS(r.err, "GTEST_SHARD_INDEX");
 }
 
-TEST_F(Cli, CheckOutsideTheRootMapsByFileName) {
+// Issue 14: a scenario outside the root used to be checked against
+// golden/<file name>.csv, and its hint blessed it there, where the next full
+// check failed on it as an orphan. Now it has no golden, and the report
+// gives the roots under which it would have one.
+TEST_F(Cli, CheckOutsideTheRootGivesRootsOfItsOwn) {
+  write("scenarios/a.json", floor_scenario(2));
   write("bugs/report.json", floor_scenario(2));
   const RunResult r = run("check bugs/report.json");
   EXPECT_EQ(r.code, 1);
-  EXPECT_CONTAINS(r.out, "missing golden golden/report.csv");
+  EXPECT_EQ(r.out,
+            "FAIL bugs/report.json: outside the scenario root 'scenarios', so no golden maps to it\n"
+            "hint: give it roots of its own: `stepslide bless --scenario-root bugs --golden-dir bugs/golden "
+            "bugs/report.json`, then `stepslide check --scenario-root bugs --golden-dir bugs/golden "
+            "bugs/report.json`; or move it under scenarios/\n"
+            "0 passed, 1 failed\n");
+  EXPECT_FALSE(exists("golden/report.csv"));
+  EXPECT_FALSE(exists("golden/report.csv.new")) << "no pending result without a golden to stand in for";
   EXPECT_EQ(run("check nowhere.json").code, 2);
+  EXPECT_EQ(run("bless --scenario-root bugs --golden-dir bugs/golden bugs/report.json").code, 0);
+  EXPECT_EQ(run("check --scenario-root bugs --golden-dir bugs/golden bugs/report.json").code, 0);
+  EXPECT_EQ(run("bless").code, 0);
+  EXPECT_EQ(run("check").out, "PASS scenarios/a.json\n1 passed, 0 failed\n") << "no orphans in golden/";
 }
 
 TEST_F(Cli, CheckWithoutAScenarioRootSaysWhere) {

@@ -198,7 +198,7 @@ TEST(Goldens, EachStartsWithFormatScenarioHashAndBuildOfItsScenario) {
     SCOPED_TRACE(scenario);
     const stepslide::LoadedScenario loaded = stepslide::load_scenario_keeping_bytes(scenario);
     ASSERT_TRUE(loaded.valid());
-    const std::string golden = stepslide::golden_path_for(scenario, root + "/scenarios", root + "/golden");
+    const std::string golden = stepslide::golden_path_for(scenario, root + "/scenarios", root + "/golden").value();
     const stepslide::Expected<stepslide::Trajectory> t = stepslide::read_trajectory_file(golden);
     ASSERT_TRUE(t) << t.error();
     ASSERT_GE(t->metadata.size(), 3u);

@@ -143,9 +143,11 @@ class ConsoleCli : public test::TempDirTest {
     fs::remove(dir_ / "golden/jump.csv");  // one failure: a missing golden
   }
 
-  /// Runs `command` in the temp dir with CI and NO_COLOR unset, then `env`.
+  /// Runs `command` in the temp dir with CI, NO_COLOR and STEPSLIDE_UPDATE
+  /// unset, then `env`.
   int shell(const std::string& command, const std::string& env = "") const {
-    const std::string line = "cd '" + dir_.string() + "' && env -u CI -u NO_COLOR " + env + " " + command;
+    const std::string line =
+        "cd '" + dir_.string() + "' && env -u CI -u NO_COLOR -u STEPSLIDE_UPDATE " + env + " " + command;
     const int status = std::system(line.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }

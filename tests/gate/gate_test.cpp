@@ -72,10 +72,22 @@ TEST(GateGoldenPath, GoldensMapBackToTheirScenario) {
   EXPECT_EQ(scenario_path_for("elsewhere/x.csv", "scenarios", "golden"), std::nullopt);
 }
 
-TEST(GateGoldenPath, OutsideTheRootUsesTheFileName) {
-  EXPECT_EQ(golden_path_for("/tmp/elsewhere/bug_report.json", "scenarios", "golden"), "golden/bug_report.csv");
-  EXPECT_EQ(golden_path_for("scenarios_old/x.json", "scenarios", "golden"), "golden/x.csv");
-  EXPECT_EQ(golden_path_for("noext", "scenarios", "golden"), "golden/noext.csv");
+// Issue 14: a scenario outside the root used to map to GOLDEN/<file name>,
+// which no scenario under the root maps to, so the next full check failed
+// on it as an orphan. Outside the root there is no golden.
+TEST(GateGoldenPath, OutsideTheRootThereIsNoGolden) {
+  EXPECT_EQ(golden_path_for("/tmp/elsewhere/bug_report.json", "scenarios", "golden"), std::nullopt);
+  EXPECT_EQ(golden_path_for("scenarios_old/x.json", "scenarios", "golden"), std::nullopt);
+  EXPECT_EQ(golden_path_for("noext", "scenarios", "golden"), std::nullopt);
+  EXPECT_EQ(golden_path_for("scenarios", "scenarios", "golden"), std::nullopt) << "the root itself is no scenario";
+  EXPECT_EQ(golden_path_for("scenarios/noext", "scenarios", "golden"), "golden/noext.csv");
+}
+
+TEST(GateGoldenPath, ScenarioNamesAreRootRelativeWithoutTheExtension) {
+  EXPECT_EQ(scenario_name("scenarios/stairs/up.json", "scenarios"), "stairs/up");
+  EXPECT_EQ(scenario_name("./scenarios//top.json", "scenarios/"), "top");
+  EXPECT_EQ(scenario_name("cases/a/b.json", "cases"), "a/b");
+  EXPECT_EQ(scenario_name("/tmp/elsewhere/x.json", "scenarios"), "/tmp/elsewhere/x") << "outside: the path";
 }
 
 // ---------------------------------------------------------------------------
@@ -107,14 +119,6 @@ TEST_F(GateFiles, DiscoveryReportsMissingPaths) {
   EXPECT_EQ(list.errors[0], "nope.json: no such file or directory");
 }
 
-TEST_F(GateFiles, WholeRootOnlyWhenTheRootIsNamed) {
-  fs::create_directories("scenarios/sub");
-  EXPECT_TRUE(names_whole_root({}, "scenarios"));
-  EXPECT_TRUE(names_whole_root({"./scenarios/"}, "scenarios"));
-  EXPECT_FALSE(names_whole_root({"scenarios/sub"}, "scenarios"));
-  EXPECT_FALSE(names_whole_root({"scenarios/a.json"}, "scenarios"));
-}
-
 TEST_F(GateFiles, OrphansAreGoldensNoScenarioMapsTo) {
   write("golden/a/b.csv", "");
   write("golden/kept.csv", "");
@@ -124,6 +128,32 @@ TEST_F(GateFiles, OrphansAreGoldensNoScenarioMapsTo) {
       find_orphan_goldens({"scenarios/a/b.json", "scenarios/kept.json"}, "scenarios", "golden");
   EXPECT_EQ(orphans, (std::vector<std::string>{"golden/gone.csv"}));
   EXPECT_TRUE(find_orphan_goldens({}, "scenarios", "no_such_dir").empty());
+}
+
+TEST_F(GateFiles, PathsCoverTheGoldensOfTheirFolders) {
+  fs::create_directories("scenarios/stairs/deep");
+  fs::create_directories("scenarios/walls");
+  write("scenarios/stairs/up.json", "{}");
+  fs::create_directories("elsewhere");
+  EXPECT_EQ(covered_golden_dirs({}, "scenarios", "golden"), (std::vector<std::string>{"golden"}));
+  EXPECT_EQ(covered_golden_dirs({"./scenarios/"}, "scenarios", "golden"), (std::vector<std::string>{"golden"}));
+  EXPECT_EQ(covered_golden_dirs({"scenarios/walls", "scenarios/stairs/deep", "scenarios/stairs/up.json"}, "scenarios",
+                                "golden"),
+            (std::vector<std::string>{"golden/stairs/deep", "golden/walls"}))
+      << "a file covers nothing beyond its own golden";
+  EXPECT_TRUE(covered_golden_dirs({"elsewhere"}, "scenarios", "golden").empty()) << "outside the root: nothing";
+
+  write("golden/stairs/up.csv", "");
+  write("golden/stairs/gone.csv", "");
+  write("golden/walls/gone.csv", "");
+  write("golden/top_gone.csv", "");
+  const std::vector<std::string> scenarios{"scenarios/stairs/up.json"};
+  EXPECT_EQ(find_orphan_goldens(scenarios, "scenarios", "golden", {"golden/stairs"}),
+            (std::vector<std::string>{"golden/stairs/gone.csv"}));
+  EXPECT_EQ(find_orphan_goldens(scenarios, "scenarios", "golden", {"golden", "golden/stairs"}),
+            (std::vector<std::string>{"golden/stairs/gone.csv", "golden/top_gone.csv", "golden/walls/gone.csv"}))
+      << "nested covered folders list each orphan once";
+  EXPECT_TRUE(find_orphan_goldens(scenarios, "scenarios", "golden", {}).empty());
 }
 
 // ---------------------------------------------------------------------------

@@ -30,7 +30,7 @@ inline std::string slurp(const fs::path& path) { return read_text(path); }
 inline std::vector<std::string> every_scenario() { return discover_scenarios({kSource + "/scenarios"}).files; }
 
 inline std::string golden_of(const std::string& scenario) {
-  return golden_path_for(scenario, kSource + "/scenarios", kSource + "/golden");
+  return golden_path_for(scenario, kSource + "/scenarios", kSource + "/golden").value();
 }
 
 inline Scenario load_or_die(const std::string& path) {

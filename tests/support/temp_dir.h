@@ -73,13 +73,14 @@ class TempDirTest : public ::testing::Test {
   bool exists(const std::string& rel) const { return fs::exists(dir_ / rel); }
 
   /// Runs `stepslide ARGS` in the directory through the shell, killed after
-  /// kChildTimeoutSeconds. `env` is prepended (e.g. "CI=1"). CI, colour and
-  /// sharding variables of the test's own environment are removed, so the
-  /// child sees only what the test sets.
+  /// kChildTimeoutSeconds. `env` is prepended (e.g. "CI=1"). CI, colour,
+  /// update-mode and sharding variables of the test's own environment are
+  /// removed, so the child sees only what the test sets.
   RunResult run(const std::string& args, const std::string& env = "") const {
     const std::string command = "cd " + quoted(dir_.string()) +
-                                " && env -u CI -u NO_COLOR -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX "
-                                "-u TEST_TOTAL_SHARDS -u TEST_SHARD_INDEX -u TEST_SHARD_STATUS_FILE " +
+                                " && env -u CI -u NO_COLOR -u STEPSLIDE_UPDATE -u GTEST_TOTAL_SHARDS "
+                                "-u GTEST_SHARD_INDEX -u TEST_TOTAL_SHARDS -u TEST_SHARD_INDEX "
+                                "-u TEST_SHARD_STATUS_FILE " +
                                 env + " timeout -s KILL " + std::to_string(kChildTimeoutSeconds) + " " +
                                 quoted(STEPSLIDE_BINARY) + " " + args + " >.stdout 2>.stderr";
     const int status = std::system(command.c_str());
