@@ -30,6 +30,26 @@ struct ScenarioLimits {
   static constexpr int max_stairs_steps = 10000;
   static constexpr int max_json_depth = 64;
   static constexpr double max_coordinate = 1e6;  ///< |any position or size| in metres
+
+  // Rates and angles. Every one of them is multiplied by time (at most
+  // max_ticks / tick_rate = 1e6 s, at tick_rate 1) or fed to sin/cos, so an
+  // unbounded one turns a valid, finite file into NaN rows (1e308 deg/s
+  // overflows to infinity after 1.8 s). The bounds keep every product finite
+  // *and* meaningful in double precision:
+  //  - max_speed (m/s, each component of a linear motion's velocity, an input's
+  //    wish_velocity and the character's initial velocity): the largest
+  //    terminal_velocity setting, so no input moves anything faster than the
+  //    controller's own settings can. Over 1e6 s that is at most 1e10 m, where
+  //    a double still resolves 2e-6 m, below the smallest skin_width (1e-5 m).
+  //  - max_spin_deg_per_s: 1e6 deg/s (100 deg per tick even at the top tick
+  //    rate). Over 1e6 s, 1e12 deg (1.7e10 rad): finite, and sin/cos of it
+  //    still resolved to 4e-6 rad.
+  //  - max_angle_deg (yaw_deg, rotation_deg of bodies and motion keys): 1e6 deg
+  //    (2778 turns), resolved to 1.2e-10 deg; larger angles mean nothing more
+  //    and, near 1e308, overflow when converted to radians.
+  static constexpr double max_speed = 1e4;
+  static constexpr double max_spin_deg_per_s = 1e6;
+  static constexpr double max_angle_deg = 1e6;
 };
 
 enum class ShapeType { Box, Sphere, Capsule, Cylinder, ConvexHull, Mesh, Heightfield, Stairs, Ramp };

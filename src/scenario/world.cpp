@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
+#include <vector>
 
 namespace stepslide {
 
@@ -18,6 +20,20 @@ namespace {
 // and step edges crisp while leaving GJK well conditioned.
 constexpr double kBoxMargin = 0.001;
 constexpr double kHullMargin = 0.0001;
+
+// Collision filters. Nothing in this world reads a pair of two world bodies:
+// there is no dynamics, and queries (the controllers' sweeps, contact tests
+// and rays, the plot's rays) go to the broadphase directly with a callback
+// in DefaultFilter, which every world body accepts. So world bodies never
+// pair with each other: without this, N static bodies piled in one place made
+// N^2/2 pairs (3 000 boxes took 35 s and 455 MB to add; 15 000 overflowed
+// Bullet's pair cache and crashed), and every kinematic body made and dropped
+// pairs with whatever it passed. Static bodies are in StaticFilter, kinematic
+// ones in KinematicFilter, and both accept every group but those two: the
+// reference controller's ghost (CharacterFilter) still pairs with all of them.
+constexpr int kStaticGroup = btBroadphaseProxy::StaticFilter;
+constexpr int kKinematicGroup = btBroadphaseProxy::KinematicFilter;
+constexpr int kWorldBodyMask = btBroadphaseProxy::AllFilter & ~(kStaticGroup | kKinematicGroup);
 
 /// Rotation from docs/format.md §1.1 `rotation_deg`: about world X, then Y, then Z.
 btQuaternion rotation_from_degrees(const Vec3& rotation_deg) {
@@ -106,16 +122,80 @@ std::unique_ptr<btHeightfieldTerrainShape> make_heightfield(const ShapeDef& s,
   return terrain;
 }
 
+/// Worlds of up to this many bodies are built one body at a time (see World::World).
+constexpr std::size_t kIncrementalBodies = 1024;
+/// Leaves at or below this count are grouped by btDbvt's bottom-up pass, whose
+/// cost grows with the cube of the count; above it the tree is split top-down.
+constexpr int kBottomUpLeaves = 8;
+
+/// A parent for two subtrees, allocated as btDbvt allocates its nodes, so the
+/// tree may free it.
+btDbvtNode* join(btDbvtNode* a, btDbvtNode* b) {
+  auto* node = new (btAlignedAlloc(sizeof(btDbvtNode), 16)) btDbvtNode();
+  Merge(a->volume, b->volume, node->volume);
+  node->parent = nullptr;
+  node->childs[0] = a;
+  node->childs[1] = b;
+  a->parent = node;
+  b->parent = node;
+  return node;
+}
+
+/// Any tree over `leaves` of depth log2(n): pairs, then pairs of pairs.
+btDbvtNode* balanced_tree(std::vector<btDbvtNode*> level) {
+  if (level.empty()) return nullptr;
+  while (level.size() > 1) {
+    std::vector<btDbvtNode*> next;
+    next.reserve(level.size() / 2 + 1);
+    for (std::size_t i = 0; i + 1 < level.size(); i += 2) next.push_back(join(level[i], level[i + 1]));
+    if (level.size() % 2 == 1) next.push_back(level.back());
+    level.swap(next);
+  }
+  level[0]->parent = nullptr;
+  return level[0];
+}
+
 }  // namespace
 
 World::World(const Scenario& scenario) : scenario_(scenario) {
   config_ = std::make_unique<btDefaultCollisionConfiguration>();
   dispatcher_ = std::make_unique<btCollisionDispatcher>(config_.get());
-  broadphase_ = std::make_unique<btDbvtBroadphase>();
+  auto dbvt = std::make_unique<btDbvtBroadphase>();
+  btDbvtBroadphase& broadphase = *dbvt;
+  broadphase_ = std::move(dbvt);
   world_ = std::make_unique<btCollisionWorld>(dispatcher_.get(), broadphase_.get(), config_.get());
   // Only kinematic bodies move; their AABBs are refreshed one by one in set_time.
   world_->setForceUpdateAllAabbs(false);
-  for (std::size_t i = 0; i < scenario.world.size(); ++i) add_body(i);
+  // World bodies never pair (kWorldBodyMask), so the broadphase does not look
+  // for pairs when a body is added or moves: that search visits every body
+  // overlapping it, N^2 in all for N bodies piled up. The reference
+  // controller turns it back on for its ghost (scenario/reference_controller.cpp).
+  broadphase.m_deferedcollide = true;
+
+  // Added one by one, each body descends the broadphase's tree to the leaf
+  // nearest it, which for bodies added in a row along a line, or all at one
+  // place, is the last one added: the tree degenerates into a list and
+  // building it costs N^2 (20 000 bodies in a row took 4 s, 200 000 would take
+  // 7 minutes). Large worlds are therefore built in bulk: each body is added
+  // to an empty tree, which takes no search, and the tree is built once,
+  // top-down, from all the leaves: O(N log N) whatever the placement. Small
+  // worlds keep the one-by-one build, which costs at most kIncrementalBodies^2
+  // / 2 steps: the shape of the tree decides which of two equally near
+  // surfaces a query meets first, and the goldens were recorded with it.
+  btDbvt& tree = broadphase.m_sets[btDbvtBroadphase::DYNAMIC_SET];
+  if (scenario.world.size() <= kIncrementalBodies) {
+    for (std::size_t i = 0; i < scenario.world.size(); ++i) add_body(i);
+    return;
+  }
+  std::vector<btDbvtNode*> leaves;
+  leaves.reserve(scenario.world.size());
+  for (std::size_t i = 0; i < scenario.world.size(); ++i) {
+    add_body(i);
+    leaves.push_back(tree.m_root);
+    tree.m_root = nullptr;
+  }
+  tree.m_root = balanced_tree(std::move(leaves));
+  tree.optimizeTopDown(kBottomUpLeaves);
 }
 
 std::unique_ptr<btCollisionShape> World::make_shape(const ShapeDef& s, btTransform& offset) {
@@ -151,7 +231,8 @@ void World::add_body(std::size_t def_index) {
   object->setCollisionShape(shape.get());
   // body_name() finds the body by this index.
   object->setUserIndex(static_cast<int>(def_index));
-  if (def.motion.type != MotionType::None) {
+  const bool kinematic = def.motion.type != MotionType::None;
+  if (kinematic) {
     object->setCollisionFlags(object->getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
   } else {
     object->setCollisionFlags(object->getCollisionFlags() | btCollisionObject::CF_STATIC_OBJECT);
@@ -163,7 +244,7 @@ void World::add_body(std::size_t def_index) {
   body.local_offset = offset;
   object->setWorldTransform(body_pose(def_index, 0) * offset);
   object->setInterpolationWorldTransform(object->getWorldTransform());
-  world_->addCollisionObject(object.get());
+  world_->addCollisionObject(object.get(), kinematic ? kKinematicGroup : kStaticGroup, kWorldBodyMask);
   bodies_.push_back(body);
   objects_.push_back(std::move(object));
   shapes_.push_back(std::move(shape));
@@ -190,6 +271,12 @@ btTransform World::body_pose(std::size_t def_index, std::int64_t tick) const {
     case MotionType::Linear:
       return btTransform(rest.getRotation(), rest.getOrigin() + to_bt(def.motion.velocity) * t);
     case MotionType::Spin: {
+      // The loader bounds deg_per_s (ScenarioLimits::max_spin_deg_per_s), so
+      // the angle stays finite: at most 1e12 deg after the longest scenario.
+      // The angle is deliberately not reduced modulo 360 first: that changes
+      // the rounding at whole turns (golden platforms/spin_fast moves by
+      // 5e-16 m) and gains no precision, because deg_per_s * t has already
+      // rounded by the same relative amount as the conversion to radians.
       const btQuaternion turn(to_bt(def.motion.axis), def.motion.deg_per_s * t * kDegToRad);
       return btTransform(turn * rest.getRotation(), rest.getOrigin());
     }

@@ -391,6 +391,9 @@ const char* const kExpressible[] = {
     "tick_rate_too_high", "tick_rate_zero", "ticks_fraction", "ticks_null", "ticks_string", "ticks_too_many",
     "ticks_zero", "top_level_array", "top_level_number", "top_level_string", "unknown_root_key", "up_string",
     "world_not_array", "wrong_format",
+    // Rates and angles bounded so that time and trigonometry cannot overflow them.
+    "body_rotation_too_large", "character_velocity_too_fast", "input_wish_velocity_too_fast", "input_yaw_too_large",
+    "motion_key_rotation_too_large", "motion_linear_too_fast", "motion_spin_rate_too_fast",
 };
 
 /// Bad-input files whose problem relates one value to another, or needs
