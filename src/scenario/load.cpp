@@ -3,6 +3,7 @@
 // file reads the document and its top-level fields and hands each part
 // (character, world, input, expect) to its own reader in load_*.cpp.
 
+#include <algorithm>
 #include <filesystem>
 
 #include "base/file_io.h"
@@ -31,6 +32,17 @@ void read_gravity_and_up(JsonReader& r, ObjectReader& o, const Field& root, Scen
   }
 }
 
+/// Moving bodies are posed every tick: their count times the ticks bounds the work.
+void check_moving_body_ticks(JsonReader& r, const Field& world, const Scenario& s) {
+  const auto moving = static_cast<std::int64_t>(std::count_if(
+      s.world.begin(), s.world.end(), [](const BodyDef& b) { return b.motion.type != MotionType::None; }));
+  if (moving == 0 || moving * s.ticks <= Limits::max_moving_body_ticks) return;
+  r.error(world.where, "expected at most " + std::to_string(Limits::max_moving_body_ticks) +
+                           " moving body-ticks (bodies with a motion x ticks, the work limit), got " +
+                           std::to_string(moving) + " x " + std::to_string(s.ticks) + " = " +
+                           std::to_string(moving * s.ticks));
+}
+
 void read_scenario(JsonReader& r, const Field& root, Scenario& s) {
   if (!r.object(root)) return;
   ObjectReader o(r, root);
@@ -47,7 +59,9 @@ void read_scenario(JsonReader& r, const Field& root, Scenario& s) {
   const bool ticks_ok = r.integer(o.required("ticks"), tick_count, s.ticks);
   read_gravity_and_up(r, o, root, s);
   read_character(r, o.optional("character"), s.character);
-  read_world(r, o.optional("world"), s.world);
+  const Field world = o.optional("world");
+  read_world(r, world, s.world);
+  if (ticks_ok) check_moving_body_ticks(r, world, s);
   read_input(r, o.optional("input"), s.input);
   const Range checked_ticks =
       ticks_ok ? Range{0.0, static_cast<double>(s.ticks), false, false, nullptr, "the scenario's ticks"}

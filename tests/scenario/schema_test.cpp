@@ -404,6 +404,7 @@ const char* const kBeyondTheSchema[] = {
     "heightfield_heights_count", "heightfield_too_many_cells", "hull_collinear", "hull_coplanar",
     "hull_duplicate_points", "hull_nearly_coplanar", "input_ticks_not_increasing", "mesh_index_out_of_range",
     "mesh_repeated_index", "mesh_zero_area", "motion_keyframes_not_increasing", "motion_spin_zero_axis", "up_zero",
+    "mesh_repeated_triangle", "moving_body_ticks_too_many",
 };
 
 bool related(const std::string& a, const std::string& b) {
