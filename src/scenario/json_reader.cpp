@@ -194,12 +194,20 @@ JsonIssue DomBuilder::issue_at(const Where* last, std::string message) const {
 }  // namespace
 
 std::string pointer_token(std::string_view key) {
+  static const char* const kHex = "0123456789abcdef";
   std::string out;
   for (char c : key) {
+    const auto byte = static_cast<unsigned char>(c);
     if (c == '~') {
       out += "~0";
     } else if (c == '/') {
       out += "~1";
+    } else if (c == '\\') {
+      out += "\\\\";
+    } else if (byte < 0x20 || byte == 0x7F) {
+      out += "\\u00";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xF];
     } else {
       out += c;
     }

@@ -95,6 +95,9 @@ struct Field {
 };
 
 /// `key` as one JSON Pointer token (RFC 6901): "~" becomes "~0", "/" becomes "~1".
+/// Pointers are printed, so control characters are written as in a JSON
+/// string ("\u0000", never a raw NUL or newline on a terminal), and a
+/// backslash as "\\" so that a key spelling "\u0000" stays distinguishable.
 std::string pointer_token(std::string_view key);
 /// "-2", "2.5", "\"abc\"" (truncated when long), "true", "null", "an array", "an object".
 std::string describe(const Json& value);

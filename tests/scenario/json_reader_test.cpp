@@ -41,6 +41,19 @@ TEST(StrictJson, PointersEscapeTildeAndSlashAndOrderFollowsTheDocument) {
   EXPECT_EQ(pointer_token("~/x/~"), "~0~1x~1~0");
 }
 
+TEST(StrictJson, PointersWriteControlCharactersAsJsonEscapes) {
+  // A "\u0000" key was printed in the pointer as a raw NUL byte.
+  EXPECT_EQ(pointer_token(std::string_view("a\0b", 3)), "a\\u0000b");
+  EXPECT_EQ(pointer_token("line\nbreak\x1b[31m\x7f"), "line\\u000abreak\\u001b[31m\\u007f");
+  // A backslash is doubled, so a key spelling \u0000 differs from a NUL.
+  EXPECT_EQ(pointer_token("\\u0000"), "\\\\u0000");
+  EXPECT_EQ(pointer_token("caf\xC3\xA9"), "caf\xC3\xA9") << "UTF-8 is kept as it is";
+  const ParsedJson parsed = parse_json("{\"a\": {\"\\u0000\": 1, \"\\u0000\": 2}}", 64, 100);
+  ASSERT_TRUE(parsed.ok);
+  ASSERT_EQ(parsed.issues.size(), 1u);
+  EXPECT_EQ(parsed.issues[0].pointer, "/a/\\u0000");
+}
+
 TEST(StrictJson, EveryDuplicateKeyIsReportedAndTheLastValueWins) {
   const ParsedJson result = parse_json(R"({"a": 1, "b": {"c": 1, "c": 2}, "a": 3})", 64, 100);
   ASSERT_TRUE(result.ok);

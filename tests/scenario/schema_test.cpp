@@ -394,6 +394,7 @@ const char* const kExpressible[] = {
     // Rates and angles bounded so that time and trigonometry cannot overflow them.
     "body_rotation_too_large", "character_velocity_too_fast", "input_wish_velocity_too_fast", "input_yaw_too_large",
     "motion_key_rotation_too_large", "motion_linear_too_fast", "motion_spin_rate_too_fast",
+    "key_with_control_characters",
 };
 
 /// Bad-input files whose problem relates one value to another, or needs
