@@ -95,7 +95,9 @@ LoadResult load_text(const std::string& text, const std::string& file_label) {
     return failure(file_label, "empty file: expected a JSON object");
   }
   // One duplicate more than can be listed, so the listing says it was cut short.
-  ParsedJson parsed = parse_json(text, Limits::max_json_depth, kMaxErrors + 1);
+  const auto max_memory = static_cast<std::size_t>(Limits::max_memory_per_file_byte) * text.size() +
+                          static_cast<std::size_t>(Limits::memory_allowance);
+  ParsedJson parsed = parse_json(text, Limits::max_json_depth, kMaxErrors + 1, max_memory);
   JsonReader reader(kMaxErrors);
   for (JsonIssue& issue : parsed.issues) reader.add(std::move(issue));
   Scenario scenario;

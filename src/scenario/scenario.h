@@ -29,6 +29,15 @@ struct ScenarioLimits {
   static constexpr std::int64_t max_heightfield_cells = 4000000;
   static constexpr int max_stairs_steps = 10000;
   static constexpr int max_json_depth = 64;
+  /// Memory for the parsed document: 16 bytes per byte of file, plus 32 MiB
+  /// for small files. A JSON value takes at least 16 bytes in memory, so a
+  /// document of 2-byte values ("0,") needs 8 per byte, and the densest real
+  /// content (vertices and triangles of one-digit numbers, "[1,0,2],") 14;
+  /// nested or tiny arrays, objects and strings need 20 to 35, and are refused
+  /// when they go past it. With the file itself and the parser's member
+  /// counts, a load peaks at no more than 20 times the file size.
+  static constexpr std::int64_t max_memory_per_file_byte = 16;
+  static constexpr std::int64_t memory_allowance = 32ll * 1024 * 1024;
   static constexpr double max_coordinate = 1e6;  ///< |any position or size| in metres
 
   // Rates and angles. Every one of them is multiplied by time (at most
