@@ -57,10 +57,10 @@ struct ScenarioLimits {
   //    (2778 turns), resolved to 1.2e-10 deg; larger angles mean nothing more
   //    and, near 1e308, overflow when converted to radians.
   /// Kinematic bodies x ticks. Each moving body is posed and refitted in the
-  /// broadphase every tick, about 0.3 us per body-tick on the reference
-  /// machine wherever the bodies are (bench/limits_bench.cpp), so this bounds
-  /// that work at about 30 s per run: 100 platforms for the longest run, or
-  /// 100 000 bodies for 1 000 ticks.
+  /// broadphase every tick, 0.25 to 0.4 us of CPU per body-tick on the
+  /// development machine wherever the bodies are (bench/limits_bench.cpp), so
+  /// this bounds that work to 25-40 s per run: 100 platforms for the longest
+  /// run, or 100 000 bodies for 1 000 ticks.
   static constexpr std::int64_t max_moving_body_ticks = 100000000;
   static constexpr double max_speed = 1e4;
   static constexpr double max_spin_deg_per_s = 1e6;
