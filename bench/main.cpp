@@ -13,6 +13,7 @@ namespace stepslide::bench {
 void register_scenario_benchmarks(const std::vector<NamedScenario>& scenarios);
 void register_iteration_benchmarks();
 void register_world_size_benchmarks();
+void register_limits_benchmarks();
 }  // namespace stepslide::bench
 
 namespace {
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
   register_scenario_benchmarks(scenarios);
   register_iteration_benchmarks();
   register_world_size_benchmarks();
+  register_limits_benchmarks();
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) {

@@ -40,7 +40,10 @@ struct QueryCounts {
 class CollisionQueries {
  public:
   /// `self` (may be null) is ignored by every query, so the character's own
-  /// object can live in the same world.
+  /// object can live in the same world. Queries use Bullet's default filter
+  /// (group DefaultFilter, mask AllFilter): they see every object whose own
+  /// mask accepts DefaultFilter, as the scenario world's static and kinematic
+  /// bodies do (they only refuse each other's groups, scenario/world.cpp).
   CollisionQueries(btCollisionWorld* world, const btCollisionObject* self);
 
   /// Closest hit of `shape` moving from `from` to `to` (rotation taken from

@@ -47,22 +47,93 @@ std::string syntax_message(std::string_view what) {
   return "invalid JSON: " + printable(what);
 }
 
+// The first pass: for each array and object, in the order they open, the
+// number of values directly inside it. Stops where the second pass will
+// (syntax errors, too deep nesting), so the counts match every container the
+// second pass opens.
+class MemberCounter {
+ public:
+  explicit MemberCounter(int max_depth) : max_depth_(static_cast<std::size_t>(max_depth)) {}
+
+  bool null() { return value(); }
+  bool boolean(bool /*value*/) { return value(); }
+  bool number_integer(Json::number_integer_t /*value*/) { return value(); }
+  bool number_unsigned(Json::number_unsigned_t /*value*/) { return value(); }
+  bool number_float(Json::number_float_t /*value*/, const std::string& /*text*/) { return value(); }
+  bool string(std::string& /*value*/) { return value(); }
+  bool binary(Json::binary_t& /*value*/) { return value(); }
+  bool start_object(std::size_t /*size*/) { return open(); }
+  bool start_array(std::size_t /*size*/) { return open(); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool key(std::string& /*name*/) { return true; }
+  bool parse_error(std::size_t /*byte*/, const std::string& /*token*/, const nlohmann::detail::exception& /*e*/) {
+    return false;
+  }
+
+  std::vector<std::uint32_t> counts;  ///< per container, in opening order
+
+ private:
+  bool value() {
+    if (!open_.empty()) ++counts[open_.back()];
+    return true;
+  }
+  bool open() {
+    if (open_.size() >= max_depth_) return false;
+    value();
+    open_.push_back(counts.size());
+    counts.push_back(0);
+    return true;
+  }
+  bool close() {
+    open_.pop_back();
+    return true;
+  }
+
+  std::size_t max_depth_;
+  std::vector<std::size_t> open_;
+};
+
+// What the document costs in memory, in bytes, by what Json holds (x86-64,
+// glibc): a value is 16 bytes, in its array's storage or, in an object, in a
+// 48-byte member (key and value); an array or object adds its 24-byte vector
+// (a 32-byte allocation) and its storage's allocation overhead; a string adds
+// its 32-byte std::string (48 allocated) and, beyond 15 characters, its
+// characters. Rounded up, so that the charges are not below what is allocated.
+constexpr std::size_t kSlotBytes = 16;
+constexpr std::size_t kMemberBytes = 48;
+constexpr std::size_t kContainerBytes = 48;
+constexpr std::size_t kStringBytes = 48;
+/// The duplicate-key index of an object being read, per member (released when it closes).
+constexpr std::size_t kIndexEntryBytes = 64;
+std::size_t text_bytes(std::size_t length) { return length > 15 ? length + 1 + 16 : 0; }
+
 // Builds the document from nlohmann's SAX events. Unlike nlohmann's own DOM
 // builder it reports duplicate keys instead of silently keeping the last value,
 // and refuses to open containers beyond the depth limit. The parser itself is
 // iterative, so deep input cannot exhaust the stack.
 class DomBuilder {
  public:
-  DomBuilder(Json& root, int max_depth, std::size_t max_duplicates)
-      : root_(root), max_depth_(static_cast<std::size_t>(max_depth)), max_duplicates_(max_duplicates) {}
+  DomBuilder(Json& root, int max_depth, std::size_t max_duplicates, const std::vector<std::uint32_t>& sizes,
+             std::size_t max_memory)
+      : root_(root),
+        max_depth_(static_cast<std::size_t>(max_depth)),
+        max_duplicates_(max_duplicates),
+        sizes_(sizes),
+        max_memory_(max_memory),
+        used_(sizes.capacity() * sizeof(std::uint32_t)) {}
 
   bool null() { return place(Json(nullptr)) != nullptr; }
   bool boolean(bool value) { return place(Json(value)) != nullptr; }
   bool number_integer(Json::number_integer_t value) { return place(Json(value)) != nullptr; }
   bool number_unsigned(Json::number_unsigned_t value) { return place(Json(value)) != nullptr; }
   bool number_float(Json::number_float_t value, const std::string& /*text*/) { return place(Json(value)) != nullptr; }
-  bool string(std::string& value) { return place(Json(std::move(value))) != nullptr; }
-  bool binary(Json::binary_t& value) { return place(Json(std::move(value))) != nullptr; }
+  bool string(std::string& value) {
+    return charge(kStringBytes + text_bytes(value.size())) && place(Json(std::move(value))) != nullptr;
+  }
+  bool binary(Json::binary_t& value) {
+    return charge(kStringBytes + text_bytes(value.size())) && place(Json(std::move(value))) != nullptr;
+  }
 
   bool start_object(std::size_t /*size*/) { return open(Json::object()); }
   bool start_array(std::size_t /*size*/) { return open(Json::array()); }
@@ -80,6 +151,7 @@ class DomBuilder {
     Json* container = nullptr;
     Where slot;  ///< where the container sits in its parent; parent pointer unused
     std::unordered_map<std::string, std::size_t> members;  ///< objects: name -> position
+    std::size_t members_bytes = 0;                          ///< charged for `members`
     Json* pending = nullptr;                               ///< objects: the member whose value comes next
     Where pending_slot;
   };
@@ -87,9 +159,15 @@ class DomBuilder {
   Json* place(Json&& value);
   bool open(Json&& container);
   bool close() {
+    used_ -= frames_.back().members_bytes;
     frames_.pop_back();
     return true;
   }
+  /// Counts `bytes` more against the memory limit; past it, records the error
+  /// at the next value's place and stops parsing.
+  bool charge(std::size_t bytes) { return charge(bytes, next_slot()); }
+  /// The same, with the error at `at` (null: the innermost open container).
+  bool charge(std::size_t bytes, const Where* at);
   /// Where the next value goes; null for the root.
   const Where* next_slot();
   JsonIssue issue_at(const Where* last, std::string message) const;
@@ -97,6 +175,10 @@ class DomBuilder {
   Json& root_;
   std::size_t max_depth_;
   std::size_t max_duplicates_;
+  const std::vector<std::uint32_t>& sizes_;  ///< members of each container, in opening order
+  std::size_t next_container_ = 0;
+  std::size_t max_memory_;
+  std::size_t used_;
   std::vector<Frame> frames_;
   Where array_slot_;  ///< scratch for next_slot()
 };
@@ -124,12 +206,32 @@ bool DomBuilder::open(Json&& container) {
     fatal = true;
     return false;
   }
+  // Sized once, before anything is put in it (the first pass counted its members).
+  const std::size_t size = next_container_ < sizes_.size() ? sizes_[next_container_] : 0;
+  ++next_container_;
+  const bool is_object = container.is_object();
+  if (!charge(kContainerBytes + size * (is_object ? kMemberBytes : kSlotBytes))) return false;
   const Where* slot = next_slot();
   Frame frame;
   frame.slot = slot ? *slot : Where{};
   frame.container = place(std::move(container));
+  if (is_object) {
+    frame.container->get_ref<Json::object_t&>().reserve(size);
+  } else {
+    frame.container->get_ref<Json::array_t&>().reserve(size);
+  }
   frames_.push_back(std::move(frame));
   return true;
+}
+
+bool DomBuilder::charge(std::size_t bytes, const Where* at) {
+  used_ += bytes;
+  if (used_ <= max_memory_) return true;
+  issues.push_back(issue_at(at, "expected a document needing at most " + std::to_string(max_memory_) +
+                                             " bytes of memory (the memory limit), got more by here: too many "
+                                             "small or deeply nested arrays, objects or strings"));
+  fatal = true;
+  return false;
 }
 
 bool DomBuilder::key(std::string& name) {
@@ -144,6 +246,9 @@ bool DomBuilder::key(std::string& name) {
     top.pending = &member.second;  // the last value wins; the document is invalid anyway
     return true;
   }
+  const std::size_t index_bytes = kIndexEntryBytes + text_bytes(name.size());
+  if (!charge(index_bytes + text_bytes(name.size()), nullptr)) return false;
+  top.members_bytes += index_bytes;
   const std::size_t position = members.size();
   top.members.emplace(name, position);
   // ordered_map is a vector: append directly (its own emplace searches linearly).
@@ -194,12 +299,20 @@ JsonIssue DomBuilder::issue_at(const Where* last, std::string message) const {
 }  // namespace
 
 std::string pointer_token(std::string_view key) {
+  static const char* const kHex = "0123456789abcdef";
   std::string out;
   for (char c : key) {
+    const auto byte = static_cast<unsigned char>(c);
     if (c == '~') {
       out += "~0";
     } else if (c == '/') {
       out += "~1";
+    } else if (c == '\\') {
+      out += "\\\\";
+    } else if (byte < 0x20 || byte == 0x7F) {
+      out += "\\u00";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xF];
     } else {
       out += c;
     }
@@ -229,9 +342,13 @@ std::vector<std::size_t> Where::order() const {
   return out;
 }
 
-ParsedJson parse_json(const std::string& text, int max_depth, std::size_t max_duplicates) {
+ParsedJson parse_json(const std::string& text, int max_depth, std::size_t max_duplicates,
+                      std::size_t max_memory_bytes) {
+  MemberCounter counter(max_depth);
+  Json::sax_parse(text, &counter, Json::input_format_t::json, /*strict=*/true, /*ignore_comments=*/true);
+  counter.counts.shrink_to_fit();  // they count against the memory limit too
   ParsedJson result;
-  DomBuilder builder(result.document, max_depth, max_duplicates);
+  DomBuilder builder(result.document, max_depth, max_duplicates, counter.counts, max_memory_bytes);
   const bool parsed = Json::sax_parse(text, &builder, Json::input_format_t::json, /*strict=*/true,
                                       /*ignore_comments=*/true);
   result.ok = parsed && !builder.fatal;
@@ -242,8 +359,21 @@ ParsedJson parse_json(const std::string& text, int max_depth, std::size_t max_du
   } else {
     result.issues = {JsonIssue{"", {}, "invalid JSON"}};
   }
-  if (!result.ok) result.document = Json();
+  if (!result.ok) release(result.document);
   return result;
+}
+
+void release(Json& document) {
+  if (document.is_array()) {
+    auto& items = document.get_ref<Json::array_t&>();
+    for (Json& item : items) release(item);
+    items.clear();  // now only scalars and empty containers, each freed at once
+  } else if (document.is_object()) {
+    auto& members = document.get_ref<Json::object_t&>();
+    for (auto& member : members) release(member.second);
+    members.clear();
+  }
+  document = Json();
 }
 
 std::string number_text(double value) {

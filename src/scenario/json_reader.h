@@ -49,7 +49,20 @@ struct JsonIssue {
   std::string message;
 };
 
+/// Frees `document` from its leaves up. nlohmann's own destructor first moves
+/// every child of a container into a temporary vector grown one push at a
+/// time, which for one large array needs more than twice its memory again.
+/// Recursive, as deep as the document's nesting (which parse_json bounds).
+void release(Json& document);
+
 struct ParsedJson {
+  ParsedJson() = default;
+  ParsedJson(ParsedJson&&) = default;
+  ParsedJson& operator=(ParsedJson&&) = default;
+  ParsedJson(const ParsedJson&) = default;
+  ParsedJson& operator=(const ParsedJson&) = default;
+  ~ParsedJson() { release(document); }
+
   Json document;
   /// False after a syntax error, too deep nesting or a number too large for a
   /// double: parsing stopped there, `issues` holds that one error and
@@ -63,7 +76,16 @@ struct ParsedJson {
 /// stops at `max_depth` nested containers. Iterative: never deep recursion.
 /// A number too large for a double is reported at its JSON path. Records at
 /// most `max_duplicates` duplicate keys, which bounds memory on hostile input.
-ParsedJson parse_json(const std::string& text, int max_depth, std::size_t max_duplicates);
+///
+/// Memory: a first pass counts each array's and object's members, so the
+/// document is built with every container at its exact size (no vector
+/// growth, no spare capacity). The document's memory is then known as it is
+/// built (see DomBuilder's charges), and parsing stops with an error at the
+/// value that would take it past `max_memory_bytes`: a value costs 16 bytes
+/// or more, so documents of many tiny arrays, objects or strings (or
+/// deeply nested ones) need 20 to 35 times their size.
+ParsedJson parse_json(const std::string& text, int max_depth, std::size_t max_duplicates,
+                      std::size_t max_memory_bytes = std::numeric_limits<std::size_t>::max());
 
 /// The accepted interval of a number. Bounds may be open or infinite, and may
 /// carry a note saying where they come from ("the vertex count").
@@ -95,6 +117,9 @@ struct Field {
 };
 
 /// `key` as one JSON Pointer token (RFC 6901): "~" becomes "~0", "/" becomes "~1".
+/// Pointers are printed, so control characters are written as in a JSON
+/// string ("\u0000", never a raw NUL or newline on a terminal), and a
+/// backslash as "\\" so that a key spelling "\u0000" stays distinguishable.
 std::string pointer_token(std::string_view key);
 /// "-2", "2.5", "\"abc\"" (truncated when long), "true", "null", "an array", "an object".
 std::string describe(const Json& value);

@@ -3,6 +3,7 @@
 // file reads the document and its top-level fields and hands each part
 // (character, world, input, expect) to its own reader in load_*.cpp.
 
+#include <algorithm>
 #include <filesystem>
 
 #include "base/file_io.h"
@@ -32,6 +33,17 @@ void read_gravity_and_up(JsonReader& r, ObjectReader& o, const Field& root, Scen
   }
 }
 
+/// Moving bodies are posed every tick: their count times the ticks bounds the work.
+void check_moving_body_ticks(JsonReader& r, const Field& world, const Scenario& s) {
+  const auto moving = static_cast<std::int64_t>(std::count_if(
+      s.world.begin(), s.world.end(), [](const BodyDef& b) { return b.motion.type != MotionType::None; }));
+  if (moving == 0 || moving * s.ticks <= Limits::max_moving_body_ticks) return;
+  r.error(world.where, "expected at most " + std::to_string(Limits::max_moving_body_ticks) +
+                           " moving body-ticks (bodies with a motion x ticks, the work limit), got " +
+                           std::to_string(moving) + " x " + std::to_string(s.ticks) + " = " +
+                           std::to_string(moving * s.ticks));
+}
+
 void read_scenario(JsonReader& r, const Field& root, Scenario& s) {
   if (!r.object(root)) return;
   ObjectReader o(r, root);
@@ -48,7 +60,9 @@ void read_scenario(JsonReader& r, const Field& root, Scenario& s) {
   const bool ticks_ok = r.integer(o.required("ticks"), tick_count, s.ticks);
   read_gravity_and_up(r, o, root, s);
   read_character(r, o.optional("character"), s.character);
-  read_world(r, o.optional("world"), s.world);
+  const Field world = o.optional("world");
+  read_world(r, world, s.world);
+  if (ticks_ok) check_moving_body_ticks(r, world, s);
   read_input(r, o.optional("input"), s.input);
   const Range checked_ticks =
       ticks_ok ? Range{0.0, static_cast<double>(s.ticks), false, false, nullptr, "the scenario's ticks"}
@@ -83,7 +97,9 @@ LoadResult load_text(const std::string& text, const std::string& file_label) {
     return failure(file_label, "empty file: expected a JSON object");
   }
   // One duplicate more than can be listed, so the listing says it was cut short.
-  ParsedJson parsed = parse_json(text, Limits::max_json_depth, kMaxErrors + 1);
+  const auto max_memory = static_cast<std::size_t>(Limits::max_memory_per_file_byte) * text.size() +
+                          static_cast<std::size_t>(Limits::memory_allowance);
+  ParsedJson parsed = parse_json(text, Limits::max_json_depth, kMaxErrors + 1, max_memory);
   JsonReader reader(kMaxErrors);
   for (JsonIssue& issue : parsed.issues) reader.add(std::move(issue));
   Scenario scenario;

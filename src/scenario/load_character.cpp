@@ -37,7 +37,7 @@ void read_character(JsonReader& r, const Field& f, CharacterDef& character) {
   ObjectReader o(r, f);
   read_character_shape(r, o.optional("shape"), character.shape);
   r.numbers(o.optional("position"), kCoordinate, character.position);
-  r.numbers(o.optional("velocity"), kCoordinate, character.velocity);
+  r.numbers(o.optional("velocity"), kSpeed, character.velocity);
   read_settings(r, o.optional("settings"), character.settings);
   o.reject_unknown();
 }

@@ -26,9 +26,9 @@ void read_input(JsonReader& r, const Field& f, std::vector<InputKey>& input) {
     const Field wish = o.optional("wish_velocity");
     Vec2 v{};
     if (r.numbers(move, kStick, v)) key.move = v;
-    if (r.numbers(wish, kCoordinate, v)) key.wish_velocity = v;
+    if (r.numbers(wish, kSpeed, v)) key.wish_velocity = v;
     double yaw = 0.0;
-    if (r.number(o.optional("yaw_deg"), kAnyNumber, yaw)) key.yaw_deg = yaw;
+    if (r.number(o.optional("yaw_deg"), kAngle, yaw)) key.yaw_deg = yaw;
     bool jump = false;
     if (r.boolean(o.optional("jump"), jump)) key.jump = jump;
     if (move && wish) {

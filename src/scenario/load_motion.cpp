@@ -29,7 +29,7 @@ void read_motion_keys(JsonReader& r, const Field& f, std::vector<MotionKey>& key
     const Field tick = o.required("tick");
     if (r.integer(tick, kTick, key.tick)) require_increasing(r, tick, key.tick, latest, "the previous key's tick");
     r.numbers(o.required("position"), kCoordinate, key.position);
-    r.numbers(o.optional("rotation_deg"), kAnyNumber, key.rotation_deg);
+    r.numbers(o.optional("rotation_deg"), kAngle, key.rotation_deg);
     o.reject_unknown();
   }
 }
@@ -42,11 +42,11 @@ void read_motion(JsonReader& r, const Field& f, MotionDef& motion) {
   if (!r.choice(o.required("type"), kMotionTypes, motion.type)) return;
   switch (motion.type) {
     case MotionType::Linear:
-      r.numbers(o.required("velocity"), kCoordinate, motion.velocity);
+      r.numbers(o.required("velocity"), kSpeed, motion.velocity);
       break;
     case MotionType::Spin:
       read_direction(r, o.required("axis"), motion.axis);
-      r.number(o.required("deg_per_s"), kAnyNumber, motion.deg_per_s);
+      r.number(o.required("deg_per_s"), kSpinRate, motion.deg_per_s);
       break;
     case MotionType::Keyframes:
       read_motion_keys(r, o.required("keys"), motion.keys);

@@ -23,10 +23,16 @@ namespace stepslide::loader {
 using namespace strict_json;
 using Limits = ScenarioLimits;
 
-inline constexpr Range kAnyNumber{};
 inline constexpr Range kCoordinate = between(-Limits::max_coordinate, Limits::max_coordinate);
 inline constexpr Range kSize{0.0, Limits::max_coordinate, true, false, nullptr, nullptr};
 inline constexpr Range kTick = at_least(0.0);
+/// Each component of a velocity: linear motion, wish_velocity, the character's start.
+inline constexpr Range kSpeed{-Limits::max_speed, Limits::max_speed, false, false, "the speed limit", "the speed limit"};
+/// Angles in degrees: yaw_deg, rotation_deg.
+inline constexpr Range kAngle{-Limits::max_angle_deg, Limits::max_angle_deg, false, false, "the angle limit",
+                              "the angle limit"};
+inline constexpr Range kSpinRate{-Limits::max_spin_deg_per_s, Limits::max_spin_deg_per_s, false, false,
+                                 "the spin rate limit", "the spin rate limit"};
 
 /// The accepted names of an enumerated string and what each means.
 template <class T>

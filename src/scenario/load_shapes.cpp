@@ -144,6 +144,38 @@ bool read_triangle(JsonReader& r, const Field& f, std::int64_t vertex_count, con
   return true;
 }
 
+/// Reports each triangle with the same three corners as an earlier one, in
+/// any order and whichever vertex indices name them. A repeat adds nothing to
+/// the surface but costs every query that reaches it: 100 000 copies of one
+/// triangle under the feet took 3.4 s per tick. `valid`: the triangles to
+/// compare, in document order.
+void report_repeated_triangles(JsonReader& r, const Field& f, const ShapeDef& shape,
+                               const std::vector<std::size_t>& valid) {
+  using Corners = std::array<Vec3, 3>;
+  std::vector<Corners> corners(valid.size());
+  for (std::size_t k = 0; k < valid.size(); ++k) {
+    const auto& t = shape.triangles[valid[k]];
+    corners[k] = {shape.vertices[static_cast<std::size_t>(t[0])], shape.vertices[static_cast<std::size_t>(t[1])],
+                  shape.vertices[static_cast<std::size_t>(t[2])]};
+    std::sort(corners[k].begin(), corners[k].end());
+  }
+  std::vector<std::size_t> order(valid.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&corners](std::size_t a, std::size_t b) {
+    return corners[a] != corners[b] ? corners[a] < corners[b] : a < b;
+  });
+  if (order.empty()) return;
+  std::size_t first = order[0];  // the earliest of a run of equal triangles sorts first
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    if (corners[order[k]] != corners[first]) {
+      first = order[k];
+      continue;
+    }
+    r.error(f.item(valid[order[k]]).where,
+            "expected distinct triangles, got a repeat of triangle " + std::to_string(valid[first]));
+  }
+}
+
 void read_mesh(JsonReader& r, ObjectReader& o, ShapeDef& shape, WorldBudget& budget) {
   const Field vertices = o.required("vertices");
   const bool vertices_ok = read_points(r, vertices, 3, "vertices", shape.vertices);
@@ -167,9 +199,16 @@ void read_mesh(JsonReader& r, ObjectReader& o, ShapeDef& shape, WorldBudget& bud
   const bool vertices_known = vertices && vertices.value->is_array();
   const std::int64_t vertex_count = vertices_known ? static_cast<std::int64_t>(vertices.value->size()) : -1;
   shape.triangles.resize(count);
+  std::vector<std::size_t> valid;
+  valid.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
-    read_triangle(r, triangles.item(i), vertex_count, vertices_ok ? &shape.vertices : nullptr, shape.triangles[i]);
+    if (read_triangle(r, triangles.item(i), vertex_count, vertices_ok ? &shape.vertices : nullptr,
+                      shape.triangles[i]) &&
+        vertices_ok) {
+      valid.push_back(i);
+    }
   }
+  report_repeated_triangles(r, triangles, shape, valid);
 }
 
 void read_heightfield(JsonReader& r, ObjectReader& o, const Field& f, ShapeDef& shape) {

@@ -50,7 +50,7 @@ void read_body(JsonReader& r, const Field& f, BodyDef& body, WorldBudget& budget
   const bool shape_known = read_body_shape(r, o.required("shape"), body.shape, budget);
   count_body(r, f, body.shape, budget);
   r.numbers(o.optional("position"), kCoordinate, body.position);
-  r.numbers(o.optional("rotation_deg"), kAnyNumber, body.rotation_deg);
+  r.numbers(o.optional("rotation_deg"), kAngle, body.rotation_deg);
   const Field motion = o.optional("motion");
   const char* static_noun = shape_known ? static_only_noun(body.shape.type) : nullptr;
   if (motion && static_noun) {

@@ -90,8 +90,14 @@ ReferenceController::ReferenceController(btCollisionWorld* world, const Characte
   world_->getDispatchInfo().m_allowedCcdPenetration = 0.0;
   ghost_->setCollisionShape(shape_.get());
   ghost_->setCollisionFlags(btCollisionObject::CF_CHARACTER_OBJECT);
+  // The world's broadphase keeps no pairs (scenario/world.cpp), but Bullet's
+  // controller finds what it may touch through its ghost's pairs: find them
+  // when the ghost is added and whenever it or a kinematic body moves.
+  if (auto* dbvt = dynamic_cast<btDbvtBroadphase*>(world_->getBroadphase())) dbvt->m_deferedcollide = false;
+  // Static and kinematic world bodies are in these groups (scenario/world.cpp).
   world_->addCollisionObject(ghost_.get(), btBroadphaseProxy::CharacterFilter,
-                             btBroadphaseProxy::StaticFilter | btBroadphaseProxy::DefaultFilter);
+                             btBroadphaseProxy::StaticFilter | btBroadphaseProxy::KinematicFilter |
+                                 btBroadphaseProxy::DefaultFilter);
   probe_.setCollisionShape(shape_.get());
 
   // The constructor's default up axis is +X; pass ours explicitly. setGravity

@@ -29,7 +29,42 @@ struct ScenarioLimits {
   static constexpr std::int64_t max_heightfield_cells = 4000000;
   static constexpr int max_stairs_steps = 10000;
   static constexpr int max_json_depth = 64;
+  /// Memory for the parsed document: 16 bytes per byte of file, plus 32 MiB
+  /// for small files. A JSON value takes at least 16 bytes in memory, so a
+  /// document of 2-byte values ("0,") needs 8 per byte, and the densest real
+  /// content (vertices and triangles of one-digit numbers, "[1,0,2],") 14;
+  /// nested or tiny arrays, objects and strings need 20 to 35, and are refused
+  /// when they go past it. With the file itself and the parser's member
+  /// counts, a load peaks at no more than 20 times the file size.
+  static constexpr std::int64_t max_memory_per_file_byte = 16;
+  static constexpr std::int64_t memory_allowance = 32ll * 1024 * 1024;
   static constexpr double max_coordinate = 1e6;  ///< |any position or size| in metres
+
+  // Rates and angles. Every one of them is multiplied by time (at most
+  // max_ticks / tick_rate = 1e6 s, at tick_rate 1) or fed to sin/cos, so an
+  // unbounded one turns a valid, finite file into NaN rows (1e308 deg/s
+  // overflows to infinity after 1.8 s). The bounds keep every product finite
+  // *and* meaningful in double precision:
+  //  - max_speed (m/s, each component of a linear motion's velocity, an input's
+  //    wish_velocity and the character's initial velocity): the largest
+  //    terminal_velocity setting, so no input moves anything faster than the
+  //    controller's own settings can. Over 1e6 s that is at most 1e10 m, where
+  //    a double still resolves 2e-6 m, below the smallest skin_width (1e-5 m).
+  //  - max_spin_deg_per_s: 1e6 deg/s (100 deg per tick even at the top tick
+  //    rate). Over 1e6 s, 1e12 deg (1.7e10 rad): finite, and sin/cos of it
+  //    still resolved to 4e-6 rad.
+  //  - max_angle_deg (yaw_deg, rotation_deg of bodies and motion keys): 1e6 deg
+  //    (2778 turns), resolved to 1.2e-10 deg; larger angles mean nothing more
+  //    and, near 1e308, overflow when converted to radians.
+  /// Kinematic bodies x ticks. Each moving body is posed and refitted in the
+  /// broadphase every tick, 0.25 to 0.4 us of CPU per body-tick on the
+  /// development machine wherever the bodies are (bench/limits_bench.cpp), so
+  /// this bounds that work to 25-40 s per run: 100 platforms for the longest
+  /// run, or 100 000 bodies for 1 000 ticks.
+  static constexpr std::int64_t max_moving_body_ticks = 100000000;
+  static constexpr double max_speed = 1e4;
+  static constexpr double max_spin_deg_per_s = 1e6;
+  static constexpr double max_angle_deg = 1e6;
 };
 
 enum class ShapeType { Box, Sphere, Capsule, Cylinder, ConvexHull, Mesh, Heightfield, Stairs, Ramp };

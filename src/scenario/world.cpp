@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
+#include <vector>
 
 namespace stepslide {
 
@@ -18,6 +20,20 @@ namespace {
 // and step edges crisp while leaving GJK well conditioned.
 constexpr double kBoxMargin = 0.001;
 constexpr double kHullMargin = 0.0001;
+
+// Collision filters. Nothing in this world reads a pair of two world bodies:
+// there is no dynamics, and queries (the controllers' sweeps, contact tests
+// and rays, the plot's rays) go to the broadphase directly with a callback
+// in DefaultFilter, which every world body accepts. So world bodies never
+// pair with each other: without this, N static bodies piled in one place made
+// N^2/2 pairs (3 000 boxes took 35 s and 455 MB to add; 15 000 overflowed
+// Bullet's pair cache and crashed), and every kinematic body made and dropped
+// pairs with whatever it passed. Static bodies are in StaticFilter, kinematic
+// ones in KinematicFilter, and both accept every group but those two: the
+// reference controller's ghost (CharacterFilter) still pairs with all of them.
+constexpr int kStaticGroup = btBroadphaseProxy::StaticFilter;
+constexpr int kKinematicGroup = btBroadphaseProxy::KinematicFilter;
+constexpr int kWorldBodyMask = btBroadphaseProxy::AllFilter & ~(kStaticGroup | kKinematicGroup);
 
 /// Rotation from docs/format.md §1.1 `rotation_deg`: about world X, then Y, then Z.
 btQuaternion rotation_from_degrees(const Vec3& rotation_deg) {
@@ -106,16 +122,134 @@ std::unique_ptr<btHeightfieldTerrainShape> make_heightfield(const ShapeDef& s,
   return terrain;
 }
 
+/// Worlds of up to this many bodies are built one body at a time (see World::World).
+constexpr std::size_t kIncrementalBodies = 1024;
+/// Leaves at or below this count are grouped by btDbvt's bottom-up pass, whose
+/// cost grows with the cube of the count; above it the tree is split top-down.
+constexpr int kBottomUpLeaves = 8;
+
+/// A parent for two subtrees, allocated as btDbvt allocates its nodes, so the
+/// tree may free it.
+btDbvtNode* join(btDbvtNode* a, btDbvtNode* b) {
+  auto* node = new (btAlignedAlloc(sizeof(btDbvtNode), 16)) btDbvtNode();
+  Merge(a->volume, b->volume, node->volume);
+  node->parent = nullptr;
+  node->childs[0] = a;
+  node->childs[1] = b;
+  a->parent = node;
+  b->parent = node;
+  return node;
+}
+
+/// Any tree over `leaves` of depth log2(n): pairs, then pairs of pairs.
+btDbvtNode* balanced_tree(std::vector<btDbvtNode*> level) {
+  if (level.empty()) return nullptr;
+  while (level.size() > 1) {
+    std::vector<btDbvtNode*> next;
+    next.reserve(level.size() / 2 + 1);
+    for (std::size_t i = 0; i + 1 < level.size(); i += 2) next.push_back(join(level[i], level[i + 1]));
+    if (level.size() % 2 == 1) next.push_back(level.back());
+    level.swap(next);
+  }
+  level[0]->parent = nullptr;
+  return level[0];
+}
+
+// btDbvtBroadphase's stage lists (its own helpers are private to Bullet).
+void unlink(btDbvtProxy* item, btDbvtProxy*& list) {
+  if (item->links[0]) {
+    item->links[0]->links[1] = item->links[1];
+  } else {
+    list = item->links[1];
+  }
+  if (item->links[1]) item->links[1]->links[0] = item->links[0];
+}
+
+void link_first(btDbvtProxy* item, btDbvtProxy*& list) {
+  item->links[0] = nullptr;
+  item->links[1] = list;
+  if (list) list->links[0] = item;
+  list = item;
+}
+
+/// Sets the broadphase box of `object`, a body in the dynamic tree, to its
+/// current pose without reinserting it: what btCollisionWorld::updateSingleAabb
+/// computes, leaving the tree above it to be rebuilt.
+void refit_leaf(btCollisionObject& object) {
+  btVector3 lo, hi;
+  object.getCollisionShape()->getAabb(object.getWorldTransform(), lo, hi);
+  const btVector3 threshold(gContactBreakingThreshold, gContactBreakingThreshold, gContactBreakingThreshold);
+  lo -= threshold;
+  hi += threshold;
+  auto* proxy = static_cast<btDbvtProxy*>(object.getBroadphaseHandle());
+  proxy->m_aabbMin = lo;
+  proxy->m_aabbMax = hi;
+  proxy->leaf->volume = btDbvtVolume::FromMM(lo, hi);
+}
+
 }  // namespace
 
 World::World(const Scenario& scenario) : scenario_(scenario) {
   config_ = std::make_unique<btDefaultCollisionConfiguration>();
   dispatcher_ = std::make_unique<btCollisionDispatcher>(config_.get());
-  broadphase_ = std::make_unique<btDbvtBroadphase>();
+  auto dbvt = std::make_unique<btDbvtBroadphase>();
+  btDbvtBroadphase& broadphase = *dbvt;
+  broadphase_ = std::move(dbvt);
   world_ = std::make_unique<btCollisionWorld>(dispatcher_.get(), broadphase_.get(), config_.get());
   // Only kinematic bodies move; their AABBs are refreshed one by one in set_time.
   world_->setForceUpdateAllAabbs(false);
-  for (std::size_t i = 0; i < scenario.world.size(); ++i) add_body(i);
+  // World bodies never pair (kWorldBodyMask), so the broadphase does not look
+  // for pairs when a body is added or moves: that search visits every body
+  // overlapping it, N^2 in all for N bodies piled up. The reference
+  // controller turns it back on for its ghost (scenario/reference_controller.cpp).
+  broadphase.m_deferedcollide = true;
+
+  // Added one by one, each body descends the broadphase's tree to the leaf
+  // nearest it, which for bodies added in a row along a line, or all at one
+  // place, is the last one added: the tree degenerates into a list and
+  // building it costs N^2 (20 000 bodies in a row took 4 s, 200 000 would take
+  // 7 minutes). Large worlds are therefore built in bulk: each body is added
+  // to an empty tree, which takes no search, and the tree is built once,
+  // top-down, from all the leaves: O(N log N) whatever the placement. Small
+  // worlds keep the one-by-one build, which costs at most kIncrementalBodies^2
+  // / 2 steps: the shape of the tree decides which of two equally near
+  // surfaces a query meets first, and the goldens were recorded with it.
+  //
+  // In a bulk-built world the static bodies go to the broadphase's fixed
+  // tree and the kinematic ones to its dynamic tree, each built top-down. The
+  // dynamic tree degenerates the same way when bodies moving together are
+  // put back one by one (20 000 boxes moving as one: 32 us per body per
+  // tick), so when more than kIncrementalBodies move, set_time refits their
+  // leaves in place and rebuilds the dynamic tree instead.
+  dbvt_ = &broadphase;
+  if (scenario.world.size() <= kIncrementalBodies) {
+    for (std::size_t i = 0; i < scenario.world.size(); ++i) add_body(i);
+    return;
+  }
+  btDbvt& dynamic_tree = broadphase.m_sets[btDbvtBroadphase::DYNAMIC_SET];
+  btDbvt& fixed_tree = broadphase.m_sets[btDbvtBroadphase::FIXED_SET];
+  std::vector<btDbvtNode*> fixed, moving;
+  for (std::size_t i = 0; i < scenario.world.size(); ++i) {
+    add_body(i);
+    btDbvtNode* leaf = dynamic_tree.m_root;
+    dynamic_tree.m_root = nullptr;
+    if (scenario.world[i].motion.type != MotionType::None) {
+      moving.push_back(leaf);
+      continue;
+    }
+    // Moved to the fixed tree's list, as btDbvtBroadphase::collide would.
+    auto* proxy = static_cast<btDbvtProxy*>(leaf->data);
+    unlink(proxy, broadphase.m_stageRoots[proxy->stage]);
+    link_first(proxy, broadphase.m_stageRoots[btDbvtBroadphase::STAGECOUNT]);
+    proxy->stage = btDbvtBroadphase::STAGECOUNT;
+    fixed.push_back(leaf);
+  }
+  dynamic_tree.m_leaves = static_cast<int>(moving.size());
+  fixed_tree.m_leaves = static_cast<int>(fixed.size());
+  dynamic_tree.m_root = balanced_tree(std::move(moving));
+  dynamic_tree.optimizeTopDown(kBottomUpLeaves);
+  fixed_tree.m_root = balanced_tree(std::move(fixed));
+  fixed_tree.optimizeTopDown(kBottomUpLeaves);
 }
 
 std::unique_ptr<btCollisionShape> World::make_shape(const ShapeDef& s, btTransform& offset) {
@@ -151,7 +285,8 @@ void World::add_body(std::size_t def_index) {
   object->setCollisionShape(shape.get());
   // body_name() finds the body by this index.
   object->setUserIndex(static_cast<int>(def_index));
-  if (def.motion.type != MotionType::None) {
+  const bool kinematic = def.motion.type != MotionType::None;
+  if (kinematic) {
     object->setCollisionFlags(object->getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
   } else {
     object->setCollisionFlags(object->getCollisionFlags() | btCollisionObject::CF_STATIC_OBJECT);
@@ -163,7 +298,8 @@ void World::add_body(std::size_t def_index) {
   body.local_offset = offset;
   object->setWorldTransform(body_pose(def_index, 0) * offset);
   object->setInterpolationWorldTransform(object->getWorldTransform());
-  world_->addCollisionObject(object.get());
+  world_->addCollisionObject(object.get(), kinematic ? kKinematicGroup : kStaticGroup, kWorldBodyMask);
+  if (kinematic) moving_.push_back(bodies_.size());
   bodies_.push_back(body);
   objects_.push_back(std::move(object));
   shapes_.push_back(std::move(shape));
@@ -190,40 +326,58 @@ btTransform World::body_pose(std::size_t def_index, std::int64_t tick) const {
     case MotionType::Linear:
       return btTransform(rest.getRotation(), rest.getOrigin() + to_bt(def.motion.velocity) * t);
     case MotionType::Spin: {
+      // The loader bounds deg_per_s (ScenarioLimits::max_spin_deg_per_s), so
+      // the angle stays finite: at most 1e12 deg after the longest scenario.
+      // The angle is deliberately not reduced modulo 360 first: that changes
+      // the rounding at whole turns (golden platforms/spin_fast moves by
+      // 5e-16 m) and gains no precision, because deg_per_s * t has already
+      // rounded by the same relative amount as the conversion to radians.
       const btQuaternion turn(to_bt(def.motion.axis), def.motion.deg_per_s * t * kDegToRad);
       return btTransform(turn * rest.getRotation(), rest.getOrigin());
     }
     case MotionType::Keyframes: {
       // The body's own placement is an implicit key at tick 0 unless a key
       // says otherwise; past the last key the body holds it.
+      // The first key at or after `tick`, found by bisection: a body may have
+      // a million keys, and this runs for every tick.
       const auto& keys = def.motion.keys;
-      MotionKey previous{0, def.position, def.rotation_deg};
-      for (const MotionKey& key : keys) {
-        if (tick <= key.tick) {
-          if (tick <= previous.tick) return pose(previous.position, previous.rotation_deg);
-          const double u = static_cast<double>(tick - previous.tick) / static_cast<double>(key.tick - previous.tick);
-          const btVector3 position = lerp(to_bt(previous.position), to_bt(key.position), u);
-          const btQuaternion rotation =
-              slerp(rotation_from_degrees(previous.rotation_deg), rotation_from_degrees(key.rotation_deg), u);
-          return btTransform(rotation, position);
-        }
-        previous = key;
+      const auto next = std::lower_bound(keys.begin(), keys.end(), tick,
+                                         [](const MotionKey& key, std::int64_t at) { return key.tick < at; });
+      if (next == keys.end()) {
+        if (keys.empty()) return rest;
+        return pose(keys.back().position, keys.back().rotation_deg);
       }
-      return pose(previous.position, previous.rotation_deg);
+      const MotionKey previous =
+          next == keys.begin() ? MotionKey{0, def.position, def.rotation_deg} : *std::prev(next);
+      const MotionKey& key = *next;
+      if (tick <= previous.tick) return pose(previous.position, previous.rotation_deg);
+      const double u = static_cast<double>(tick - previous.tick) / static_cast<double>(key.tick - previous.tick);
+      const btVector3 position = lerp(to_bt(previous.position), to_bt(key.position), u);
+      const btQuaternion rotation =
+          slerp(rotation_from_degrees(previous.rotation_deg), rotation_from_degrees(key.rotation_deg), u);
+      return btTransform(rotation, position);
     }
   }
   return rest;
 }
 
 void World::set_time(std::int64_t tick) {
-  for (const WorldBody& body : bodies_) {
-    if (scenario_.world[body.def_index].motion.type == MotionType::None) continue;
+  // See World::World. Only while nothing needs pairs: the reference
+  // controller's ghost learns of moved bodies through the usual update.
+  const bool refit = moving_.size() > kIncrementalBodies && dbvt_->m_deferedcollide;
+  for (const std::size_t index : moving_) {
+    const WorldBody& body = bodies_[index];
     // The pose it moves from is kept as the interpolation transform, so a
     // query can tell where any point of the body was a tick ago.
     body.object->setInterpolationWorldTransform(body.object->getWorldTransform());
     body.object->setWorldTransform(body_pose(body.def_index, tick) * body.local_offset);
-    world_->updateSingleAabb(body.object);
+    if (refit) {
+      refit_leaf(*body.object);
+    } else {
+      world_->updateSingleAabb(body.object);
+    }
   }
+  if (refit) dbvt_->m_sets[btDbvtBroadphase::DYNAMIC_SET].optimizeTopDown(kBottomUpLeaves);
 }
 
 }  // namespace stepslide

@@ -51,12 +51,14 @@ class World {
   std::unique_ptr<btDefaultCollisionConfiguration> config_;
   std::unique_ptr<btCollisionDispatcher> dispatcher_;
   std::unique_ptr<btBroadphaseInterface> broadphase_;
+  btDbvtBroadphase* dbvt_ = nullptr;  ///< broadphase_, whose trees World::World builds
   std::unique_ptr<btCollisionWorld> world_;
   std::vector<std::unique_ptr<btCollisionShape>> shapes_;
   std::vector<std::unique_ptr<btStridingMeshInterface>> meshes_;
   std::vector<std::unique_ptr<std::vector<double>>> heightfield_data_;
   std::vector<std::unique_ptr<btCollisionObject>> objects_;
   std::vector<WorldBody> bodies_;
+  std::vector<std::size_t> moving_;  ///< indices into bodies_ of the kinematic bodies, in order
 };
 
 }  // namespace stepslide

@@ -41,6 +41,19 @@ TEST(StrictJson, PointersEscapeTildeAndSlashAndOrderFollowsTheDocument) {
   EXPECT_EQ(pointer_token("~/x/~"), "~0~1x~1~0");
 }
 
+TEST(StrictJson, PointersWriteControlCharactersAsJsonEscapes) {
+  // A "\u0000" key was printed in the pointer as a raw NUL byte.
+  EXPECT_EQ(pointer_token(std::string_view("a\0b", 3)), "a\\u0000b");
+  EXPECT_EQ(pointer_token("line\nbreak\x1b[31m\x7f"), "line\\u000abreak\\u001b[31m\\u007f");
+  // A backslash is doubled, so a key spelling \u0000 differs from a NUL.
+  EXPECT_EQ(pointer_token("\\u0000"), "\\\\u0000");
+  EXPECT_EQ(pointer_token("caf\xC3\xA9"), "caf\xC3\xA9") << "UTF-8 is kept as it is";
+  const ParsedJson parsed = parse_json("{\"a\": {\"\\u0000\": 1, \"\\u0000\": 2}}", 64, 100);
+  ASSERT_TRUE(parsed.ok);
+  ASSERT_EQ(parsed.issues.size(), 1u);
+  EXPECT_EQ(parsed.issues[0].pointer, "/a/\\u0000");
+}
+
 TEST(StrictJson, EveryDuplicateKeyIsReportedAndTheLastValueWins) {
   const ParsedJson result = parse_json(R"({"a": 1, "b": {"c": 1, "c": 2}, "a": 3})", 64, 100);
   ASSERT_TRUE(result.ok);
@@ -53,6 +66,38 @@ TEST(StrictJson, DuplicateReportsStopAtTheirLimit) {
   const ParsedJson result = parse_json(R"({"a": 1, "a": 2, "a": 3, "a": 4})", 64, 2);
   ASSERT_TRUE(result.ok);
   EXPECT_EQ(result.issues.size(), 2u);
+}
+
+TEST(StrictJson, ContainersAreBuiltAtTheirExactSize) {
+  // Grown one value at a time, a large array held up to twice its memory
+  // (and three times while growing); a first pass now counts the members.
+  std::string numbers = "[0";
+  for (int i = 1; i < 1000; ++i) numbers += ",0";
+  const ParsedJson result = parse_json(R"({"a": )" + numbers + R"(], "b": {"x": 1, "y": [], "z": [1, [2, 3]]}})", 64, 100);
+  ASSERT_TRUE(result.ok);
+  EXPECT_EQ(result.document["a"].get_ref<const Json::array_t&>().capacity(), 1000u);
+  EXPECT_EQ(result.document["b"].get_ref<const Json::object_t&>().capacity(), 3u);
+  EXPECT_EQ(result.document["b"]["z"].get_ref<const Json::array_t&>().capacity(), 2u);
+  EXPECT_EQ(result.document["b"]["z"][1].get_ref<const Json::array_t&>().capacity(), 2u);
+}
+
+TEST(StrictJson, ADocumentPastItsMemoryLimitStopsWithOneIssueAtItsPlace) {
+  // Each nested array costs 64 bytes for 2 bytes of text.
+  const std::string deep = std::string(20, '[') + std::string(20, ']');
+  std::string text = R"({"a": 1, "b": [)" + deep;
+  for (int i = 1; i < 100; ++i) text += "," + deep;
+  text += "]}";
+  const ParsedJson within = parse_json(text, 64, 100, 200 * 1024);
+  EXPECT_TRUE(within.ok);
+  const ParsedJson past = parse_json(text, 64, 100, 64 * 1024);
+  EXPECT_FALSE(past.ok);
+  ASSERT_EQ(past.issues.size(), 1u);
+  EXPECT_EQ(past.issues[0].message,
+            "expected a document needing at most 65536 bytes of memory (the memory limit), got more by here: too "
+            "many small or deeply nested arrays, objects or strings");
+  // Somewhere inside the nested arrays, at the array that went past.
+  EXPECT_EQ(past.issues[0].pointer.substr(0, 3), "/b/") << past.issues[0].pointer;
+  EXPECT_NE(past.issues[0].pointer.find("/0/0/"), std::string::npos) << past.issues[0].pointer;
 }
 
 TEST(StrictJson, CommentsAreAllowed) {

@@ -106,11 +106,25 @@ TEST(LoadShapes, MeshAreaIsNotCheckedWhenAVertexIsBad) {
 }
 
 TEST(LoadShapes, TriangleLimitCountsAllMeshes) {
+  // Distinct triangles (repeats are refused) over 250 vertices on a parabola,
+  // no three of which lie on a line.
   auto mesh = [](std::int64_t triangles) {
+    constexpr int kVertices = 250;
+    std::string vertices;
+    for (int t = 0; t < kVertices; ++t) {
+      vertices += (t ? ",[" : "[") + std::to_string(t) + "," + std::to_string(t * t) + ",0]";
+    }
     std::string list;
-    list.reserve(static_cast<std::size_t>(triangles) * 10);
-    for (std::int64_t i = 0; i < triangles; ++i) list += i ? ", [0, 1, 2]" : "[0, 1, 2]";
-    return R"({"shape": {"type": "mesh", "vertices": [[0, 0, 0], [1, 0, 0], [0, 0, 1]], "triangles": [)" + list + "]}}";
+    list.reserve(static_cast<std::size_t>(triangles) * 12);
+    std::int64_t made = 0;
+    for (int i = 0; i < kVertices && made < triangles; ++i) {
+      for (int j = i + 1; j < kVertices && made < triangles; ++j) {
+        for (int k = j + 1; k < kVertices && made < triangles; ++k, ++made) {
+          list += (made ? ",[" : "[") + std::to_string(i) + "," + std::to_string(j) + "," + std::to_string(k) + "]";
+        }
+      }
+    }
+    return R"({"shape": {"type": "mesh", "vertices": [)" + vertices + R"(], "triangles": [)" + list + "]}}";
   };
   const std::int64_t half = ScenarioLimits::max_triangles / 2;
   EXPECT_EQ(errors_of("\"world\": [" + mesh(half) + ", " + mesh(half + 1) + "]"),

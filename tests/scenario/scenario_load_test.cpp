@@ -268,6 +268,24 @@ TEST(ScenarioLoad, NestingUpToTheLimitIsParsed) {
   EXPECT_EQ(paths_and_messages(result), std::vector<std::string>{"/description: expected a string, got an array"});
 }
 
+TEST(ScenarioLoad, MemoryForTheDocumentIsBoundedByTheFileSize) {
+  // 4 MiB of 60-deep empty arrays: 32 bytes of memory per byte of file. The
+  // same shape at the 64 MiB file limit peaked at 2.2 GB before being refused
+  // as an unknown key; now parsing stops at 16 bytes per byte plus 32 MiB.
+  const std::string chain = std::string(60, '[') + std::string(60, ']');
+  std::string junk = chain;
+  while (junk.size() < 4u * 1024 * 1024) junk += "," + chain;
+  const std::string text = minimal("\"junk\": [" + junk + "]");
+  const LoadResult result = load_scenario_text(text, "t");
+  ASSERT_EQ(result.errors.size(), 1u) << ::testing::PrintToString(paths_and_messages(result));
+  const std::size_t limit = static_cast<std::size_t>(ScenarioLimits::max_memory_per_file_byte) * text.size() +
+                            static_cast<std::size_t>(ScenarioLimits::memory_allowance);
+  EXPECT_EQ(result.errors[0].message, "expected a document needing at most " + std::to_string(limit) +
+                                          " bytes of memory (the memory limit), got more by here: too many small "
+                                          "or deeply nested arrays, objects or strings");
+  EXPECT_EQ(result.errors[0].json_path.substr(0, 6), "/junk/");
+}
+
 TEST(ScenarioLoad, OversizedTextIsRejectedBeforeParsing) {
   const std::string text(static_cast<std::size_t>(ScenarioLimits::max_file_bytes) + 1, ' ');
   const LoadResult result = load_scenario_text(text, "big.json");

@@ -425,6 +425,10 @@ const char* const kExpressible[] = {
     "expect_no_oscillation_missing_wander", "expect_no_oscillation_negative_wander", "expect_reaches_all_null",
     "expect_reaches_within_zero", "expect_reaches_missing_within", "expect_step_events_empty",
     "expect_step_events_negative", "expect_step_events_unknown_key", "expect_moving_zero",
+    // Rates and angles bounded so that time and trigonometry cannot overflow them.
+    "body_rotation_too_large", "character_velocity_too_fast", "input_wish_velocity_too_fast", "input_yaw_too_large",
+    "motion_key_rotation_too_large", "motion_linear_too_fast", "motion_spin_rate_too_fast",
+    "key_with_control_characters",
 };
 
 /// Bad-input files whose problem relates one value to another, or needs
@@ -438,6 +442,7 @@ const char* const kBeyondTheSchema[] = {
     // Issue 14's checks: bounds in order, names of bodies, a window that fits its range.
     "expect_x_between_reversed", "expect_on_body_unknown_name", "expect_window_longer_than_range",
     "expect_step_events_reversed",
+    "mesh_repeated_triangle", "moving_body_ticks_too_many",
 };
 
 bool related(const std::string& a, const std::string& b) {
