@@ -9,6 +9,7 @@
 #include "gate/diff_report.h"
 #include "gate/discovery.h"
 #include "gate/project_settings.h"
+#include "gate/stale_temps.h"
 #include "gate/text.h"
 #include "gate/tolerances.h"
 
@@ -52,6 +53,8 @@ BlessOutcome invalid(BlessOutcome outcome, const std::string& report) {
 
 /// Writes `text` as the golden unless it is unchanged.
 BlessOutcome write_golden(BlessOutcome outcome, const std::string& text, const Trajectory& trajectory) {
+  const Status finite = check_finite_cells(trajectory, "a golden never records a non-finite value");
+  if (!finite) return invalid(outcome, "not blessed " + outcome.golden + ": " + finite.error() + "\n");
   const Change change = compare_with_golden(outcome.golden, text, trajectory);
   outcome.change = change.kind;
   if (change.kind == GoldenChange::Unchanged) {
@@ -116,7 +119,14 @@ BlessOutcome bless_scenario(const LoadedScenario& loaded, const GateOptions& opt
   const Expected<SimulationResult> sim = simulate_with_metadata(loaded, options.fingerprint);
   if (!sim) return invalid(outcome, sim.error() + "\n");
   if (!sim->expectation_failures.empty()) return refused(outcome, loaded, sim->expectation_failures);
-  return write_golden(outcome, to_csv(sim->trajectory), sim->trajectory);
+  // Leftovers of an earlier, interrupted bless of this golden; the golden itself is whole.
+  std::string removed;
+  for (const std::string& stale : remove_stale_temporaries_of(outcome.golden)) {
+    removed += "removed stale temporary " + stale + " (left by an interrupted write)\n";
+  }
+  BlessOutcome written = write_golden(outcome, to_csv(sim->trajectory), sim->trajectory);
+  written.report = removed + written.report;
+  return written;
 }
 
 BlessRun run_bless(const BlessRequest& as_given) {

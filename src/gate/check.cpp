@@ -62,6 +62,9 @@ Expected<Trajectory> read_golden(const std::string& golden) {
   if (!stored->table) {
     return Expected<Trajectory>::failure(golden + ": " + stored->table.error() + " (not a trajectory file)");
   }
+  // A NaN golden would fail every diff; said here once, with its place.
+  const Status finite = check_finite_cells(*stored->table, "a golden never holds a non-finite value; re-bless it");
+  if (!finite) return Expected<Trajectory>::failure(golden + ": " + finite.error());
   return stored->table.take();
 }
 

@@ -11,6 +11,7 @@
 #include "gate/project_settings.h"
 #include "gate/view.h"
 #include "gate/report.h"
+#include "gate/stale_temps.h"
 #include "gate/text.h"
 #include "gate/tolerances.h"
 
@@ -36,6 +37,13 @@ void touch_status_file(const Shard& shard, const CheckListener& listener) {
   if (!touched && listener.on_warning) {
     listener.on_warning("warning: cannot create the shard status file " + touched.error() + "\n");
   }
+}
+
+/// Temporaries an interrupted bless left in the golden root: a warning, not a
+/// failure, since every golden itself is whole (docs/format.md §3.1).
+void warn_stale_temporaries(const std::string& golden_dir, const CheckListener& listener) {
+  const std::string warning = stale_temporaries_warning(golden_dir);
+  if (!warning.empty() && listener.on_warning) listener.on_warning(warning);
 }
 
 /// Reads the options in the order the CLI always has, so the first problem
@@ -134,6 +142,7 @@ CheckRun run_check(const CheckRequest& as_given) {
   if (listener.on_start) listener.on_start(plan->mine);
   run.outcomes = check_scenarios(plan->mine, plan->options, request.jobs, listener.on_outcome);
   if (orphans_count(request, *plan)) add_orphans(*plan, listener, run.outcomes);
+  warn_stale_temporaries(plan->options.golden_dir, listener);
   if (!request.report_dir.empty()) write_report(request.report_dir, run);
   // --self-check: nondeterminism is reported apart from regressions.
   run.self_checked = request.self_check;

@@ -36,6 +36,7 @@ std::string headline(const Divergence& d) {
   if (d.actual.empty()) return out + ": row missing from actual (expected " + d.column + " " + d.expected + ")";
   if (d.expected.empty()) return out + ": extra row in actual (got " + d.column + " " + d.actual + ")";
   out += ", column " + d.column + ": expected " + d.expected + ", got " + d.actual;
+  if (d.expected == "nan" && d.actual == "nan") return out + " (a NaN never matches, not even another NaN)";
   if (d.expected == "nan" || d.actual == "nan") return out + " (NaN on one side)";
   return out + " (error " + format_error(d.error, d.tolerance) + " > tolerance " + tolerance_text(d) + ")";
 }

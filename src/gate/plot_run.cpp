@@ -64,6 +64,9 @@ PlotResult deliver(const std::string& svg, const LoadedScenario& loaded, const S
   const bool to_stdout = request.out == "-";
   if (to_stdout) {
     result.svg = svg;
+  } else if (const Status apart = not_an_input(request.out, {request.scenario, request.golden, request.against});
+             !apart) {
+    return refused(error_line(apart.error()));
   } else if (const Status written = write_file_atomic(request.out, svg); !written) {
     return refused(error_line("cannot write " + request.out + ": " + written.error()));
   }

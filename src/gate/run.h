@@ -25,6 +25,8 @@ struct RunItem {
   /// or for stderr when the CSV goes to stdout.
   std::string report;
   bool expectations_failed = false;
+  /// The run stopped at a non-finite value (`error` says where): exit 3.
+  bool internal_error = false;
 };
 
 /// The `run` command's options, as given on the command line.
@@ -51,8 +53,10 @@ struct RunResult {
 };
 
 /// Validates every scenario first (one invalid and nothing is written), then
-/// simulates each and writes its CSV atomically, with metadata. Exit code: 2
-/// when a run or write fails, else 1 when an expectation fails, else 0.
+/// simulates each and writes its CSV atomically, with metadata. Exit code: 3
+/// when a run stopped at a non-finite value (nothing is written for it), else
+/// 2 when a run or write fails, else 1 when an expectation fails, else 0.
+/// An output path naming one of the scenarios read is refused before any run.
 RunResult run_scenarios(const RunRequest& request);
 
 /// "name: 12.3 us/tick, 2.05 sweeps/tick (stepslide)": the cost of a run made
