@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 
+#include "fuzz/invariants.h"
 #include "scenario/load.h"
 #include "scenario/simulate.h"
 
@@ -38,6 +39,22 @@ TEST(SimulateFinite, OverflowStopsTheRunNamingTickAndColumn) {
     for (double cell : row) EXPECT_TRUE(std::isfinite(cell));
   }
   EXPECT_TRUE(result.expectation_failures.empty());
+}
+
+// The runner stops before the fuzzer's observer sees the NaN row; the stop
+// itself must still be a NonFinite violation (it was lost when the stop came in).
+TEST(SimulateFinite, TheFuzzerStillSeesTheStopAsNonFinite) {
+  Scenario s = floor_scenario();
+  InputKey key;
+  key.tick = 3;
+  key.move = Vec2{0.0, 1.0};
+  key.yaw_deg = 1e308;
+  s.input = {key};
+  const InvariantReport report = check_invariants(s, InvariantOptions{});
+  const Violation* v = report.first(InvariantKind::NonFinite);
+  ASSERT_NE(v, nullptr) << format_violations(report);
+  EXPECT_EQ(v->tick, 4);
+  EXPECT_EQ(v->message, "state is not finite: tick 4: column x is nan (the controller's state overflowed)");
 }
 
 TEST(SimulateFinite, AFiniteRunHasNoError) {
