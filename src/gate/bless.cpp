@@ -104,7 +104,9 @@ Expected<BlessInputs> bless_inputs(const BlessRequest& request) {
   return BlessInputs{files.take(), loaded.take()};
 }
 
-int worse(int code, Verdict verdict) {
+int worse(int code, const BlessOutcome& outcome) {
+  if (outcome.internal_error || code == kExitInternal) return kExitInternal;
+  const Verdict verdict = outcome.verdict;
   if (verdict == Verdict::Invalid) return kExitInvalid;
   if (verdict == Verdict::Fail && code == kExitOk) return kExitFailure;
   return code;
@@ -116,8 +118,12 @@ BlessOutcome bless_scenario(const LoadedScenario& loaded, const GateOptions& opt
   BlessOutcome outcome;
   outcome.golden = golden_path_for(loaded.path, options.scenario_root, options.golden_dir);
   if (!loaded.valid()) return invalid(outcome, format_load_errors(loaded.load));
-  const Expected<SimulationResult> sim = simulate_with_metadata(loaded, options.fingerprint);
-  if (!sim) return invalid(outcome, sim.error() + "\n");
+  bool non_finite = false;
+  const Expected<SimulationResult> sim = simulate_with_metadata(loaded, options.fingerprint, {}, &non_finite);
+  if (!sim) {
+    outcome.internal_error = non_finite;
+    return invalid(outcome, sim.error() + "\n");
+  }
   if (!sim->expectation_failures.empty()) return refused(outcome, loaded, sim->expectation_failures);
   // Leftovers of an earlier, interrupted bless of this golden; the golden itself is whole.
   std::string removed;
@@ -147,7 +153,7 @@ BlessRun run_bless(const BlessRequest& as_given) {
   for (const LoadedScenario& scenario : inputs->loaded) {
     run.outcomes.push_back(bless_scenario(scenario, options));
     if (request.on_outcome) request.on_outcome(run.outcomes.back());
-    run.exit_code = worse(run.exit_code, run.outcomes.back().verdict);
+    run.exit_code = worse(run.exit_code, run.outcomes.back());
   }
   if (names_whole_root(request.paths, request.scenario_root)) {
     run.orphans = find_orphan_goldens(inputs->files, request.scenario_root, request.golden_dir);

@@ -179,9 +179,11 @@ void check_into(CheckOutcome* outcome, const GateOptions& options) {
   }
   SimulationOptions simulation;
   simulation.controller = options.controller;
-  const Expected<SimulationResult> sim = simulate_with_metadata(loaded, options.fingerprint, simulation);
+  bool non_finite = false;
+  const Expected<SimulationResult> sim = simulate_with_metadata(loaded, options.fingerprint, simulation, &non_finite);
   if (!sim) {
     *outcome = invalid_outcome(*outcome, sim.error(), "");
+    outcome->internal_error = non_finite;
     return;
   }
   if (options.controller != ControllerKind::Stepslide) {

@@ -53,6 +53,8 @@ struct CheckOutcome {
   std::string report;      ///< the exact block to print, ending in '\n'
   std::string summary;     ///< one line for JUnit's failure message; "" when passing
   double seconds = 0.0;    ///< wall time, for JUnit only (never printed)
+  /// Invalid because the run produced a non-finite value past the loader: exit 3.
+  bool internal_error = false;
   /// What a failed check saw, for reports that draw it (report.h); set only
   /// for a Fail with a run to show, and only with GateOptions::keep_failure_detail.
   std::shared_ptr<const FailureDetail> detail;

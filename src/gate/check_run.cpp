@@ -162,6 +162,9 @@ std::string closing_line(const std::vector<CheckOutcome>& outcomes) {
 int exit_code_for(const std::vector<CheckOutcome>& outcomes) {
   int code = kExitOk;
   for (const CheckOutcome& outcome : outcomes) {
+    if (outcome.internal_error) return kExitInternal;
+  }
+  for (const CheckOutcome& outcome : outcomes) {
     if (outcome.verdict == Verdict::Invalid) return kExitInvalid;
     if (outcome.verdict == Verdict::Fail) code = kExitFailure;
   }
