@@ -32,7 +32,14 @@ TraceFileResult trace_scenario_file(const TraceFileRequest& request) {
                    std::to_string(ticks.first) + " --to " + std::to_string(ticks.last) + "\n");
   }
   TraceFileResult result;
-  result.text = trace_scenario(scenario, ticks);
+  std::string stopped;
+  result.text = trace_scenario(scenario, ticks, &stopped);
+  if (!stopped.empty()) {
+    // A NaN past the loader: a product bug (exit 3), never a trace.
+    TraceFileResult internal = refused("error: " + request.scenario + ": internal error: " + stopped + "\n");
+    internal.exit_code = kExitInternal;
+    return internal;
+  }
   return result;
 }
 

@@ -81,6 +81,16 @@ TEST_F(HostileFiles, ARunThatOverflowsWritesNothingAndNeverPasses) {
   if (stopped == 3) {
     EXPECT_CONTAINS(r.out, "scenarios/yaw.json: internal error: tick 1: column x is nan");
   }
+  r = run("plot scenarios/yaw.json --out yaw.svg");
+  EXPECT_EQ(r.code, stopped) << r.err;
+  EXPECT_FALSE(exists("yaw.svg"));
+  // Before: trace printed nothing for ticks past the stop and exited 0.
+  r = run("trace scenarios/yaw.json --tick 3");
+  EXPECT_EQ(r.code, stopped) << r.out << r.err;
+  if (stopped == 3) {
+    EXPECT_EQ(r.err, "error: scenarios/yaw.json: internal error: tick 1: column x is nan (the controller's state "
+                     "overflowed)\n");
+  }
 }
 
 // Before: `diff` of two identical files holding NaN said "no differences", exit 0.
