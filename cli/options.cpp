@@ -5,7 +5,8 @@
 namespace stepslide::cli {
 
 const char* const kExitCodes =
-    "Exit codes: 0 success; 1 a regression, a failed expectation or a mismatch; 2 invalid input or usage.";
+    "Exit codes: 0 success; 1 a regression, a failed expectation or a mismatch; 2 invalid input or usage; 3 "
+    "internal error: a run produced a NaN or an infinity (a bug: please report it).";
 
 void add_tolerance_options(CLI::App* command, std::vector<std::string>* tolerances, bool* exact) {
   command

@@ -43,6 +43,8 @@ void simulate_briefly(stepslide::Scenario scenario) {
   scenario.ticks = std::min(scenario.ticks, kTicks);
   scenario.expect.clear();  // their ticks may lie past the shortened run
   const stepslide::SimulationResult result = stepslide::simulate(scenario);
+  // The runner stops at the first non-finite row and says so in `error`.
+  if (!result.error.empty()) broken("a valid scenario simulated to a non-finite number: " + result.error);
   for (const auto& row : result.trajectory.rows) {
     for (double value : row) {
       if (!std::isfinite(value)) broken("a valid scenario simulated to a non-finite number");

@@ -114,6 +114,30 @@ void sync_directory(const fs::path& directory) {
   ::close(fd);
 }
 
+/// What kind of file `mode` is, for "it is a ..." messages.
+const char* kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+/// Only regular files are ever replaced: renaming over a device node, a FIFO
+/// or a socket would turn it into a regular file (as root, `--out /dev/null`
+/// replaced /dev/null), and a symbolic link is refused rather than followed
+/// or replaced, so a link planted in an output directory can neither redirect
+/// a write nor be silently turned into a file. lstat, so the link itself is seen.
+std::string refuse_non_regular(const fs::path& target) {
+  struct stat info {};
+  if (::lstat(target.c_str(), &info) != 0) return "";  // nothing there yet (or unreachable: the open will say)
+  if (S_ISREG(info.st_mode)) return "";
+  // The caller names the path ("cannot write PATH: ...").
+  return std::string("it is ") + kind_of(info.st_mode) + "; only regular files are written or replaced";
+}
+
 std::string prepare_target(const fs::path& target) {
   if (target.empty() || !target.has_filename()) return "cannot write: no file name in \"" + target.string() + "\"";
   const fs::path parent = target.parent_path();
@@ -122,8 +146,7 @@ std::string prepare_target(const fs::path& target) {
     fs::create_directories(parent, ec);
     if (ec) return "cannot create directory " + parent.string() + ": " + ec.message();
   }
-  if (fs::is_directory(target, ec)) return "cannot write " + target.string() + ": it is a directory";
-  return "";
+  return refuse_non_regular(target);
 }
 
 /// Replacing a file keeps its permission bits (a golden stays 0644 even
@@ -146,6 +169,14 @@ std::string fill_temp_file(FileDescriptor& fd, const fs::path& temp, const std::
 }  // namespace
 
 Expected<std::string> read_file(const std::string& path, long long max_bytes) {
+  return read_file_checked(path, max_bytes, false);
+}
+
+Expected<std::string> read_regular_file(const std::string& path, long long max_bytes) {
+  return read_file_checked(path, max_bytes, true);
+}
+
+Expected<std::string> read_file_checked(const std::string& path, long long max_bytes, bool regular_only) {
   // O_NONBLOCK: opening a FIFO that no one writes to would otherwise wait
   // forever; reads block again once it is open (a writerless FIFO reads as empty).
   int raw = -1;
@@ -159,6 +190,10 @@ Expected<std::string> read_file(const std::string& path, long long max_bytes) {
   struct stat info {};
   if (::fstat(fd.get(), &info) != 0) return Expected<std::string>::failure("cannot open: " + error_text(errno));
   if (S_ISDIR(info.st_mode)) return Expected<std::string>::failure("cannot open: " + error_text(EISDIR));
+  if (regular_only && !S_ISREG(info.st_mode)) {
+    return Expected<std::string>::failure(std::string("cannot read: it is ") + kind_of(info.st_mode) +
+                                          ", not a regular file");
+  }
   const long long size = S_ISREG(info.st_mode) ? static_cast<long long>(info.st_size) : 0;
   if (size > max_bytes) return Expected<std::string>::failure(too_large(size, max_bytes));
   return read_all(fd.get(), size, max_bytes);
@@ -184,6 +219,18 @@ Status write_file_atomic(const std::string& path, const std::string& content) {
     return Status::failure(problem);
   }
   sync_directory(target.parent_path());
+  return Status();
+}
+
+Status not_an_input(const std::string& output, const std::vector<std::string>& inputs) {
+  std::error_code ec;
+  if (!fs::exists(output, ec)) return Status();
+  for (const std::string& input : inputs) {
+    if (fs::equivalent(output, input, ec) && !ec) {
+      return Status::failure("cannot write " + output + ": it is the input " + input +
+                             " (an output never replaces a file the command reads)");
+    }
+  }
   return Status();
 }
 

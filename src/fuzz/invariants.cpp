@@ -427,7 +427,14 @@ InvariantReport check_invariants(const Scenario& scenario, const InvariantOption
       if (options.before_check) options.before_check(view);
       checker.observe(view);
     };
-    observed = simulate(scenario, observe).trajectory;
+    SimulationResult result = simulate(scenario, observe);
+    // The runner stops before handing a non-finite row to the observer, so
+    // the checker never sees that tick: its stop is the violation.
+    if (!result.error.empty()) {
+      checker.add(InvariantKind::NonFinite, static_cast<std::int64_t>(result.trajectory.rows.size()),
+                  "state is not finite: " + result.error);
+    }
+    observed = std::move(result.trajectory);
   } catch (const std::exception& e) {
     checker.add(InvariantKind::Exception, 0, std::string("simulation threw: ") + e.what());
     return checker.report();

@@ -15,6 +15,7 @@
 #include "gate/project_settings.h"
 #include "gate/filter.h"
 #include "gate/pending.h"
+#include "gate/stale_temps.h"
 #include "gate/text.h"
 #include "gate/tolerances.h"
 
@@ -58,6 +59,8 @@ BlessOutcome invalid(BlessOutcome outcome, const std::string& report) {
 
 /// Writes `text` as the golden unless it is unchanged.
 BlessOutcome write_golden(BlessOutcome outcome, const std::string& text, const Trajectory& trajectory) {
+  const Status finite = check_finite_cells(trajectory, "a golden never records a non-finite value");
+  if (!finite) return invalid(outcome, "not blessed " + outcome.golden + ": " + finite.error() + "\n");
   const Change change = compare_with_golden(outcome.golden, text, trajectory);
   outcome.change = change.kind;
   if (change.kind == GoldenChange::Unchanged) {
@@ -157,7 +160,9 @@ Expected<BlessInputs> bless_inputs(const BlessRequest& request) {
   return BlessInputs{chosen.take(), loaded.take()};
 }
 
-int worse(int code, Verdict verdict) {
+int worse(int code, const BlessOutcome& outcome) {
+  if (outcome.internal_error || code == kExitInternal) return kExitInternal;
+  const Verdict verdict = outcome.verdict;
   if (verdict == Verdict::Invalid) return kExitInvalid;
   if (verdict == Verdict::Fail && code == kExitOk) return kExitFailure;
   return code;
@@ -174,10 +179,21 @@ BlessOutcome bless_scenario(const LoadedScenario& loaded, const GateOptions& opt
   }
   outcome.golden = *golden;
   if (!loaded.valid()) return invalid(outcome, format_load_errors(loaded.load));
-  const Expected<SimulationResult> sim = simulate_with_metadata(loaded, options.fingerprint);
-  if (!sim) return invalid(outcome, sim.error() + "\n");
+  bool non_finite = false;
+  const Expected<SimulationResult> sim = simulate_with_metadata(loaded, options.fingerprint, {}, &non_finite);
+  if (!sim) {
+    outcome.internal_error = non_finite;
+    return invalid(outcome, sim.error() + "\n");
+  }
   if (!sim->expectation_failures.empty()) return refused(outcome, loaded, sim->expectation_failures);
-  return write_golden(outcome, to_csv(sim->trajectory), sim->trajectory);
+  // Leftovers of an earlier, interrupted bless of this golden; the golden itself is whole.
+  std::string removed;
+  for (const std::string& stale : remove_stale_temporaries_of(outcome.golden)) {
+    removed += "removed stale temporary " + stale + " (left by an interrupted write)\n";
+  }
+  BlessOutcome written = write_golden(outcome, to_csv(sim->trajectory), sim->trajectory);
+  written.report = removed + written.report;
+  return written;
 }
 
 BlessRun run_bless(const BlessRequest& as_given) {
@@ -199,7 +215,7 @@ BlessRun run_bless(const BlessRequest& as_given) {
   for (const LoadedScenario& scenario : inputs->loaded) {
     run.outcomes.push_back(bless_scenario(scenario, options));
     if (request.on_outcome) request.on_outcome(run.outcomes.back());
-    run.exit_code = worse(run.exit_code, run.outcomes.back().verdict);
+    run.exit_code = worse(run.exit_code, run.outcomes.back());
   }
   run.orphans = selected_orphan_goldens(request.paths, inputs->chosen.found, request.scenario_root,
                                         request.golden_dir, inputs->chosen.filter);

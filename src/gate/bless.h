@@ -23,6 +23,8 @@ struct BlessOutcome {
   Verdict verdict = Verdict::Pass;  ///< Fail: expectations failed, nothing written
   GoldenChange change = GoldenChange::New;
   std::string report;  ///< the exact block to print, ending in '\n'
+  /// Invalid because the run produced a non-finite value past the loader: exit 3.
+  bool internal_error = false;
 };
 
 /// Simulates a valid scenario inside options.scenario_root and writes its

@@ -41,6 +41,9 @@ Expected<Trajectory> read_golden(const std::string& golden) {
   if (!stored->table) {
     return Expected<Trajectory>::failure(golden + ": " + stored->table.error() + " (not a trajectory file)");
   }
+  // A NaN golden would fail every diff; said here once, with its place.
+  const Status finite = check_finite_cells(*stored->table, "a golden never holds a non-finite value; re-bless it");
+  if (!finite) return Expected<Trajectory>::failure(golden + ": " + finite.error());
   return stored->table.take();
 }
 
@@ -186,9 +189,11 @@ void check_into(CheckOutcome* outcome, const GateOptions& options) {
   }
   SimulationOptions simulation;
   simulation.controller = options.controller;
-  const Expected<SimulationResult> sim = simulate_with_metadata(loaded, options.fingerprint, simulation);
+  bool non_finite = false;
+  const Expected<SimulationResult> sim = simulate_with_metadata(loaded, options.fingerprint, simulation, &non_finite);
   if (!sim) {
     *outcome = invalid_outcome(*outcome, sim.error(), "");
+    outcome->internal_error = non_finite;
     return;
   }
   if (options.controller != ControllerKind::Stepslide) {

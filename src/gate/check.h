@@ -60,6 +60,8 @@ struct CheckOutcome {
   std::string summary;     ///< one line for JUnit's failure message; "" when passing
   double seconds = 0.0;    ///< wall time, for JUnit only (never printed)
   std::string golden_build;  ///< the golden's recorded build fingerprint; "" when none was read
+  /// Invalid because the run produced a non-finite value past the loader: exit 3.
+  bool internal_error = false;
   /// What a failed check saw, for reports that draw it (report.h); set only
   /// for a Fail with a run to show, and only with GateOptions::keep_failure_detail.
   std::shared_ptr<const FailureDetail> detail;

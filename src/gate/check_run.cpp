@@ -13,6 +13,7 @@
 #include "gate/filter.h"
 #include "gate/pending.h"
 #include "gate/report.h"
+#include "gate/stale_temps.h"
 #include "gate/text.h"
 #include "gate/tolerances.h"
 
@@ -38,6 +39,13 @@ void touch_status_file(const Shard& shard, const CheckListener& listener) {
   if (!touched && listener.on_warning) {
     listener.on_warning("warning: cannot create the shard status file " + touched.error() + "\n");
   }
+}
+
+/// Temporaries an interrupted bless left in the golden root: a warning, not a
+/// failure, since every golden itself is whole (docs/format.md §3.1).
+void warn_stale_temporaries(const std::string& golden_dir, const CheckListener& listener) {
+  const std::string warning = stale_temporaries_warning(golden_dir);
+  if (!warning.empty() && listener.on_warning) listener.on_warning(warning);
 }
 
 /// Reads the options in the order the CLI always has, so the first problem
@@ -149,6 +157,7 @@ CheckRun run_check(const CheckRequest& as_given) {
   run.outcomes = check_scenarios(plan->mine, plan->options, request.jobs, listener.on_outcome);
   if (orphans_count(*plan)) add_orphans(request, *plan, listener, run.outcomes);
   run.build_note = build_difference_note(golden_builds(run.outcomes), request.fingerprint);
+  warn_stale_temporaries(plan->options.golden_dir, listener);
   if (!request.report_dir.empty()) write_report(request.report_dir, run);
   // --self-check: nondeterminism is reported apart from regressions.
   run.self_checked = request.self_check;
@@ -167,6 +176,9 @@ std::string closing_line(const std::vector<CheckOutcome>& outcomes) {
 
 int exit_code_for(const std::vector<CheckOutcome>& outcomes) {
   int code = kExitOk;
+  for (const CheckOutcome& outcome : outcomes) {
+    if (outcome.internal_error) return kExitInternal;
+  }
   for (const CheckOutcome& outcome : outcomes) {
     if (outcome.verdict == Verdict::Invalid || outcome.write_failed) return kExitInvalid;
     if (outcome.verdict == Verdict::Fail) code = kExitFailure;

@@ -1,5 +1,6 @@
 #include "gate/csv.h"
 
+#include <algorithm>
 #include <charconv>
 #include <system_error>
 #include <utility>
@@ -7,6 +8,8 @@
 
 #include "base/file_io.h"
 #include "base/format.h"
+#include "scenario/columns.h"
+#include "scenario/scenario.h"
 
 namespace stepslide {
 
@@ -44,7 +47,7 @@ std::string to_csv(const Trajectory& t) {
 
 namespace {
 
-/// Walks the text line by line, tolerating CRLF and a missing final newline.
+/// Walks the text line by line, tolerating CRLF (parse_csv wants the final newline).
 class LineReader {
  public:
   explicit LineReader(std::string_view text) : text_(text) {}
@@ -192,16 +195,43 @@ Status read_rows(LineReader& reader, Trajectory& t) {
 
 }  // namespace
 
+/// Every line, the last included, ends with a newline: a file cut inside its
+/// last number still parses as numbers, so the missing newline is the only
+/// sign that it was cut.
+Status check_final_newline(const std::string& text) {
+  if (text.empty() || text.back() == '\n') return Status();
+  const std::size_t last_line = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  return Status::failure(line_error(last_line, "expected a newline at the end of the file, got end of file "
+                                               "(the file is cut short)"));
+}
+
 Expected<Trajectory> parse_csv(const std::string& text) {
   Trajectory t;
   LineReader reader(text);
   if (const Status head = read_head(reader, t); !head) return Expected<Trajectory>::failure(head);
   if (const Status rows = read_rows(reader, t); !rows) return Expected<Trajectory>::failure(rows);
+  if (const Status end = check_final_newline(text); !end) return Expected<Trajectory>::failure(end);
   return t;
 }
 
+std::int64_t max_trajectory_bytes() {
+  // A cell is at most 24 characters ("-2.2250738585072014e-308") plus its
+  // separator; metadata holds at most a scenario's name, bounded by its file.
+  constexpr std::int64_t kCellBytes = 25;
+  const std::int64_t columns = static_cast<std::int64_t>(trajectory_columns().size());
+  return (ScenarioLimits::max_ticks + 1) * columns * kCellBytes + ScenarioLimits::max_file_bytes + 65536;
+}
+
+Status check_finite_cells(const Trajectory& t, const std::string& why) {
+  const std::optional<NonFiniteCell> bad = first_non_finite(t);
+  if (!bad) return Status();
+  const std::size_t line = t.metadata.size() + 2 + bad->row;
+  return Status::failure(line_error(line, "column " + bad->column + " is " + non_finite_text(bad->value) + " (row " +
+                                              std::to_string(bad->row) + "); " + why));
+}
+
 Expected<StoredTrajectory> read_stored_trajectory(const std::string& path) {
-  Expected<std::string> bytes = read_file(path);
+  Expected<std::string> bytes = read_regular_file(path, max_trajectory_bytes());
   if (!bytes) return Expected<StoredTrajectory>::failure(bytes.error());
   Expected<Trajectory> table = parse_csv(*bytes);
   return StoredTrajectory{bytes.take(), std::move(table)};

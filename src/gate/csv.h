@@ -3,10 +3,12 @@
 // strictly: every problem names its line and what was expected.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "stepslide/expected.h"
+#include "scenario/finite.h"
 #include "scenario/trajectory.h"
 
 namespace stepslide {
@@ -18,7 +20,13 @@ std::string to_csv(const Trajectory& t);
 /// is "line N: what was expected, got what".
 Expected<Trajectory> parse_csv(const std::string& text);
 
-/// Reads and parses a trajectory file. The reason for a failure names the
+/// The largest trajectory file read (docs/format.md §2.1): every row the
+/// loader's limits allow (ScenarioLimits::max_ticks + 1) × the columns × the
+/// longest cell and its separator, plus the largest metadata.
+std::int64_t max_trajectory_bytes();
+
+/// Reads and parses a trajectory file; only a regular file of at most
+/// max_trajectory_bytes() (symbolic links followed). The reason for a failure names the
 /// file: "PATH: cannot open: ..." or "PATH: line N: ...".
 Expected<Trajectory> read_trajectory_file(const std::string& path);
 
@@ -33,6 +41,11 @@ struct StoredTrajectory {
 /// Reads a trajectory file and parses it. Fails only when the file cannot be
 /// read, with read_file's reason (which does not name the file).
 Expected<StoredTrajectory> read_stored_trajectory(const std::string& path);
+
+/// Fails on the first NaN or infinite cell of a table as parse_csv read it
+/// (metadata, header, then rows with no blank lines between), with "line N:
+/// column C is nan" and `why`. A golden never holds one (docs/format.md §2.3).
+Status check_finite_cells(const Trajectory& t, const std::string& why);
 
 /// Reads a whole cell as a number the way parse_csv does: what format_number
 /// writes plus anything std::from_chars reads ("1e3", "-inf", "NaN"), but no

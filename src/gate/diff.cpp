@@ -52,12 +52,11 @@ double tick_of_either(const Trajectory& expected, const Trajectory& actual, std:
   return row < expected.rows.size() ? tick_of(expected, row) : tick_of(actual, row);
 }
 
-/// |expected - actual|, with inf for a NaN on one side. Both NaN, and
-/// equal values (including equal infinities), give 0.
+/// |expected - actual|, with inf for a NaN on either side: a NaN is never a
+/// result, so it never matches, not even another NaN. Equal values
+/// (including equal infinities) give 0.
 double cell_error(double expected, double actual) {
-  const bool expected_nan = std::isnan(expected);
-  const bool actual_nan = std::isnan(actual);
-  if (expected_nan || actual_nan) return expected_nan == actual_nan ? 0.0 : kInf;
+  if (std::isnan(expected) || std::isnan(actual)) return kInf;
   if (expected == actual) return 0.0;
   return std::fabs(expected - actual);
 }
@@ -69,7 +68,11 @@ double cell_tolerance(const ColumnRule& rule, double expected) {
   return std::max(rule.abs_tolerance, relative);
 }
 
-bool cell_mismatch(double error, double tolerance) { return tolerance == 0.0 ? error != 0.0 : error > tolerance; }
+/// Whether a cell fails; a NaN fails whatever the tolerance (even an infinite one).
+bool cell_mismatch(double expected, double actual, double error, double tolerance) {
+  if (std::isnan(expected) || std::isnan(actual)) return true;
+  return tolerance == 0.0 ? error != 0.0 : error > tolerance;
+}
 
 /// A column compared by name: its index on each side and its rule.
 struct ComparedColumn {
@@ -143,7 +146,7 @@ void compare_rows(const Trajectory& expected, const Trajectory& actual, const st
       const double e = cell(expected, row, columns[c].expected_index);
       const double a = cell(actual, row, columns[c].actual_index);
       const double error = cell_error(e, a);
-      if (!cell_mismatch(error, cell_tolerance(columns[c].rule, e))) continue;
+      if (!cell_mismatch(e, a, error, cell_tolerance(columns[c].rule, e))) continue;
       note_mismatch(columns[c], row, tick_of(expected, row), e, a, error, &worst[c], result);
     }
   }

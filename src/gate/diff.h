@@ -3,7 +3,8 @@
 //
 // A cell mismatches when |expected - actual| > tolerance, where tolerance =
 // max(abs, rel * |expected|) (the rel term only for a finite expected value);
-// with tolerance 0 when expected != actual. NaN equals NaN; NaN against a number mismatches.
+// with tolerance 0 when expected != actual. A NaN on either side always mismatches,
+// even against NaN and in --exact mode (a NaN is never a result).
 // +inf equals +inf. -0 equals 0. Metadata ('#' lines) is never compared.
 // Columns are matched by name; a missing, extra or reordered column and a
 // different row count are structural differences and fail the comparison.

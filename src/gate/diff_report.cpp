@@ -43,6 +43,7 @@ std::string headline(const Divergence& d) {
   if (d.actual.empty()) return out + ": row missing from actual (expected " + d.column + " " + v.expected + ")";
   if (d.expected.empty()) return out + ": extra row in actual (got " + d.column + " " + v.actual + ")";
   out += ", column " + d.column + ": expected " + v.expected + ", got " + v.actual;
+  if (d.expected == "nan" && d.actual == "nan") return out + " (a NaN never matches, not even another NaN)";
   if (d.expected == "nan" || d.actual == "nan") return out + " (NaN on one side)";
   return out + " (error " + format_error(d.error, d.tolerance) + " > tolerance " + tolerance_text(d) + ")";
 }

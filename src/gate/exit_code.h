@@ -7,6 +7,9 @@ enum ExitCode : int {
   kExitOk = 0,       ///< success
   kExitFailure = 1,  ///< a regression, a failed expectation or a mismatch
   kExitInvalid = 2,  ///< invalid input or usage
+  /// A product bug: a run produced a NaN or an infinity that the loader's
+  /// limits should have made impossible (SimulationResult::error).
+  kExitInternal = 3,
 };
 
 }  // namespace stepslide

@@ -64,6 +64,9 @@ PlotResult deliver(const std::string& svg, const LoadedScenario& loaded, const S
   const bool to_stdout = request.out == "-";
   if (to_stdout) {
     result.svg = svg;
+  } else if (const Status apart = not_an_input(request.out, {request.scenario, request.golden, request.against});
+             !apart) {
+    return refused(error_line(apart.error()));
   } else if (const Status written = write_file_atomic(request.out, svg); !written) {
     return refused(error_line("cannot write " + request.out + ": " + written.error()));
   }
@@ -88,8 +91,13 @@ PlotResult plot_scenario_file(const PlotRequest& as_given) {
   if (!loaded.valid()) return refused(format_load_errors(loaded.load));
   const Expected<std::optional<Trajectory>> reference = read_reference(reference_path(request));
   if (!reference) return refused(reference.error());
-  const Expected<SimulationResult> sim = simulate_with_metadata(loaded, request.fingerprint);
-  if (!sim) return refused(error_line(sim.error()));
+  bool non_finite = false;
+  const Expected<SimulationResult> sim = simulate_with_metadata(loaded, request.fingerprint, {}, &non_finite);
+  if (!sim) {
+    PlotResult stopped = refused(error_line(sim.error()));
+    if (non_finite) stopped.exit_code = kExitInternal;  // a NaN past the loader: a product bug
+    return stopped;
+  }
 
   std::optional<DiffResult> diff;
   const DiffRules rules = rules_for(default_diff_rules(), *layers, scenario_directory(loaded.path, request.scenario_root),

@@ -78,6 +78,10 @@ Expected<RunPlan> plan_run(const RunRequest& request) {
   if (!loaded) return Result::failure(loaded.error());
   Expected<std::vector<std::string>> outputs = run_outputs(request, *loaded);
   if (!outputs) return Result::failure(outputs.error());
+  for (const std::string& output : *outputs) {
+    if (output == "-") continue;
+    if (const Status apart = not_an_input(output, *files); !apart) return Result::failure(error_line(apart.error()));
+  }
   plan.loaded = loaded.take();
   plan.outputs = outputs.take();
   return plan;
@@ -107,9 +111,12 @@ RunItem run_one(const LoadedScenario& scenario, const std::string& output, const
                 const RunRequest& request) {
   RunItem item;
   item.scenario = scenario.path;
-  const Expected<SimulationResult> sim = simulate_with_metadata(scenario, request.fingerprint, plan.simulation);
+  bool non_finite = false;
+  const Expected<SimulationResult> sim =
+      simulate_with_metadata(scenario, request.fingerprint, plan.simulation, &non_finite);
   if (!sim) {
     item.error = error_line(sim.error());
+    item.internal_error = non_finite;
     return item;
   }
   const std::string csv = to_csv(sim->trajectory);
@@ -142,7 +149,11 @@ RunResult run_scenarios(const RunRequest& as_given) {
     result.items.push_back(run_one(plan->loaded[i], plan->outputs[i], *plan, request));
     const RunItem& item = result.items.back();
     if (request.on_item) request.on_item(item);
-    if (!item.error.empty()) result.exit_code = kExitInvalid;
+    if (item.internal_error) {
+      result.exit_code = kExitInternal;
+    } else if (!item.error.empty() && result.exit_code != kExitInternal) {
+      result.exit_code = kExitInvalid;
+    }
     if (item.expectations_failed && result.exit_code == kExitOk) result.exit_code = kExitFailure;
   }
   return result;

@@ -28,6 +28,8 @@ struct RunItem {
   /// With --stats: the wall time of the controller's updates in each run
   /// (RunRequest::repeat of them); empty otherwise.
   std::vector<double> update_seconds;
+  /// The run stopped at a non-finite value (`error` says where): exit 3.
+  bool internal_error = false;
 };
 
 /// The `run` command's options, as given on the command line.
@@ -60,8 +62,10 @@ struct RunResult {
 };
 
 /// Validates every scenario first (one invalid and nothing is written), then
-/// simulates each and writes its CSV atomically, with metadata. Exit code: 2
-/// when a run or write fails, else 1 when an expectation fails, else 0.
+/// simulates each and writes its CSV atomically, with metadata. Exit code: 3
+/// when a run stopped at a non-finite value (nothing is written for it), else
+/// 2 when a run or write fails, else 1 when an expectation fails, else 0.
+/// An output path naming one of the scenarios read is refused before any run.
 RunResult run_scenarios(const RunRequest& request);
 
 /// "name: min 12.3 us/tick, median 12.7 us/tick over 5 runs, 2.05 sweeps/tick

@@ -50,11 +50,15 @@ std::string format_expectation_failures(const std::string& file, const std::vect
 }
 
 Expected<SimulationResult> simulate_with_metadata(const LoadedScenario& loaded, const std::string& fingerprint,
-                                                  const SimulationOptions& options) {
+                                                  const SimulationOptions& options, bool* non_finite) {
   using Result = Expected<SimulationResult>;
   if (!loaded.valid()) return Result::failure(loaded.path + ": invalid scenario");
   try {
     SimulationResult result = simulate(*loaded.load.scenario, options);
+    if (!result.error.empty()) {
+      if (non_finite != nullptr) *non_finite = true;
+      return Result::failure(loaded.path + ": internal error: " + result.error);
+    }
     attach_metadata(result, loaded, fingerprint, options.controller);
     return result;
   } catch (const std::exception& e) {

@@ -33,8 +33,10 @@ std::string format_expectation_failures(const std::string& file, const std::vect
 
 /// Simulates a valid scenario and attaches metadata (plus " controller NAME"
 /// when it is not ours). Catches anything the simulation throws; the reason
-/// for a failure starts with the scenario's path.
+/// for a failure starts with the scenario's path. A run that stopped at a
+/// non-finite value fails with "PATH: internal error: tick N: column x is
+/// nan (...)" and sets `*non_finite` (for exit code 3).
 Expected<SimulationResult> simulate_with_metadata(const LoadedScenario& loaded, const std::string& fingerprint,
-                                                  const SimulationOptions& options = {});
+                                                  const SimulationOptions& options = {}, bool* non_finite = nullptr);
 
 }  // namespace stepslide

@@ -281,9 +281,10 @@ TraceRecording record_trace(const Scenario& scenario, std::int64_t first, std::i
 
 std::string trace_event_text(const Json& event) { return event_text(event); }
 
-std::string trace_scenario(const Scenario& scenario, const TraceRequest& request) {
+std::string trace_scenario(const Scenario& scenario, const TraceRequest& request, std::string* stopped) {
   const TraceRecording recording = record_trace(scenario, request.first, request.last);
   const SimulationResult& result = recording.result;
+  if (stopped != nullptr) *stopped = result.error;
   const std::vector<Json>& ticks = recording.events;
 
   std::ostringstream out;

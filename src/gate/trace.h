@@ -25,7 +25,9 @@ struct TraceRequest {
 
 /// Runs `scenario` and returns the trace of the requested ticks, human-readable
 /// or as JSON lines. The request must be within [1, scenario.ticks].
-std::string trace_scenario(const Scenario& scenario, const TraceRequest& request);
+/// `*stopped` (when given) receives SimulationResult::error: set when the run
+/// stopped at a non-finite value, so the ticks after it have no trace.
+std::string trace_scenario(const Scenario& scenario, const TraceRequest& request, std::string* stopped = nullptr);
 
 /// A run with the events of some of its ticks, as `trace --json` writes them.
 struct TraceRecording {

@@ -59,7 +59,14 @@ TraceFileResult trace_scenario_file(const TraceFileRequest& request) {
   const Expected<TraceRequest> ticks = trace_ticks(request, scenario.ticks);
   if (!ticks) return refused(request.scenario + ": " + ticks.error() + "\n");
   TraceFileResult result;
-  result.text = trace_scenario(scenario, *ticks);
+  std::string stopped;
+  result.text = trace_scenario(scenario, *ticks, &stopped);
+  if (!stopped.empty()) {
+    // A NaN past the loader: a product bug (exit 3), never a trace.
+    TraceFileResult internal = refused("error: " + request.scenario + ": internal error: " + stopped + "\n");
+    internal.exit_code = kExitInternal;
+    return internal;
+  }
   return result;
 }
 

@@ -64,6 +64,8 @@ ViewFileResult view_file(const ViewFileRequest& args) {
   const bool to_stdout = out == "-";
   if (to_stdout) {
     result.out = view->html;
+  } else if (const Status apart = not_an_input(out, {args.scenario, args.golden, args.other}); !apart) {
+    return invalid(apart.error());
   } else if (const Status written = write_file_atomic(out, view->html); !written) {
     return invalid("cannot write " + out + ": " + written.error());
   }

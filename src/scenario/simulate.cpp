@@ -7,6 +7,7 @@
 
 #include "stepslide/controller.h"
 #include "scenario/columns.h"
+#include "scenario/finite.h"
 #include "scenario/reference_controller.h"
 #include "scenario/world.h"
 
@@ -106,10 +107,12 @@ class Runner {
     result_.trajectory.columns = column_names();
     result_.trajectory.rows.reserve(static_cast<std::size_t>(scenario_.ticks) + 1);
     const TickReport none;
-    record(0, none);
+    if (!record(0, none)) return std::move(result_);
     observe(0, 0, none);
     const double dt = 1.0 / scenario_.tick_rate;
-    for (std::int64_t tick = 0; tick < scenario_.ticks; ++tick) step(tick, dt);
+    for (std::int64_t tick = 0; tick < scenario_.ticks; ++tick) {
+      if (!step(tick, dt)) return std::move(result_);
+    }
     result_.expectation_failures = check_expectations(scenario_, result_.trajectory, penetration_);
     return std::move(result_);
   }
@@ -118,13 +121,15 @@ class Runner {
   using Clock = std::chrono::steady_clock;
   static constexpr bool kOurs = std::is_same_v<Controller, CharacterController>;
 
-  void step(std::int64_t tick, double dt) {
+  /// False when the run stopped at a non-finite value.
+  bool step(std::int64_t tick, double dt) {
     // The world moves first, then the character (SPEC §1.1).
     world_.set_time(tick + 1);
     const TickReport report = update(input_.at(tick), dt);
     result_.total_sweeps += report.sweeps;
-    record(tick + 1, report);
+    if (!record(tick + 1, report)) return false;
     observe(tick + 1, tick, report);
+    return true;
   }
 
   /// The controller's update, timed when asked (wall time never reaches a row).
@@ -136,9 +141,20 @@ class Runner {
     return report;
   }
 
-  void record(std::int64_t tick, const TickReport& report) {
-    result_.trajectory.rows.push_back(row_of(tick, scenario_.tick_rate, controller_.state(), report, world_));
+  /// Adds row `tick`; false (with SimulationResult::error set and the row
+  /// left out) when one of its cells is not finite: no later row can mean
+  /// anything, and a NaN must never reach a trajectory or a golden.
+  bool record(std::int64_t tick, const TickReport& report) {
+    std::vector<double> row = row_of(tick, scenario_.tick_rate, controller_.state(), report, world_);
+    const std::vector<std::string>& columns = result_.trajectory.columns;
+    if (const std::optional<NonFiniteCell> bad = first_non_finite(row, columns, static_cast<std::size_t>(tick))) {
+      result_.error = "tick " + std::to_string(tick) + ": column " + bad->column + " is " +
+                      non_finite_text(bad->value) + " (the controller's state overflowed)";
+      return false;
+    }
+    result_.trajectory.rows.push_back(std::move(row));
     if (measure_penetration_) penetration_.push_back(controller_.penetration_depth());
+    return true;
   }
 
   /// Shows row `row`, made with the input of tick `input_tick`, to the

@@ -55,12 +55,19 @@ struct SimulationResult {
   Trajectory trajectory;  ///< the columns of columns.h, one row per tick from 0, no metadata
   std::vector<ExpectationFailure> expectation_failures;
   std::int64_t total_sweeps = 0;
+  /// Set when a row held a NaN or an infinity: "tick N: column x is nan (the
+  /// controller's state overflowed)". The run stopped there: `trajectory`
+  /// holds the rows before it and no expectation was checked. The loader's
+  /// limits are meant to make this impossible, so it is a product bug
+  /// (docs/format.md §3, exit code 3), never a result.
+  std::string error;
   /// Wall time spent inside the controller's updates; 0 unless
   /// SimulationOptions::measure_time.
   double update_seconds = 0.0;
 };
 
-/// Runs `scenario` from row 0 to row `ticks`. Deterministic: same binary,
+/// Runs `scenario` from row 0 to row `ticks`, or until a row holds a
+/// non-finite value (SimulationResult::error). Deterministic: same binary,
 /// same scenario, same bytes.
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options = {});
 

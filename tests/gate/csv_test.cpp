@@ -126,14 +126,46 @@ TEST(Csv, EmptyTableKeepsItsHeader) {
   EXPECT_TRUE(t->rows.empty());
 }
 
-TEST(ParseCsv, ToleratesCrlfMissingFinalNewlineAndTrailingBlankLines) {
-  for (const char* text : {"#m\r\ntick,y\r\n0,1\r\n1,2\r\n", "#m\ntick,y\n0,1\n1,2", "#m\ntick,y\n0,1\n1,2\n\n\n",
+TEST(ParseCsv, ToleratesCrlfAndTrailingBlankLines) {
+  for (const char* text : {"#m\r\ntick,y\r\n0,1\r\n1,2\r\n", "#m\ntick,y\n0,1\n1,2\n\n\n",
                            "#m\ntick,y\n0,1\n1,2\n \r\n"}) {
     const Expected<Trajectory> t = parse_csv(text);
     ASSERT_TRUE(t) << text << ": " << t.error();
     EXPECT_EQ(t->metadata, std::vector<std::string>{"m"});
     EXPECT_EQ(t->columns, (std::vector<std::string>{"tick", "y"}));
     EXPECT_EQ(t->rows, (std::vector<std::vector<double>>{{0, 1}, {1, 2}}));
+  }
+}
+
+// Failed before the fix: a file cut inside its last number ("1,2" of "1,2.5")
+// parsed as a whole table, so a truncated golden passed `check`.
+TEST(ParseCsv, MissingFinalNewlineMeansTheFileWasCut) {
+  EXPECT_EQ(parse_error("#m\ntick,y\n0,1\n1,2"),
+            "line 4: expected a newline at the end of the file, got end of file (the file is cut short)");
+  EXPECT_EQ(parse_error("tick,y"),
+            "line 1: expected a newline at the end of the file, got end of file (the file is cut short)");
+  EXPECT_EQ(parse_error("tick,y\n0,1\n1\n"), "line 3: expected 2 cells, got 1") << "a short last row";
+  EXPECT_EQ(parse_error("tick,y\n0,1\n\n "),
+            "line 4: expected a newline at the end of the file, got end of file (the file is cut short)");
+}
+
+TEST(ParseCsv, NonFiniteCellsAreNamedByLineAndColumn) {
+  const Expected<Trajectory> t = parse_csv("#m\ntick,y,vy\n0,1,2\n1,2,nan\n");
+  ASSERT_TRUE(t) << t.error();
+  const Status finite = check_finite_cells(*t, "why");
+  ASSERT_FALSE(finite);
+  EXPECT_EQ(finite.error(), "line 4: column vy is nan (row 1); why");
+  EXPECT_TRUE(check_finite_cells(*parse_csv("tick,y\n0,1\n"), "why"));
+  EXPECT_EQ(check_finite_cells(*parse_csv("tick,y\n0,-inf\n"), "w").error(), "line 2: column y is -inf (row 0); w");
+}
+
+// The documented bound (docs/format.md §2.1, README): if the column table or
+// a limit changes, the documents change with it.
+TEST(ParseCsv, TheTrajectoryBoundIsTheDocumentedNumber) {
+  EXPECT_EQ(max_trajectory_bytes(), 617174950);
+  for (double v : {-2.2250738585072014e-308, -1.7976931348623157e308, -4.9406564584124654e-324,
+                   -0.30000000000000004, -123456789012345680.0}) {
+    EXPECT_LE(format_number(v).size(), 24u) << format_number(v);
   }
 }
 

@@ -161,16 +161,31 @@ TEST(Diff, NaNHandling) {
   expected.columns = {"tick", "y", "vy"};
   expected.rows = {{0, kNaN, 1.0}, {1, 0.0, 1.0}};
   Trajectory actual = expected;
-  EXPECT_TRUE(diff_trajectories(expected, actual, default_diff_rules()).equal) << "NaN equals NaN";
-
-  actual.rows[1][2] = kNaN;
+  // A NaN is never a result: NaN against NaN is a mismatch (it used to pass).
   DiffResult d = diff_trajectories(expected, actual, default_diff_rules());
+  EXPECT_FALSE(d.equal) << "NaN must not equal NaN";
+  ASSERT_TRUE(d.first.has_value());
+  EXPECT_EQ(d.first->row, 0u);
+  EXPECT_EQ(d.first->column, "y");
+  EXPECT_NE(format_diff_report(d, expected, actual).find("never matches"), std::string::npos);
+  DiffRules exact = default_diff_rules();
+  for (ColumnRule& rule : exact.rules) rule.abs_tolerance = 0.0;
+  EXPECT_FALSE(diff_trajectories(expected, actual, exact).equal) << "not in --exact mode either";
+  DiffRules loose;
+  loose.default_tolerance = std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(diff_trajectories(expected, actual, loose).equal) << "not even with an infinite tolerance";
+
+  expected.rows[0][1] = 0.0;
+  actual = expected;
+  actual.rows[1][2] = kNaN;
+  d = diff_trajectories(expected, actual, default_diff_rules());
   ASSERT_TRUE(d.first.has_value());
   EXPECT_EQ(d.first->row, 1u);
   EXPECT_EQ(d.first->column, "vy");
   EXPECT_EQ(d.first->actual, "nan");
   EXPECT_TRUE(std::isinf(d.first->error));
 
+  expected.rows[0][1] = kNaN;
   actual = expected;
   actual.rows[0][1] = 0.2;  // expected NaN, got a number
   d = diff_trajectories(expected, actual, default_diff_rules());
