@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libbullet-dev libcli11-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
-  python3 libpng-dev
+  python3 libpng-dev libassimp-dev
 )
 # Headless Chromium (about 350 MB installed) renders a plot and a report in a
 # test that is skipped without it: opt in with STEPSLIDE_WITH_CHROMIUM=1.

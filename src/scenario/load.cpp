@@ -8,6 +8,7 @@
 #include "base/file_io.h"
 #include "scenario/load.h"
 #include "scenario/load_parts.h"
+#include "scenario/spawn.h"
 
 namespace stepslide {
 
@@ -31,7 +32,7 @@ void read_gravity_and_up(JsonReader& r, ObjectReader& o, const Field& root, Scen
   }
 }
 
-void read_scenario(JsonReader& r, const Field& root, Scenario& s) {
+void read_scenario(JsonReader& r, const Field& root, Scenario& s, LoadContext& context) {
   if (!r.object(root)) return;
   ObjectReader o(r, root);
   const Field format = o.required("format");
@@ -47,7 +48,7 @@ void read_scenario(JsonReader& r, const Field& root, Scenario& s) {
   const bool ticks_ok = r.integer(o.required("ticks"), tick_count, s.ticks);
   read_gravity_and_up(r, o, root, s);
   read_character(r, o.optional("character"), s.character);
-  read_world(r, o.optional("world"), s.world);
+  read_world(r, o.optional("world"), s.world, context);
   read_input(r, o.optional("input"), s.input);
   const Range checked_ticks =
       ticks_ok ? Range{0.0, static_cast<double>(s.ticks), false, false, nullptr, "the scenario's ticks"}
@@ -72,7 +73,21 @@ LoadResult failure(const std::string& file, std::string message) {
   return result;
 }
 
-LoadResult load_text(const std::string& text, const std::string& file_label) {
+/// Puts a character with "place": "on_floor" on its floor (spawn.h); the
+/// problem, if any, is the scenario's at /character/place.
+void place_character(const std::string& file_label, LoadResult& result) {
+  Scenario& scenario = *result.scenario;
+  if (scenario.character.place != Placement::OnFloor) return;
+  const Expected<Vec3> feet = find_floor_spawn(scenario);
+  if (feet) {
+    scenario.character.position = *feet;
+    return;
+  }
+  result.scenario.reset();
+  result.errors.push_back(LoadError{file_label, "/character/place", feet.error()});
+}
+
+LoadResult load_text(const std::string& text, const std::string& file_label, const LoadOptions& options) {
   if (static_cast<std::int64_t>(text.size()) > Limits::max_file_bytes) {
     return failure(file_label, "file too large: " + std::to_string(text.size()) + " bytes (limit " +
                                    std::to_string(Limits::max_file_bytes) + ")");
@@ -87,13 +102,24 @@ LoadResult load_text(const std::string& text, const std::string& file_label) {
   Scenario scenario;
   scenario.source_path = file_label;
   scenario.name = default_name(file_label);
-  if (parsed.ok) read_scenario(reader, Field{&parsed.document, Where{}}, scenario);
-
   LoadResult result;
+  LoadContext context;
+  context.paths = PathPolicy{directory_of(file_label), options.allow_outside};
+  context.dir = context.paths.root_dir;
+  context.include_chain = {std::filesystem::path(file_label).lexically_normal().generic_string()};
+  context.inputs = &result.inputs;
+  context.notes = &result.notes;
+  context.scenario_label = file_label;
+  result.inputs.push_back(InputFile{std::filesystem::path(file_label).filename().generic_string(), fnv1a64_of(text)});
+  if (parsed.ok) read_scenario(reader, Field{&parsed.document, Where{}}, scenario, context);
+
   for (JsonIssue& issue : reader.take_sorted_issues()) {
     result.errors.push_back(LoadError{file_label, std::move(issue.pointer), std::move(issue.message)});
   }
-  if (result.errors.empty()) result.scenario = std::move(scenario);
+  if (result.errors.empty()) {
+    result.scenario = std::move(scenario);
+    place_character(file_label, result);
+  }
   return result;
 }
 
@@ -126,14 +152,14 @@ std::string format_load_errors(const LoadResult& load) {
   return text;
 }
 
-LoadResult load_scenario_text(const std::string& text, const std::string& file_label) {
-  return never_throwing(file_label, [&] { return load_text(text, file_label); });
+LoadResult load_scenario_text(const std::string& text, const std::string& file_label, const LoadOptions& options) {
+  return never_throwing(file_label, [&] { return load_text(text, file_label, options); });
 }
 
-LoadResult load_scenario_file(const std::string& path) {
+LoadResult load_scenario_file(const std::string& path, const LoadOptions& options) {
   return never_throwing(path, [&] {
     const Expected<std::string> text = read_file(path, Limits::max_file_bytes);
-    return text ? load_text(*text, path) : failure(path, text.error());
+    return text ? load_text(*text, path, options) : failure(path, text.error());
   });
 }
 

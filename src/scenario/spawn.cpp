@@ -1,0 +1,109 @@
+#include "scenario/spawn.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "base/format.h"
+#include "scenario/convert.h"
+#include "scenario/world.h"
+#include "stepslide/collision.h"
+#include "stepslide/math.h"
+
+namespace stepslide {
+
+namespace {
+
+/// Overlaps shallower than this are touching, not overlapping (Bullet's
+/// margins leave a few micrometres either way).
+constexpr double kOverlapTolerance = 1e-4;
+/// The sweep reaches this far below the lowest body, so a floor at the very
+/// bottom of the world is still met.
+constexpr double kBelowWorld = 1.0;
+
+std::string point_text(const btVector3& p) {
+  return "(" + readable_number(p.x()) + ", " + readable_number(p.y()) + ", " + readable_number(p.z()) + ")";
+}
+
+/// Lowest extent of every body along `up`, or +inf for an empty world.
+double lowest_along(btCollisionWorld* world, const btVector3& up) {
+  double lowest = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < world->getNumCollisionObjects(); ++i) {
+    const btCollisionObject* object = world->getCollisionObjectArray()[i];
+    btVector3 lo, hi;
+    object->getCollisionShape()->getAabb(object->getWorldTransform(), lo, hi);
+    for (int corner = 0; corner < 8; ++corner) {
+      const btVector3 p((corner & 1) ? hi.x() : lo.x(), (corner & 2) ? hi.y() : lo.y(), (corner & 4) ? hi.z() : lo.z());
+      lowest = std::min(lowest, static_cast<double>(p.dot(up)));
+    }
+  }
+  return lowest;
+}
+
+}  // namespace
+
+CharacterShapeDesc character_shape_desc(const ShapeDef& def) {
+  CharacterShapeDesc desc;
+  desc.radius = def.radius;
+  desc.height = def.height;
+  desc.half_extents = to_bt(def.half_extents);
+  switch (def.type) {
+    case ShapeType::Sphere: desc.kind = CharacterShapeDesc::Kind::Sphere; break;
+    case ShapeType::Cylinder: desc.kind = CharacterShapeDesc::Kind::Cylinder; break;
+    case ShapeType::Box: desc.kind = CharacterShapeDesc::Kind::Box; break;
+    default: desc.kind = CharacterShapeDesc::Kind::Capsule; break;
+  }
+  return desc;
+}
+
+Expected<Vec3> drop_character(const Scenario& scenario, World& world, const Vec3& from) {
+  using Result = Expected<Vec3>;
+  const CharacterShapeDesc desc = character_shape_desc(scenario.character.shape);
+  const ControllerSettings& settings = scenario.character.settings;
+  const std::unique_ptr<btConvexShape> shape = make_character_shape(desc, 0.0);
+  const btVector3 up = to_bt(scenario.up).normalized();
+  const btQuaternion orientation = rotation_onto_up(up);
+  const btVector3 start = to_bt(from);
+  const double centre = feet_to_center(desc);
+
+  const double drop = static_cast<double>(start.dot(up)) - lowest_along(world.collision_world(), up) + kBelowWorld;
+  CollisionQueries queries(world.collision_world(), nullptr);
+  SweepHit hit;
+  if (drop > 0.0) {
+    const btTransform at(orientation, start + up * centre);
+    hit = queries.sweep(shape.get(), at, at.getOrigin() - up * drop);
+  }
+  if (!hit.hit) {
+    return Result::failure("no floor below " + point_text(start) +
+                           ": the character's shape swept straight down meets nothing");
+  }
+  const btVector3 floor_feet = start - up * (drop * hit.fraction);
+  const std::string body = world.body_name(hit.object);
+  const double slope_deg = std::acos(std::clamp(static_cast<double>(hit.normal.normalized().dot(up)), -1.0, 1.0)) *
+                           180.0 / kPi;
+  if (slope_deg > settings.max_slope_deg) {
+    return Result::failure("the first surface below " + point_text(start) + " is too steep to stand on: body " +
+                           body + " at " + point_text(floor_feet) + ", slope " + readable_number(slope_deg) +
+                           " deg (max_slope_deg " + readable_number(settings.max_slope_deg) + ")");
+  }
+  const btVector3 feet = floor_feet + up * settings.skin_width;
+  btCollisionObject probe;
+  probe.setCollisionShape(shape.get());
+  probe.setWorldTransform(btTransform(orientation, feet + up * centre));
+  std::vector<Contact> contacts;
+  queries.contacts(&probe, 0.0, contacts);
+  if (!contacts.empty() && -contacts.front().distance > kOverlapTolerance) {
+    return Result::failure("the spot on body " + body + " at " + point_text(feet) + " is overlapped by body " +
+                           world.body_name(contacts.front().object) + " (" +
+                           readable_number(-contacts.front().distance) + " m deep): no room to stand");
+  }
+  return Vec3{feet.x(), feet.y(), feet.z()};
+}
+
+Expected<Vec3> find_floor_spawn(const Scenario& scenario) {
+  World world(scenario);
+  return drop_character(scenario, world, scenario.character.requested_position);
+}
+
+}  // namespace stepslide
