@@ -87,7 +87,7 @@ Expected<Vec3> drop_character(const Scenario& scenario, World& world, const Vec3
                            body + " at " + point_text(floor_feet) + ", slope " + readable_number(slope_deg) +
                            " deg (max_slope_deg " + readable_number(settings.max_slope_deg) + ")");
   }
-  const btVector3 feet = floor_feet + up * settings.skin_width;
+  const btVector3 feet = floor_feet;
   btCollisionObject probe;
   probe.setCollisionShape(shape.get());
   probe.setWorldTransform(btTransform(orientation, feet + up * centre));

@@ -16,7 +16,7 @@ class World;
 CharacterShapeDesc character_shape_desc(const ShapeDef& shape);
 
 /// Feet for a character dropped from `from` in `world` (bodies at tick 0):
-/// on the first surface below, lifted by the skin width so the start is clear.
+/// on the first surface below, touching it, as a scenario would put them by hand.
 /// Fails with a one-line reason when nothing is below (down to the lowest
 /// body), the surface is steeper than max_slope_deg, or the spot overlaps a body.
 Expected<Vec3> drop_character(const Scenario& scenario, World& world, const Vec3& from);
