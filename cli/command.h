@@ -29,5 +29,7 @@ std::unique_ptr<Command> make_diff_command();
 std::unique_ptr<Command> make_validate_command();
 std::unique_ptr<Command> make_plot_command();
 std::unique_ptr<Command> make_settings_command();
+std::unique_ptr<Command> make_import_command();
+std::unique_ptr<Command> make_probe_command();
 
 }  // namespace stepslide::cli

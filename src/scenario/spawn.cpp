@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <vector>
 
 #include "base/format.h"
 #include "scenario/convert.h"
+#include "scenario/floor_probe.h"
 #include "scenario/world.h"
 #include "stepslide/collision.h"
 #include "stepslide/math.h"
@@ -24,21 +24,6 @@ constexpr double kBelowWorld = 1.0;
 
 std::string point_text(const btVector3& p) {
   return "(" + readable_number(p.x()) + ", " + readable_number(p.y()) + ", " + readable_number(p.z()) + ")";
-}
-
-/// Lowest extent of every body along `up`, or +inf for an empty world.
-double lowest_along(btCollisionWorld* world, const btVector3& up) {
-  double lowest = std::numeric_limits<double>::infinity();
-  for (int i = 0; i < world->getNumCollisionObjects(); ++i) {
-    const btCollisionObject* object = world->getCollisionObjectArray()[i];
-    btVector3 lo, hi;
-    object->getCollisionShape()->getAabb(object->getWorldTransform(), lo, hi);
-    for (int corner = 0; corner < 8; ++corner) {
-      const btVector3 p((corner & 1) ? hi.x() : lo.x(), (corner & 2) ? hi.y() : lo.y(), (corner & 4) ? hi.z() : lo.z());
-      lowest = std::min(lowest, static_cast<double>(p.dot(up)));
-    }
-  }
-  return lowest;
 }
 
 }  // namespace
@@ -67,7 +52,7 @@ Expected<Vec3> drop_character(const Scenario& scenario, World& world, const Vec3
   const btVector3 start = to_bt(from);
   const double centre = feet_to_center(desc);
 
-  const double drop = static_cast<double>(start.dot(up)) - lowest_along(world.collision_world(), up) + kBelowWorld;
+  const double drop = static_cast<double>(start.dot(up)) - world_extent_along(world, scenario.up).second + kBelowWorld;
   CollisionQueries queries(world.collision_world(), nullptr);
   SweepHit hit;
   if (drop > 0.0) {
