@@ -28,13 +28,16 @@ std::string directory_of(const std::string& file) { return fs::path(file).parent
 
 namespace {
 
-fs::path root_of(const PathPolicy& policy) {
-  return policy.root_dir.empty() ? fs::path(".") : fs::path(policy.root_dir).lexically_normal();
+fs::path absolute_root(const PathPolicy& policy) {
+  return fs::absolute(policy.root_dir.empty() ? fs::path(".") : fs::path(policy.root_dir)).lexically_normal();
 }
 
-/// True when `path` (normalised, relative) climbs above its starting directory.
-bool climbs_out(const fs::path& relative) {
-  return relative.empty() || *relative.begin() == "..";
+/// `path` relative to the root, or empty when it lies outside (compared as
+/// absolute paths, so "../here/x" seen from inside "here" is inside).
+fs::path inside_root(const fs::path& path, const PathPolicy& policy) {
+  const fs::path relative = fs::absolute(path).lexically_normal().lexically_relative(absolute_root(policy));
+  if (relative.empty() || *relative.begin() == "..") return {};
+  return relative;
 }
 
 }  // namespace
@@ -45,31 +48,25 @@ Expected<std::string> resolve_input_path(const std::string& written, const std::
   if (written.empty()) return Result::failure("expected a file path, got an empty string");
   if (written.find('\0') != std::string::npos) return Result::failure("expected a file path, got a NUL character");
   const fs::path given(written);
-  if (given.is_absolute()) {
-    if (!policy.allow_outside) {
-      return Result::failure("absolute path " + written +
-                             " is not allowed: give a path relative to the file that names it (or use "
-                             "--allow-outside)");
-    }
-    return given.lexically_normal().generic_string();
+  if (given.is_absolute() && !policy.allow_outside) {
+    return Result::failure("absolute path " + written +
+                           " is not allowed: give a path relative to the file that names it (or use --allow-outside)");
   }
   const fs::path base = base_dir.empty() ? fs::path(".") : fs::path(base_dir);
-  const fs::path resolved = (base / given).lexically_normal();
-  if (!policy.allow_outside) {
-    const fs::path inside = resolved.lexically_relative(root_of(policy));
-    if (climbs_out(inside)) {
-      return Result::failure("path " + written + " leads outside the scenario's directory " +
-                             root_of(policy).generic_string() + " (use --allow-outside to allow it)");
-    }
-  }
+  const fs::path resolved = given.is_absolute() ? given.lexically_normal() : (base / given).lexically_normal();
+  Status inside = check_inside_root(resolved.generic_string(), policy);
+  if (!inside) return Result::failure("path " + written + " " + inside.error());
   return resolved.generic_string();
 }
 
+Status check_inside_root(const std::string& path, const PathPolicy& policy) {
+  if (policy.allow_outside || !inside_root(path, policy).empty()) return Status();
+  return Status::failure("leads outside the scenario's directory (use --allow-outside to allow it)");
+}
+
 std::string input_display_path(const std::string& opened, const PathPolicy& policy) {
-  const fs::path path(opened);
-  const fs::path relative = path.lexically_normal().lexically_relative(root_of(policy));
-  if (path.is_absolute() || relative.empty()) return path.lexically_normal().generic_string();
-  return relative.generic_string();
+  const fs::path relative = inside_root(opened, policy);
+  return relative.empty() ? fs::path(opened).lexically_normal().generic_string() : relative.generic_string();
 }
 
 void add_input(std::vector<InputFile>& inputs, InputFile file) {

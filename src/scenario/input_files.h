@@ -42,6 +42,11 @@ struct PathPolicy {
 Expected<std::string> resolve_input_path(const std::string& written, const std::string& base_dir,
                                          const PathPolicy& policy);
 
+/// Refused with "leads outside the scenario's directory (...)" when `path`
+/// (as opened, absolute or relative to the working directory) is outside the
+/// root and the policy does not allow that. For the files a mesh names.
+Status check_inside_root(const std::string& path, const PathPolicy& policy);
+
 /// `opened` (a path resolve_input_path gave) as InputFile::path: relative to
 /// the root when it lies inside it.
 std::string input_display_path(const std::string& opened, const PathPolicy& policy);

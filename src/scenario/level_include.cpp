@@ -65,7 +65,7 @@ std::vector<JsonIssue> read_level_file(const std::string& path, const std::strin
   JsonReader reader(kMaxLevelErrors);
   const Expected<std::string> text = read_file(path, Limits::max_file_bytes);
   if (!text) {
-    reader.error(Where{}, "cannot read: " + text.error());
+    reader.error(Where{}, text.error());
     return reader.take_sorted_issues();
   }
   LoadContext& context = *budget.context;

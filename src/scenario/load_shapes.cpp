@@ -147,13 +147,21 @@ bool read_triangle(JsonReader& r, const Field& f, std::int64_t vertex_count, con
 
 const Options<UpAxis> kUpAxes = {{"y", UpAxis::Y}, {"z", UpAxis::Z}};
 
-/// An array of name globs ("include", "exclude").
-void read_globs(JsonReader& r, const Field& f, std::vector<std::string>& out) {
-  if (!r.array(f)) return;
+/// An array of name globs ("include", "exclude"); false when any is invalid.
+bool read_globs(JsonReader& r, const Field& f, std::vector<std::string>& out) {
+  if (!f) return true;
+  if (!r.array(f)) return false;
   out.resize(f.value->size());
+  bool ok = true;
   for (std::size_t i = 0; i < out.size(); ++i) {
-    if (r.string(f.item(i), out[i]) && out[i].empty()) r.error(f.item(i).where, "expected a name or glob, got \"\"");
+    if (!r.string(f.item(i), out[i])) {
+      ok = false;
+    } else if (out[i].empty()) {
+      r.error(f.item(i).where, "expected a name or glob, got \"\"");
+      ok = false;
+    }
   }
+  return ok;
 }
 
 /// The options of a mesh file; false when any is invalid.
@@ -165,8 +173,8 @@ bool read_mesh_file_options(JsonReader& r, ObjectReader& o, MeshFileDef& def) {
   if (up_axis) ok = r.choice(up_axis, kUpAxes, def.up_axis) && ok;
   const Field merge = o.optional("merge");
   if (merge) ok = r.boolean(merge, def.merge) && ok;
-  read_globs(r, o.optional("include"), def.include);
-  read_globs(r, o.optional("exclude"), def.exclude);
+  ok = read_globs(r, o.optional("include"), def.include) && ok;
+  ok = read_globs(r, o.optional("exclude"), def.exclude) && ok;
   return ok;
 }
 
@@ -197,13 +205,16 @@ void read_mesh_file(JsonReader& r, ObjectReader& o, ShapeDef& shape, WorldBudget
   options.exclude = def.exclude;
   options.merge = def.merge;
   options.max_triangles = std::max<std::int64_t>(0, Limits::max_triangles - budget.triangles);
+  options.triangles_before = budget.triangles;
   options.paths = context.paths;
+  if (budget.triangles_reported) return;  // over the limit already: one error says so
   Expected<ImportedMesh> mesh = import_mesh_file(def.path, options);
   if (!mesh) {
     r.error(file.where, shown + ": " + mesh.error());
+    if (mesh.error().rfind(kOverTriangleLimit, 0) == 0) budget.triangles_reported = true;
     return;
   }
-  budget.triangles += mesh->stats.triangles;
+  budget.triangles += mesh->stats.source_triangles;  // what was read, as the limit counts it
   for (const InputFile& read : mesh->files) {
     add_input(*context.inputs, InputFile{input_display_path(read.path, context.paths), read.fnv1a64});
   }

@@ -70,30 +70,29 @@ class RecordingFiles final : public Assimp::IOSystem {
   explicit RecordingFiles(const PathPolicy& policy) : policy_(policy) {}
 
   bool Exists(const char* file) const override {
-    const Expected<std::string> path = resolve_input_path(file, "", policy_);
     std::error_code ec;
-    return path && std::filesystem::is_regular_file(*path, ec);
+    return check_inside_root(file, policy_) && std::filesystem::is_regular_file(file, ec);
   }
   char getOsSeparator() const override { return '/'; }
 
   Assimp::IOStream* Open(const char* file, const char* mode) override {
     if (std::strchr(mode, 'w') || std::strchr(mode, 'a') || std::strchr(mode, '+')) return nullptr;
-    const Expected<std::string> path = resolve_input_path(file, "", policy_);
-    if (!path) {
-      note_refusal(path.error());
+    const std::string path = std::filesystem::path(file).lexically_normal().generic_string();
+    if (Status inside = check_inside_root(path, policy_); !inside) {
+      note_refusal(input_display_path(path, policy_) + " " + inside.error());
       return nullptr;
     }
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(*path, ec)) {
-      note_refusal("cannot read " + std::string(file) + ": not a regular file");
+    if (!std::filesystem::is_regular_file(path, ec)) {
+      note_refusal("cannot read " + input_display_path(path, policy_) + ": not a regular file");
       return nullptr;
     }
-    Expected<std::string> bytes = read_file(*path, kMaxMeshFileBytes);
+    Expected<std::string> bytes = read_file(path, kMaxMeshFileBytes);
     if (!bytes) {
-      note_refusal("cannot read " + *path + ": " + bytes.error());
+      note_refusal("cannot read " + input_display_path(path, policy_) + ": " + bytes.error());
       return nullptr;
     }
-    add_input(files_, InputFile{*path, fnv1a64_of(*bytes)});
+    add_input(files_, InputFile{path, fnv1a64_of(*bytes)});
     return new StringStream(bytes.take());
   }
   void Close(Assimp::IOStream* stream) override { delete stream; }
@@ -169,7 +168,10 @@ class SceneWalker {
     std::vector<std::string> names;
     Status status = visit(*scene_.mRootNode, Affine(), names, 0);
     if (!status) return status;
-    if (options_.merge && merged_.triangles() > 0) parts.push_back(merged_.take("", stats));
+    if (options_.merge) {
+      MeshPart merged = merged_.take("", stats);  // counts even an empty result
+      if (!merged.triangles.empty()) parts.push_back(std::move(merged));
+    }
     stats.nodes = nodes_with_triangles_;
     return Status();
   }
@@ -196,8 +198,12 @@ class SceneWalker {
       if (!added) return added;
     }
     if (builder.triangles() > before) ++nodes_with_triangles_;
-    if (!options_.merge && own.triangles() > 0) {
-      parts_->push_back(own.take(unique_name(name, node_index), *stats_));
+    if (!options_.merge) {
+      MeshPart part = own.take("", *stats_);  // counts even an empty result
+      if (!part.triangles.empty()) {
+        part.name = unique_name(name, node_index);
+        parts_->push_back(std::move(part));
+      }
     }
     for (unsigned i = 0; i < node.mNumChildren; ++i) {
       if (node.mChildren[i] == nullptr) continue;
@@ -231,8 +237,10 @@ class SceneWalker {
         if (!placed) return placed;
       }
       if (++triangles_seen_ > options_.max_triangles) {
-        return Status::failure("more than " + std::to_string(options_.max_triangles) +
-                               " triangles (the triangle limit, over all meshes of the scenario)");
+        return Status::failure(std::string(kOverTriangleLimit) + ": more than " + std::to_string(options_.max_triangles) +
+                               " triangles here, " + std::to_string(options_.triangles_before) +
+                               " before it, " + std::to_string(ScenarioLimits::max_triangles) +
+                               " allowed over all meshes of the scenario");
       }
       builder.add(corners[0], corners[1], corners[2]);
     }
@@ -281,8 +289,20 @@ void configure(Assimp::Importer& importer) {
   importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_READ_LIGHTS, false);
   importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_READ_ANIMATIONS, false);
   importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_READ_WEIGHTS, false);
-  // FBX stores its unit (UnitScaleFactor, usually centimetres); scenarios are in metres.
-  importer.SetPropertyBool(AI_CONFIG_FBX_CONVERT_TO_M, true);
+}
+
+/// Metres per unit of the file: FBX records its unit as UnitScaleFactor in
+/// centimetres (1: the file is in cm, 100: in m); glTF is in metres by its
+/// specification, and OBJ has no unit (taken as metres).
+double file_unit_metres(const aiScene& scene, const std::string& path) {
+  if (lower_extension(path) != ".fbx" || scene.mMetaData == nullptr) return 1.0;
+  double centimetres = 0.0;
+  float centimetres_f = 0.0f;
+  if (scene.mMetaData->Get("UnitScaleFactor", centimetres)) {
+  } else if (scene.mMetaData->Get("UnitScaleFactor", centimetres_f)) {
+    centimetres = static_cast<double>(centimetres_f);
+  }
+  return std::isfinite(centimetres) && centimetres > 0.0 ? centimetres / 100.0 : 1.0;
 }
 
 std::string assimp_reason(const std::string& error) {
@@ -313,12 +333,16 @@ Expected<ImportedMesh> import_checked(const std::string& path, const MeshImportO
   importer.SetIOHandler(files);  // the importer owns it from here
   const aiScene* scene = importer.ReadFile(path, aiProcess_Triangulate | aiProcess_ValidateDataStructure);
   if (scene == nullptr) {
-    const std::string why = files->refusal().empty() ? assimp_reason(importer.GetErrorString()) : files->refusal();
+    std::string why = files->refusal().empty() ? assimp_reason(importer.GetErrorString()) : files->refusal();
+    // Assimp's words when no importer recognises the bytes (a PNG renamed .glb, a wrong magic number).
+    if (why.rfind("No suitable reader found", 0) == 0) why = "the contents are not " + std::string(format);
     return Result::failure(std::string("cannot read as ") + format + ": " + why);
   }
   ImportedMesh mesh;
+  MeshImportOptions in_metres = options;
+  in_metres.scale = options.scale * file_unit_metres(*scene, path);
   if (scene->mNumMeshes == 0) return Result::failure(std::string("not a mesh: the ") + format + " file has no meshes");
-  Status walked = SceneWalker(*scene, options).walk(mesh.parts, mesh.stats);
+  Status walked = SceneWalker(*scene, in_metres).walk(mesh.parts, mesh.stats);
   if (!walked) return Result::failure(walked.error());
   if (mesh.stats.triangles == 0) {
     const bool filtered = !options.include.empty() || !options.exclude.empty();

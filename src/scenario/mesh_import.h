@@ -26,14 +26,20 @@ inline constexpr std::int64_t kMaxMeshFileBytes = 512ll * 1024 * 1024;
 inline constexpr double kWeldPitch = 1.0 / 1048576.0;
 
 struct MeshImportOptions {
-  double scale = 1.0;        ///< metres per file unit, applied after the node transforms
+  /// Applied after the node transforms. An FBX file's own unit (UnitScaleFactor)
+  /// is applied too, so a file in centimetres comes in in metres at scale 1.
+  double scale = 1.0;
   UpAxis up_axis = UpAxis::Y;  ///< Z: the file is Z-up and is turned so its +Z becomes +Y
   /// Globs (`*`, `?`) matched against a node's name, its ancestors' names and
   /// the mesh's name: a mesh is kept when `include` is empty or any name
   /// matches an include glob, and no name matches an exclude glob.
   std::vector<std::string> include, exclude;
   bool merge = true;  ///< one part for the whole file; false: one part per node
-  std::int64_t max_triangles = ScenarioLimits::max_triangles;  ///< after filtering
+  /// Triangles this file may hold (counted as read, after filtering, before
+  /// cleaning): what the scenario's triangle limit leaves after the meshes
+  /// before it, which hold `triangles_before`.
+  std::int64_t max_triangles = ScenarioLimits::max_triangles;
+  std::int64_t triangles_before = 0;
   PathPolicy paths;  ///< where the buffers a file names may lie
 };
 
@@ -60,6 +66,10 @@ struct ImportedMesh {
   MeshImportStats stats;
   std::vector<InputFile> files;  ///< the file and every buffer it named, as opened, with digests
 };
+
+/// How the reason starts when a file holds more triangles than
+/// MeshImportOptions::max_triangles.
+inline constexpr const char* kOverTriangleLimit = "over the triangle limit";
 
 /// "mesh", "glTF 2.0", ...: the formats by file extension, lower case
 /// (".gltf", ".glb", ".obj", ".fbx"); null for any other.

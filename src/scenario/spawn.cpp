@@ -79,9 +79,14 @@ Expected<Vec3> drop_character(const Scenario& scenario, World& world, const Vec3
   std::vector<Contact> contacts;
   queries.contacts(&probe, 0.0, contacts);
   if (!contacts.empty() && -contacts.front().distance > kOverlapTolerance) {
+    const std::string other = world.body_name(contacts.front().object);
+    const std::string depth = readable_number(-contacts.front().distance);
+    if (hit.fraction == 0.0) {
+      return Result::failure("the character dropped from " + point_text(start) + " starts inside body " + other +
+                             " (" + depth + " m deep): no room to stand");
+    }
     return Result::failure("the spot on body " + body + " at " + point_text(feet) + " is overlapped by body " +
-                           world.body_name(contacts.front().object) + " (" +
-                           readable_number(-contacts.front().distance) + " m deep): no room to stand");
+                           other + " (" + depth + " m deep): no room to stand");
   }
   return Vec3{feet.x(), feet.y(), feet.z()};
 }
