@@ -52,8 +52,24 @@ Expected<Vec3> drop_character(const Scenario& scenario, World& world, const Vec3
   const btVector3 start = to_bt(from);
   const double centre = feet_to_center(desc);
 
-  const double drop = static_cast<double>(start.dot(up)) - world_extent_along(world, scenario.up).second + kBelowWorld;
   CollisionQueries queries(world.collision_world(), nullptr);
+  btCollisionObject probe;
+  probe.setCollisionShape(shape.get());
+  std::vector<Contact> contacts;
+  // The deepest overlap of the shape with feet at `feet`, or null when clear.
+  auto overlap_at = [&](const btVector3& feet) -> const Contact* {
+    probe.setWorldTransform(btTransform(orientation, feet + up * centre));
+    queries.contacts(&probe, 0.0, contacts);
+    return !contacts.empty() && -contacts.front().distance > kOverlapTolerance ? &contacts.front() : nullptr;
+  };
+  // A sweep that starts inside geometry has no meaningful first hit: the
+  // point must leave the whole shape clear.
+  if (const Contact* inside = overlap_at(start)) {
+    return Result::failure("the character dropped from " + point_text(start) + " starts inside body " +
+                           world.body_name(inside->object) + " (" + readable_number(-inside->distance) +
+                           " m deep): give a point where the whole shape is clear (see stepslide probe)");
+  }
+  const double drop = static_cast<double>(start.dot(up)) - world_extent_along(world, scenario.up).second + kBelowWorld;
   SweepHit hit;
   if (drop > 0.0) {
     const btTransform at(orientation, start + up * centre);
@@ -63,30 +79,19 @@ Expected<Vec3> drop_character(const Scenario& scenario, World& world, const Vec3
     return Result::failure("no floor below " + point_text(start) +
                            ": the character's shape swept straight down meets nothing");
   }
-  const btVector3 floor_feet = start - up * (drop * hit.fraction);
+  const btVector3 feet = start - up * (drop * std::clamp(static_cast<double>(hit.fraction), 0.0, 1.0));
   const std::string body = world.body_name(hit.object);
   const double slope_deg = std::acos(std::clamp(static_cast<double>(hit.normal.normalized().dot(up)), -1.0, 1.0)) *
                            180.0 / kPi;
   if (slope_deg > settings.max_slope_deg) {
     return Result::failure("the first surface below " + point_text(start) + " is too steep to stand on: body " +
-                           body + " at " + point_text(floor_feet) + ", slope " + readable_number(slope_deg) +
+                           body + " at " + point_text(feet) + ", slope " + readable_number(slope_deg) +
                            " deg (max_slope_deg " + readable_number(settings.max_slope_deg) + ")");
   }
-  const btVector3 feet = floor_feet;
-  btCollisionObject probe;
-  probe.setCollisionShape(shape.get());
-  probe.setWorldTransform(btTransform(orientation, feet + up * centre));
-  std::vector<Contact> contacts;
-  queries.contacts(&probe, 0.0, contacts);
-  if (!contacts.empty() && -contacts.front().distance > kOverlapTolerance) {
-    const std::string other = world.body_name(contacts.front().object);
-    const std::string depth = readable_number(-contacts.front().distance);
-    if (hit.fraction == 0.0) {
-      return Result::failure("the character dropped from " + point_text(start) + " starts inside body " + other +
-                             " (" + depth + " m deep): no room to stand");
-    }
+  if (const Contact* other = overlap_at(feet)) {
     return Result::failure("the spot on body " + body + " at " + point_text(feet) + " is overlapped by body " +
-                           other + " (" + depth + " m deep): no room to stand");
+                           world.body_name(other->object) + " (" + readable_number(-other->distance) +
+                           " m deep): no room to stand");
   }
   return Vec3{feet.x(), feet.y(), feet.z()};
 }
