@@ -97,7 +97,8 @@ void read_include(JsonReader& r, const Field& f, std::vector<BodyDef>& world, Wo
   const Field include = o.required("include");
   o.reject_unknown();
   std::string written;
-  if (!r.string(include, written)) return;
+  // An include item holds nothing else; with a stray key, the level is not read.
+  if (!r.string(include, written) || f.value->size() != 1) return;
   LoadContext& context = *budget.context;
   const Expected<std::string> path = resolve_input_path(written, context.dir, context.paths);
   if (!path) {
