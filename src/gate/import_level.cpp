@@ -56,9 +56,13 @@ std::string readable_json(const Json& value, const std::string& indent = "") {
   return value.dump();
 }
 
-/// A chosen drop point to the millimetre: the file stays readable, and the
-/// floor below decides where the feet end up anyway.
-double to_millimetres(double v) { return std::round(v * 1000.0) / 1000.0; }
+/// A chosen drop point to the millimetre, whole numbers written as such: the
+/// file stays readable, and the floor below decides where the feet end up anyway.
+Json to_millimetres(double v) {
+  const double mm = std::round(v * 1000.0) / 1000.0;
+  if (mm == std::round(mm) && std::abs(mm) < 1e15) return Json(static_cast<std::int64_t>(mm));
+  return Json(mm);
+}
 
 /// `level` as the scenario at `out` names it: relative to the scenario's directory.
 std::string reference_from(const std::string& out, const std::string& level) {
@@ -94,7 +98,7 @@ Json scenario_document(const ImportRequest& request, const Json& item, const Vec
   doc["description"] = "Imported from " + fs::path(request.level).filename().generic_string() +
                        " by stepslide import: the character stands where it is placed.";
   doc["ticks"] = kImportTicks;
-  doc["character"] = {{"position", {to_millimetres(from[0]), to_millimetres(from[1]), to_millimetres(from[2])}},
+  doc["character"] = {{"position", Json::array({to_millimetres(from[0]), to_millimetres(from[1]), to_millimetres(from[2])})},
                       {"place", "on_floor"}};
   doc["world"] = Json::array({item});
   return doc;

@@ -1,7 +1,7 @@
 // The files a scenario reads besides itself (level files, mesh files and the
 // buffers a glTF names), where they may lie, and their digests. A golden
 // records every input's digest, so a changed level fails the gate with a note
-// naming the file (docs/format.md §1.6).
+// naming the file (docs/format.md §1.6, §2.2).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Level files (docs/format.md §1.5): a world shared by several scenarios,
+// Level files (docs/format.md §1.6): a world shared by several scenarios,
 // `{"format": "stepslide/level@1", "world": [...]}`, spliced into a scenario's
 // world by an `{"include": "levels/house.json"}` item. Includes may nest; paths
 // are relative to the including file and stay inside the top scenario's

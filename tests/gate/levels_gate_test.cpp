@@ -11,6 +11,7 @@
 namespace stepslide {
 namespace {
 
+namespace fs = std::filesystem;
 using test::RunResult;
 using test::TempDirTest;
 using testing::GltfNode;
@@ -248,6 +249,45 @@ TEST_F(LevelsGate, ProbeListsTheFloorsUnderAPoint) {
   r = run("probe missing.json --at 1,1");
   EXPECT_EQ(r.code, 2);
   EXPECT_CONTAINS(r.err, "missing.json");
+}
+
+/// The README's "Reproduce a bug on your own level", command by command, on
+/// the courtyard it ships, so the walkthrough cannot rot.
+TEST_F(LevelsGate, ReadmeWalkthroughOnTheCourtyard) {
+  fs::create_directories(path("scenarios/courtyard"));
+  fs::copy_file(fs::path(STEPSLIDE_SOURCE_DIR) / "examples/level/courtyard.glb", path("scenarios/courtyard/courtyard.glb"));
+  RunResult r = run("import scenarios/courtyard/courtyard.glb --out scenarios/courtyard/curb.json --at 0,2");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "wrote scenarios/courtyard/curb.json: courtyard.glb, character on_floor from (0, 1.4, 2) to feet (0, 0, 2)\n"
+            "note: scenarios/courtyard/curb.json: /world/0/shape/file: courtyard.glb: 14 triangles in 2 nodes; "
+            "dropped 0 degenerate, 0 duplicate; 42 corners welded to 12 vertices\n");
+  std::string scenario = read("scenarios/courtyard/curb.json");
+  scenario.replace(scenario.find("\"ticks\": 60,"), 12, "\"ticks\": 120,\n  \"input\": [{\"tick\": 0, \"move\": [0, 1]}],");
+  write("scenarios/courtyard/curb.json", scenario);
+  r = run("run scenarios/courtyard/curb.json");
+  EXPECT_EQ(r.out, "curb: 120 ticks, feet (0, 0, -1.69), grounded 1, 459 sweeps, expectations ok -> out/curb.csv\n");
+  r = run("probe scenarios/courtyard/curb.json --at 0,-2.5");
+  EXPECT_EQ(r.out,
+            "floors under x=0 z=-2.5 in scenarios/courtyard/curb.json, top to bottom:\n"
+            "  y 0.4  normal (0, 1, 0)  slope 0 deg  walkable  body level\n"
+            "  y 0  normal (0, 1, 0)  slope 0 deg  walkable  body level\n");
+  r = run("bless scenarios/courtyard/curb.json");
+  EXPECT_EQ(r.out, "blessed golden/courtyard/curb.csv (new)\n");
+  r = run("check scenarios/courtyard/curb.json");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_CONTAINS(r.out, "PASS scenarios/courtyard/curb.json\n");
+  // Re-exported with a lower curb (0.3 m, one the character steps up).
+  testing::GltfNode ground = quad_node("Ground", 12.0f);
+  testing::GltfNode curb;
+  curb.name = "Curb";
+  curb.positions = {{-2, 0, -3}, {2, 0, -3}, {2, 0, -2}, {-2, 0, -2}, {-2, 0.3f, -3}, {2, 0.3f, -3}, {2, 0.3f, -2}, {-2, 0.3f, -2}};
+  curb.indices = {4, 7, 6, 4, 6, 5, 0, 1, 2, 0, 2, 3, 0, 4, 5, 0, 5, 1, 3, 2, 6, 3, 6, 7, 0, 3, 7, 0, 7, 4, 1, 5, 6, 1, 6, 2};
+  write("scenarios/courtyard/courtyard.glb", make_glb({ground, curb}));
+  r = run("check scenarios/courtyard/curb.json");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_CONTAINS(r.out, "note: courtyard.glb changed since the golden was blessed (fnv1a64:6c0c4b8d17710fdd, now fnv1a64:");
+  EXPECT_CONTAINS(r.out, "first divergence at tick 48, column y");
 }
 
 }  // namespace
