@@ -7,6 +7,7 @@
 
 #include "base/file_io.h"
 #include "scenario/load.h"
+#include "scenario/level_include.h"
 #include "scenario/load_parts.h"
 #include "scenario/spawn.h"
 
@@ -37,7 +38,10 @@ void read_scenario(JsonReader& r, const Field& root, Scenario& s, LoadContext& c
   ObjectReader o(r, root);
   const Field format = o.required("format");
   if (format && !(format.value->is_string() && format.value->get_ref<const std::string&>() == kScenarioFormat)) {
-    r.error(format.where, "expected " + quote(kScenarioFormat) + ", got " + describe(*format.value));
+    const bool level = format.value->is_string() && format.value->get_ref<const std::string&>() == kLevelFormat;
+    r.error(format.where, "expected " + quote(kScenarioFormat) + ", got " + describe(*format.value) +
+                              (level ? " (a level file: include it from a scenario's world, docs/format.md §1.6)" : ""));
+    if (level) return;  // its other keys are a level's: listing them as unknown would mislead
   }
   std::string schema_reference;  // "$schema": for editors (schema/scenario.schema.json); ignored here
   r.string(o.optional("$schema"), schema_reference);

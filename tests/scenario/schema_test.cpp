@@ -392,6 +392,7 @@ const char* const kExpressible[] = {
     "ticks_zero", "top_level_array", "top_level_number", "top_level_string", "unknown_root_key", "up_string",
     "world_not_array", "wrong_format",
     // Level and mesh files, and "place".
+    "level_file_as_scenario",
     "include_extra_key",
     "include_not_string",
     "mesh_file_and_vertices",
