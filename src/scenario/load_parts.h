@@ -93,6 +93,12 @@ void read_character_shape(JsonReader& r, const Field& f, ShapeDef& shape);
 /// A body's "motion" object. Absent: the body is static.
 void read_motion(JsonReader& r, const Field& f, MotionDef& motion);
 
+// load_height_image.cpp
+
+/// `{"type": "heightfield", "file": "terrain.png", "cell_size": 1, "height_range": [lo, hi]}`:
+/// rows, columns and heights from a greyscale PNG (height_image.h).
+void read_heightfield_file(JsonReader& r, ObjectReader& o, ShapeDef& shape, WorldBudget& budget);
+
 // load_world.cpp
 
 /// The "world" array of bodies and level includes.

@@ -260,7 +260,11 @@ void read_mesh(JsonReader& r, ObjectReader& o, ShapeDef& shape, WorldBudget& bud
   }
 }
 
-void read_heightfield(JsonReader& r, ObjectReader& o, const Field& f, ShapeDef& shape) {
+void read_heightfield(JsonReader& r, ObjectReader& o, const Field& f, ShapeDef& shape, WorldBudget* budget) {
+  if (o.has("file") && budget != nullptr) {
+    read_heightfield_file(r, o, shape, *budget);
+    return;
+  }
   const bool rows_ok = r.integer(o.required("rows"), at_least(2), shape.rows);
   const bool columns_ok = r.integer(o.required("columns"), at_least(2), shape.columns);
   r.number(o.required("cell_size"), kSize, shape.cell_size);
@@ -337,7 +341,7 @@ bool read_shape(JsonReader& r, const Field& f, const Options<ShapeType>& types, 
       read_mesh(r, o, shape, *budget, *split);
       break;
     case ShapeType::Heightfield:
-      read_heightfield(r, o, f, shape);
+      read_heightfield(r, o, f, shape, budget);
       break;
     case ShapeType::Stairs:
       read_stairs(r, o, shape);

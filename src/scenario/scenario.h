@@ -62,6 +62,8 @@ struct ShapeDef {
   int rows = 0, columns = 0;                         // heightfield
   double cell_size = 1.0;                            // heightfield
   std::vector<double> heights;                       // heightfield, row-major (row = local Z)
+  std::string image_file;                            // heightfield read from a PNG: the path as written
+  Vec2 height_range{0, 0};                           // ... and the heights its darkest and lightest values mean
   int steps = 0;                                     // stairs
   double rise = 0.0, run = 0.0, width = 0.0;         // stairs (width also ramp)
   double length = 0.0, angle_deg = 0.0;              // ramp

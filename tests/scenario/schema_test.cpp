@@ -392,6 +392,7 @@ const char* const kExpressible[] = {
     "ticks_zero", "top_level_array", "top_level_number", "top_level_string", "unknown_root_key", "up_string",
     "world_not_array", "wrong_format",
     // Level and mesh files, and "place".
+    "heightfield_file_and_heights",
     "level_file_as_scenario",
     "include_extra_key",
     "include_not_string",
@@ -412,7 +413,13 @@ const char* const kBeyondTheSchema[] = {
     "heightfield_heights_count", "heightfield_too_many_cells", "hull_collinear", "hull_coplanar",
     "hull_duplicate_points", "hull_nearly_coplanar", "input_ticks_not_increasing", "mesh_index_out_of_range",
     "mesh_repeated_index", "mesh_zero_area", "motion_keyframes_not_increasing", "motion_spin_zero_axis", "up_zero",
-    // Level and mesh files: what they hold, and where they lie, is beyond any schema.
+    // Level, mesh and image files: what they hold, and where they lie, is beyond any schema.
+    "heightfield_file_bad_crc",
+    "heightfield_file_colour",
+    "heightfield_file_missing",
+    "heightfield_file_not_png",
+    "heightfield_file_range_reversed",
+    "heightfield_file_truncated",
     "include_absolute",
     "include_bad_body",
     "include_bad_mesh",

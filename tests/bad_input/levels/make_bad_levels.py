@@ -9,6 +9,7 @@ import json
 import math
 import os
 import struct
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -56,6 +57,18 @@ QUAD = [(-5, 0, -5), (-5, 0, 5), (5, 0, 5), (5, 0, -5)]
 QUAD_INDICES = [0, 1, 2, 0, 2, 3]
 
 
+def png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def png(width, height, colour_type, depth, rows):
+    """A PNG with one IDAT chunk; `rows` are the raw scanlines (filter byte added here)."""
+    raw = b"".join(b"\0" + r for r in rows)
+    header = struct.pack(">IIBBBBB", width, height, depth, colour_type, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header) + png_chunk(b"IDAT", zlib.compress(raw)) +
+            png_chunk(b"IEND", b""))
+
+
 def write(name, data):
     with open(os.path.join(HERE, name), "wb") as f:
         f.write(data if isinstance(data, bytes) else data.encode())
@@ -98,6 +111,14 @@ def main():
     grid_indices *= 5  # 1000 triangles: the same 200 five times (all but the first copy are duplicates)
     nodes = [{"name": "Tile%d" % i, "mesh": 0, "translation": [0, 0.5 * i, 0]} for i in range(101)]
     write("many_nodes.glb", glb(*mesh_document(grid, grid_indices, nodes=nodes)))
+    # Heightfield images: a good 2 x 2 16-bit greyscale one, a colour one, one cut short, one with a bad CRC.
+    terrain = png(2, 2, 0, 16, [struct.pack(">HH", 0, 1000), struct.pack(">HH", 2000, 65535)])
+    write("terrain16.png", terrain)
+    write("colour.png", png(2, 2, 2, 8, [bytes(6), bytes(6)]))
+    write("truncated.png", terrain[:40])
+    bad_crc = bytearray(terrain)
+    bad_crc[30] ^= 0xFF
+    write("bad_crc.png", bytes(bad_crc))
 
 
 if __name__ == "__main__":
