@@ -34,5 +34,7 @@ std::unique_ptr<Command> make_list_command();
 std::unique_ptr<Command> make_review_command();
 std::unique_ptr<Command> make_accept_command();
 std::unique_ptr<Command> make_reject_command();
+std::unique_ptr<Command> make_import_command();
+std::unique_ptr<Command> make_probe_command();
 
 }  // namespace stepslide::cli

@@ -33,6 +33,8 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   commands.push_back(make_plot_command());
   commands.push_back(make_settings_command());
   commands.push_back(make_view_command());
+  commands.push_back(make_import_command());
+  commands.push_back(make_probe_command());
   return commands;
 }
 

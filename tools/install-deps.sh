@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libbullet-dev libcli11-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
-  python3 libpng-dev
+  python3 libpng-dev libassimp-dev
   libjs-three
 )
 # libjs-three: three.js r111 and its OrbitControls, which `stepslide view`

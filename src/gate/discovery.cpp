@@ -1,5 +1,7 @@
 #include "gate/discovery.h"
 
+#include "scenario/level_include.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <set>
@@ -86,7 +88,12 @@ ScenarioList discover_scenarios(const std::vector<std::string>& paths) {
     if (path.empty() || !fs::exists(status)) {
       list.errors.push_back((path.empty() ? std::string("''") : path) + ": no such file or directory");
     } else if (fs::is_directory(status)) {
-      collect_files(path, ".json", &list.files, &list.errors);
+      std::vector<std::string> found;
+      collect_files(path, ".json", &found, &list.errors);
+      // Level files (stepslide/level@1) live beside the scenarios that include them.
+      for (std::string& file : found) {
+        if (!is_level_file(file)) list.files.push_back(std::move(file));
+      }
     } else {
       list.files.push_back(normal_form(path));
     }

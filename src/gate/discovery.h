@@ -16,7 +16,8 @@ struct ScenarioList {
 
 /// A file is taken as given, whatever its extension; a directory contributes
 /// every `*.json` below it, recursively, skipping names that start with '.'
-/// (editor lock files, hidden folders). The whole list is sorted bytewise, so
+/// (editor lock files, hidden folders) and level files (`"format":
+/// "stepslide/level@1"`, which scenarios include). The whole list is sorted bytewise, so
 /// the order, and thus sharding, does not depend on the file system.
 ScenarioList discover_scenarios(const std::vector<std::string>& paths);
 

@@ -83,7 +83,7 @@ class Matcher {
 };
 
 bool matches(const std::string& pattern, const std::string& name, const std::string& path) {
-  return glob_match(pattern, name) || glob_match(pattern, path);
+  return path_glob_match(pattern, name) || path_glob_match(pattern, path);
 }
 
 }  // namespace
@@ -104,7 +104,7 @@ Expected<ScenarioFilter> parse_filters(const std::vector<std::string>& arguments
   return filter;
 }
 
-bool glob_match(const std::string& pattern, const std::string& text) {
+bool path_glob_match(const std::string& pattern, const std::string& text) {
   return Matcher(parse_glob(pattern), text).match(0, 0);
 }
 

@@ -28,7 +28,7 @@ struct ScenarioFilter {
 Expected<ScenarioFilter> parse_filters(const std::vector<std::string>& arguments);
 
 /// True when `pattern` matches all of `text` (see above).
-bool glob_match(const std::string& pattern, const std::string& text);
+bool path_glob_match(const std::string& pattern, const std::string& text);
 
 /// True when `filter` selects the item called `name` at `path`.
 bool filter_selects(const ScenarioFilter& filter, const std::string& name, const std::string& path);

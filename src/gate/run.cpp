@@ -80,7 +80,7 @@ Expected<RunPlan> plan_run(const RunRequest& request) {
   if (!outputs) return Result::failure(outputs.error());
   for (const std::string& output : *outputs) {
     if (output == "-") continue;
-    if (const Status apart = not_an_input(output, *files); !apart) return Result::failure(error_line(apart.error()));
+    if (const Status apart = not_an_input(output, files->files); !apart) return Result::failure(error_line(apart.error()));
   }
   plan.loaded = loaded.take();
   plan.outputs = outputs.take();

@@ -13,7 +13,9 @@ namespace {
 /// The run's trajectory with the `#` lines that say where it came from.
 void attach_metadata(SimulationResult& result, const LoadedScenario& loaded, const std::string& fingerprint,
                      ControllerKind controller) {
-  result.trajectory.metadata = trajectory_metadata(loaded.load.scenario->name, loaded.bytes, fingerprint);
+  result.trajectory.metadata = loaded.load.inputs.size() > 1
+                                   ? trajectory_metadata(loaded.load.scenario->name, loaded.load.inputs, fingerprint)
+                                   : trajectory_metadata(loaded.load.scenario->name, loaded.bytes, fingerprint);
   if (controller != ControllerKind::Stepslide) {
     result.trajectory.metadata.push_back(std::string(" controller ") + controller_name(controller));
   }
@@ -21,7 +23,7 @@ void attach_metadata(SimulationResult& result, const LoadedScenario& loaded, con
 
 }  // namespace
 
-LoadedScenario load_scenario_keeping_bytes(const std::string& path) {
+LoadedScenario load_scenario_keeping_bytes(const std::string& path, const LoadOptions& options) {
   LoadedScenario loaded;
   loaded.path = path;
   try {
@@ -31,7 +33,7 @@ LoadedScenario load_scenario_keeping_bytes(const std::string& path) {
       return loaded;
     }
     loaded.bytes = bytes.take();
-    loaded.load = load_scenario_text(loaded.bytes, path);
+    loaded.load = load_scenario_text(loaded.bytes, path, options);
   } catch (const std::exception& e) {
     loaded.load.scenario.reset();
     loaded.load.errors.push_back(LoadError{path, "", std::string("cannot load: ") + e.what()});

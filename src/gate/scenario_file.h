@@ -20,9 +20,9 @@ struct LoadedScenario {
   bool valid() const { return load.scenario.has_value(); }
 };
 
-/// Reads and validates one scenario file like load_scenario_file (scenario.h),
+/// Reads and validates one scenario file like load_scenario_file (load.h),
 /// keeping the bytes for the metadata hash. Never throws.
-LoadedScenario load_scenario_keeping_bytes(const std::string& path);
+LoadedScenario load_scenario_keeping_bytes(const std::string& path, const LoadOptions& options = {});
 
 
 /// "/expect/2 at tick 120: message"

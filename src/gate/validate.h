@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gate/exit_code.h"
+#include "scenario/load.h"
 
 namespace stepslide {
 
@@ -12,6 +13,9 @@ struct ValidatedFile {
   std::string path;
   bool valid = true;
   std::string errors;  ///< "FILE: /json/path: message" lines; "" when valid
+  /// "note: FILE: /world/2/shape/file: levels/house.glb: 1204 triangles ..." lines:
+  /// what loading the mesh files did (LoadResult::notes); "" when none.
+  std::string notes;
 };
 
 struct ValidateResult {
@@ -22,6 +26,6 @@ struct ValidateResult {
 
 /// Loads every scenario that `paths` name (files, or directories searched for
 /// *.json) and reports each one's errors.
-ValidateResult validate_scenarios(const std::vector<std::string>& paths);
+ValidateResult validate_scenarios(const std::vector<std::string>& paths, const LoadOptions& options = {});
 
 }  // namespace stepslide

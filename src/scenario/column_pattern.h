@@ -10,11 +10,9 @@
 #include <string_view>
 #include <vector>
 
-namespace stepslide {
+#include "base/glob.h"
 
-/// True when `name` matches `pattern`: `*` stands for any run of characters
-/// (also none), `?` for exactly one; every other character stands for itself.
-bool glob_match(std::string_view pattern, std::string_view name);
+namespace stepslide {
 
 /// True when `pattern` holds a `*` or a `?`.
 bool is_glob(std::string_view pattern);

@@ -8,8 +8,10 @@
 
 #include "base/file_io.h"
 #include "scenario/load.h"
+#include "scenario/level_include.h"
 #include "scenario/load_parts.h"
 #include "scenario/load_tolerance.h"
+#include "scenario/spawn.h"
 
 namespace stepslide {
 
@@ -44,12 +46,15 @@ void check_moving_body_ticks(JsonReader& r, const Field& world, const Scenario& 
                            std::to_string(moving * s.ticks));
 }
 
-void read_scenario(JsonReader& r, const Field& root, Scenario& s) {
+void read_scenario(JsonReader& r, const Field& root, Scenario& s, LoadContext& context) {
   if (!r.object(root)) return;
   ObjectReader o(r, root);
   const Field format = o.required("format");
   if (format && !(format.value->is_string() && format.value->get_ref<const std::string&>() == kScenarioFormat)) {
-    r.error(format.where, "expected " + quote(kScenarioFormat) + ", got " + describe(*format.value));
+    const bool level = format.value->is_string() && format.value->get_ref<const std::string&>() == kLevelFormat;
+    r.error(format.where, "expected " + quote(kScenarioFormat) + ", got " + describe(*format.value) +
+                              (level ? " (a level file: include it from a scenario's world, docs/format.md §1.6)" : ""));
+    if (level) return;  // its other keys are a level's: listing them as unknown would mislead
   }
   std::string schema_reference;  // "$schema": for editors (schema/scenario.schema.json); ignored here
   r.string(o.optional("$schema"), schema_reference);
@@ -61,7 +66,7 @@ void read_scenario(JsonReader& r, const Field& root, Scenario& s) {
   read_gravity_and_up(r, o, root, s);
   read_character(r, o.optional("character"), s.character);
   const Field world = o.optional("world");
-  read_world(r, world, s.world);
+  read_world(r, world, s.world, context);
   if (ticks_ok) check_moving_body_ticks(r, world, s);
   read_input(r, o.optional("input"), s.input);
   const Range checked_ticks =
@@ -88,7 +93,21 @@ LoadResult failure(const std::string& file, std::string message) {
   return result;
 }
 
-LoadResult load_text(const std::string& text, const std::string& file_label) {
+/// Puts a character with "place": "on_floor" on its floor (spawn.h); the
+/// problem, if any, is the scenario's at /character/place.
+void place_character(const std::string& file_label, LoadResult& result) {
+  Scenario& scenario = *result.scenario;
+  if (scenario.character.place != Placement::OnFloor) return;
+  const Expected<Vec3> feet = find_floor_spawn(scenario);
+  if (feet) {
+    scenario.character.position = *feet;
+    return;
+  }
+  result.scenario.reset();
+  result.errors.push_back(LoadError{file_label, "/character/place", feet.error()});
+}
+
+LoadResult load_text(const std::string& text, const std::string& file_label, const LoadOptions& options) {
   if (static_cast<std::int64_t>(text.size()) > Limits::max_file_bytes) {
     return failure(file_label, "file too large: " + std::to_string(text.size()) + " bytes (limit " +
                                    std::to_string(Limits::max_file_bytes) + ")");
@@ -105,13 +124,24 @@ LoadResult load_text(const std::string& text, const std::string& file_label) {
   Scenario scenario;
   scenario.source_path = file_label;
   scenario.name = default_name(file_label);
-  if (parsed.ok) read_scenario(reader, Field{&parsed.document, Where{}}, scenario);
-
   LoadResult result;
+  LoadContext context;
+  context.paths = PathPolicy{directory_of(file_label), options.allow_outside};
+  context.dir = context.paths.root_dir;
+  context.include_chain = {std::filesystem::path(file_label).lexically_normal().generic_string()};
+  context.inputs = &result.inputs;
+  context.notes = &result.notes;
+  context.scenario_label = file_label;
+  result.inputs.push_back(InputFile{std::filesystem::path(file_label).filename().generic_string(), fnv1a64_of(text)});
+  if (parsed.ok) read_scenario(reader, Field{&parsed.document, Where{}}, scenario, context);
+
   for (JsonIssue& issue : reader.take_sorted_issues()) {
     result.errors.push_back(LoadError{file_label, std::move(issue.pointer), std::move(issue.message)});
   }
-  if (result.errors.empty()) result.scenario = std::move(scenario);
+  if (result.errors.empty()) {
+    result.scenario = std::move(scenario);
+    place_character(file_label, result);
+  }
   return result;
 }
 
@@ -144,14 +174,14 @@ std::string format_load_errors(const LoadResult& load) {
   return text;
 }
 
-LoadResult load_scenario_text(const std::string& text, const std::string& file_label) {
-  return never_throwing(file_label, [&] { return load_text(text, file_label); });
+LoadResult load_scenario_text(const std::string& text, const std::string& file_label, const LoadOptions& options) {
+  return never_throwing(file_label, [&] { return load_text(text, file_label, options); });
 }
 
-LoadResult load_scenario_file(const std::string& path) {
+LoadResult load_scenario_file(const std::string& path, const LoadOptions& options) {
   return never_throwing(path, [&] {
     const Expected<std::string> text = read_file(path, Limits::max_file_bytes);
-    return text ? load_text(*text, path) : failure(path, text.error());
+    return text ? load_text(*text, path, options) : failure(path, text.error());
   });
 }
 

@@ -32,11 +32,17 @@ void read_settings(JsonReader& r, const Field& f, ControllerSettings& settings) 
 
 }  // namespace
 
+const Options<Placement> kPlacements = {{"on_floor", Placement::OnFloor}};
+
 void read_character(JsonReader& r, const Field& f, CharacterDef& character) {
   if (!r.object(f)) return;
   ObjectReader o(r, f);
   read_character_shape(r, o.optional("shape"), character.shape);
-  r.numbers(o.optional("position"), kCoordinate, character.position);
+  const Field place = o.optional("place");
+  // "on_floor" drops the character from a point: without one there is nothing to drop from.
+  const Field position = place ? o.required("position") : o.optional("position");
+  r.numbers(position, kCoordinate, character.position);
+  if (place && r.choice(place, kPlacements, character.place)) character.requested_position = character.position;
   r.numbers(o.optional("velocity"), kSpeed, character.velocity);
   read_settings(r, o.optional("settings"), character.settings);
   o.reject_unknown();

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "scenario/input_files.h"
 #include "scenario/json_reader.h"
 #include "scenario/scenario.h"
 
@@ -38,8 +39,21 @@ inline constexpr Range kSpinRate{-Limits::max_spin_deg_per_s, Limits::max_spin_d
 template <class T>
 using Options = std::vector<std::pair<const char*, T>>;
 
+/// Where the file being read lies and what loading has read so far: level
+/// includes and mesh files resolve their paths here and record what they read.
+struct LoadContext {
+  PathPolicy paths;
+  std::string dir;             ///< directory of the file being read
+  std::string pointer_prefix;  ///< "" in the scenario; "levels/a.json#" in a level (BodyDef::json_path)
+  std::vector<std::string> include_chain;  ///< files being read, outermost first (opened paths)
+  std::vector<InputFile>* inputs = nullptr;
+  std::vector<std::string>* notes = nullptr;
+  std::string scenario_label;  ///< the top file, for notes
+};
+
 /// Totals over the whole world, for the resource limits.
 struct WorldBudget {
+  LoadContext* context = nullptr;
   std::int64_t bodies = 0;  ///< after stairs expand into one box per step
   std::int64_t triangles = 0;
   bool bodies_reported = false;
@@ -68,9 +82,15 @@ void require_increasing(JsonReader& r, const Field& tick_field, std::int64_t tic
 
 // load_shapes.cpp
 
+/// A mesh file read with "merge": false: one body per node.
+struct SplitMesh {
+  std::vector<ShapeDef> parts;  ///< each a mesh; mesh_file.node names its node
+};
+
 /// A world body's shape; meshes count against `budget`. Returns whether the
-/// type is known (then shape.type is set).
-bool read_body_shape(JsonReader& r, const Field& f, ShapeDef& shape, WorldBudget& budget);
+/// type is known (then shape.type is set). A mesh file with "merge": false
+/// fills `split` instead of `shape`'s triangles.
+bool read_body_shape(JsonReader& r, const Field& f, ShapeDef& shape, WorldBudget& budget, SplitMesh& split);
 /// The character's shape: a capsule, sphere, cylinder or box.
 void read_character_shape(JsonReader& r, const Field& f, ShapeDef& shape);
 
@@ -79,10 +99,24 @@ void read_character_shape(JsonReader& r, const Field& f, ShapeDef& shape);
 /// A body's "motion" object. Absent: the body is static.
 void read_motion(JsonReader& r, const Field& f, MotionDef& motion);
 
+// load_height_image.cpp
+
+/// `{"type": "heightfield", "file": "terrain.png", "cell_size": 1, "height_range": [lo, hi]}`:
+/// rows, columns and heights from a greyscale PNG (height_image.h).
+void read_heightfield_file(JsonReader& r, ObjectReader& o, ShapeDef& shape, WorldBudget& budget);
+
 // load_world.cpp
 
-/// The "world" array of bodies.
-void read_world(JsonReader& r, const Field& f, std::vector<BodyDef>& world);
+/// The "world" array of bodies and level includes.
+void read_world(JsonReader& r, const Field& f, std::vector<BodyDef>& world, LoadContext& context);
+/// The bodies of one "world" array (the scenario's or a level's), sharing `budget`.
+void read_world_items(JsonReader& r, const Field& f, std::vector<BodyDef>& world, WorldBudget& budget);
+
+// level_include.cpp
+
+/// A `{"include": "levels/a.json"}` item of a world array: the level's bodies
+/// are appended to `world`; its problems are reported at the item, naming the level.
+void read_include(JsonReader& r, const Field& f, std::vector<BodyDef>& world, WorldBudget& budget);
 
 // load_character.cpp
 

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "scenario/load_parts.h"
+#include "scenario/mesh_import.h"
 
 namespace stepslide::loader {
 
@@ -176,7 +177,94 @@ void report_repeated_triangles(JsonReader& r, const Field& f, const ShapeDef& sh
   }
 }
 
-void read_mesh(JsonReader& r, ObjectReader& o, ShapeDef& shape, WorldBudget& budget) {
+const Options<UpAxis> kUpAxes = {{"y", UpAxis::Y}, {"z", UpAxis::Z}};
+
+/// An array of name globs ("include", "exclude"); false when any is invalid.
+bool read_globs(JsonReader& r, const Field& f, std::vector<std::string>& out) {
+  if (!f) return true;
+  if (!r.array(f)) return false;
+  out.resize(f.value->size());
+  bool ok = true;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (!r.string(f.item(i), out[i])) {
+      ok = false;
+    } else if (out[i].empty()) {
+      r.error(f.item(i).where, "expected a name or glob, got \"\"");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/// The options of a mesh file; false when any is invalid.
+bool read_mesh_file_options(JsonReader& r, ObjectReader& o, MeshFileDef& def) {
+  bool ok = true;
+  const Field scale = o.optional("scale");
+  if (scale) ok = r.number(scale, Range{0.0, Limits::max_coordinate, true, false, nullptr, nullptr}, def.scale) && ok;
+  const Field up_axis = o.optional("up_axis");
+  if (up_axis) ok = r.choice(up_axis, kUpAxes, def.up_axis) && ok;
+  const Field merge = o.optional("merge");
+  if (merge) ok = r.boolean(merge, def.merge) && ok;
+  ok = read_globs(r, o.optional("include"), def.include) && ok;
+  ok = read_globs(r, o.optional("exclude"), def.exclude) && ok;
+  return ok;
+}
+
+/// `{"type": "mesh", "file": "levels/house.glb", ...}`: the triangles come
+/// from the file (mesh_import.h), counted against the triangle limit. Every
+/// problem with the file is reported at "file", naming it.
+void read_mesh_file(JsonReader& r, ObjectReader& o, ShapeDef& shape, WorldBudget& budget, SplitMesh& split) {
+  const Field file = o.required("file");
+  for (const char* inline_key : {"vertices", "triangles"}) {
+    const Field stray = o.optional(inline_key);
+    if (stray) r.error(stray.where, std::string("expected either \"file\" or \"vertices\" and \"triangles\", got both"));
+  }
+  MeshFileDef& def = shape.mesh_file;
+  const bool options_ok = read_mesh_file_options(r, o, def);
+  if (!r.string(file, def.file) || !options_ok) return;
+  LoadContext& context = *budget.context;
+  const Expected<std::string> path = resolve_input_path(def.file, context.dir, context.paths);
+  if (!path) {
+    r.error(file.where, path.error());
+    return;
+  }
+  def.path = *path;
+  const std::string shown = input_display_path(def.path, context.paths);
+  MeshImportOptions options;
+  options.scale = def.scale;
+  options.up_axis = def.up_axis;
+  options.include = def.include;
+  options.exclude = def.exclude;
+  options.merge = def.merge;
+  options.max_triangles = std::max<std::int64_t>(0, Limits::max_triangles - budget.triangles);
+  options.triangles_before = budget.triangles;
+  options.paths = context.paths;
+  if (budget.triangles_reported) return;  // over the limit already: one error says so
+  Expected<ImportedMesh> mesh = import_mesh_file(def.path, options);
+  if (!mesh) {
+    r.error(file.where, shown + ": " + mesh.error());
+    if (mesh.error().rfind(kOverTriangleLimit, 0) == 0) budget.triangles_reported = true;
+    return;
+  }
+  budget.triangles += mesh->stats.source_triangles;  // what was read, as the limit counts it
+  for (const InputFile& read : mesh->files) {
+    add_input(*context.inputs, InputFile{input_display_path(read.path, context.paths), read.fnv1a64});
+  }
+  context.notes->push_back(context.scenario_label + ": " + context.pointer_prefix + file.where.pointer() + ": " +
+                           shown + ": " + describe_import(mesh->stats));
+  for (MeshPart& part : mesh->parts) {
+    ShapeDef& target = def.merge ? shape : split.parts.emplace_back(shape);
+    target.vertices = std::move(part.vertices);
+    target.triangles = std::move(part.triangles);
+    target.mesh_file.node = std::move(part.name);
+  }
+}
+
+void read_mesh(JsonReader& r, ObjectReader& o, ShapeDef& shape, WorldBudget& budget, SplitMesh& split) {
+  if (o.has("file")) {
+    read_mesh_file(r, o, shape, budget, split);
+    return;
+  }
   const Field vertices = o.required("vertices");
   const bool vertices_ok = read_points(r, vertices, 3, "vertices", shape.vertices);
   const Field triangles = o.required("triangles");
@@ -211,7 +299,11 @@ void read_mesh(JsonReader& r, ObjectReader& o, ShapeDef& shape, WorldBudget& bud
   report_repeated_triangles(r, triangles, shape, valid);
 }
 
-void read_heightfield(JsonReader& r, ObjectReader& o, const Field& f, ShapeDef& shape) {
+void read_heightfield(JsonReader& r, ObjectReader& o, const Field& f, ShapeDef& shape, WorldBudget* budget) {
+  if (o.has("file") && budget != nullptr) {
+    read_heightfield_file(r, o, shape, *budget);
+    return;
+  }
   const bool rows_ok = r.integer(o.required("rows"), at_least(2), shape.rows);
   const bool columns_ok = r.integer(o.required("columns"), at_least(2), shape.columns);
   r.number(o.required("cell_size"), kSize, shape.cell_size);
@@ -266,7 +358,8 @@ void read_round(JsonReader& r, ObjectReader& o, ShapeDef& shape) {
 /// Reads a shape of one of `types`. `budget` is null for the character, which
 /// cannot be a mesh.
 /// Returns whether the type is known (then shape.type is set).
-bool read_shape(JsonReader& r, const Field& f, const Options<ShapeType>& types, ShapeDef& shape, WorldBudget* budget) {
+bool read_shape(JsonReader& r, const Field& f, const Options<ShapeType>& types, ShapeDef& shape, WorldBudget* budget,
+                SplitMesh* split) {
   if (!r.object(f)) return false;
   ObjectReader o(r, f);
   // Without a valid type, which other keys belong here is unknown: stop.
@@ -284,10 +377,10 @@ bool read_shape(JsonReader& r, const Field& f, const Options<ShapeType>& types, 
       read_convex_hull(r, o, shape);
       break;
     case ShapeType::Mesh:
-      read_mesh(r, o, shape, *budget);
+      read_mesh(r, o, shape, *budget, *split);
       break;
     case ShapeType::Heightfield:
-      read_heightfield(r, o, f, shape);
+      read_heightfield(r, o, f, shape, budget);
       break;
     case ShapeType::Stairs:
       read_stairs(r, o, shape);
@@ -302,12 +395,12 @@ bool read_shape(JsonReader& r, const Field& f, const Options<ShapeType>& types, 
 
 }  // namespace
 
-bool read_body_shape(JsonReader& r, const Field& f, ShapeDef& shape, WorldBudget& budget) {
-  return read_shape(r, f, kBodyShapes, shape, &budget);
+bool read_body_shape(JsonReader& r, const Field& f, ShapeDef& shape, WorldBudget& budget, SplitMesh& split) {
+  return read_shape(r, f, kBodyShapes, shape, &budget, &split);
 }
 
 void read_character_shape(JsonReader& r, const Field& f, ShapeDef& shape) {
-  read_shape(r, f, kCharacterShapes, shape, nullptr);
+  read_shape(r, f, kCharacterShapes, shape, nullptr, nullptr);
 }
 
 }  // namespace stepslide::loader

@@ -41,14 +41,36 @@ void count_body(JsonReader& r, const Field& f, const ShapeDef& shape, WorldBudge
   }
 }
 
-void read_body(JsonReader& r, const Field& f, BodyDef& body, WorldBudget& budget) {
+/// A mesh file read with "merge": false becomes one body per node, named
+/// after the node ("<name>/<node>" when the body has a name), all placed
+/// like the body. Each counts against the body limit and must have a unique name.
+void add_split_bodies(JsonReader& r, const Field& f, const BodyDef& body, SplitMesh& split,
+                      std::vector<BodyDef>& world, WorldBudget& budget) {
+  for (ShapeDef& part : split.parts) {
+    BodyDef node_body = body;
+    node_body.name = body.name.empty() ? part.mesh_file.node : body.name + "/" + part.mesh_file.node;
+    node_body.shape = std::move(part);
+    count_body(r, f, node_body.shape, budget);
+    const auto [first, inserted] = budget.first_use_of_name.emplace(node_body.name, node_body.json_path);
+    if (!inserted) {
+      r.error(f.where, "duplicate body name " + quote(node_body.name) + " (a node of the mesh file), first used by " +
+                           first->second);
+    }
+    world.push_back(std::move(node_body));
+  }
+}
+
+void read_body(JsonReader& r, const Field& f, std::vector<BodyDef>& world, WorldBudget& budget) {
   if (!r.object(f)) return;
-  body.json_path = f.where.pointer();
+  BodyDef body;
+  body.json_path = budget.context->pointer_prefix + f.where.pointer();
   ObjectReader o(r, f);
   const Field name = o.optional("name");
   if (r.string(name, body.name)) check_name(r, name, body, budget);
-  const bool shape_known = read_body_shape(r, o.required("shape"), body.shape, budget);
-  count_body(r, f, body.shape, budget);
+  SplitMesh split;
+  const bool shape_known = read_body_shape(r, o.required("shape"), body.shape, budget, split);
+  const bool is_split = shape_known && body.shape.type == ShapeType::Mesh && !body.shape.mesh_file.merge;
+  if (!is_split) count_body(r, f, body.shape, budget);
   r.numbers(o.optional("position"), kCoordinate, body.position);
   r.numbers(o.optional("rotation_deg"), kAngle, body.rotation_deg);
   const Field motion = o.optional("motion");
@@ -59,20 +81,36 @@ void read_body(JsonReader& r, const Field& f, BodyDef& body, WorldBudget& budget
     read_motion(r, motion, body.motion);
   }
   o.reject_unknown();
+  if (is_split) {
+    add_split_bodies(r, f, body, split, world, budget);
+  } else {
+    world.push_back(std::move(body));
+  }
 }
 
 }  // namespace
 
-void read_world(JsonReader& r, const Field& f, std::vector<BodyDef>& world) {
+void read_world_items(JsonReader& r, const Field& f, std::vector<BodyDef>& world, WorldBudget& budget) {
   if (!r.array(f)) return;
   if (f.value->size() > static_cast<std::size_t>(Limits::max_bodies)) {
     r.error(f.where, "expected at most " + std::to_string(Limits::max_bodies) + " bodies (the body limit), got " +
                          JsonReader::describe_count(*f.value));
     return;
   }
+  for (std::size_t i = 0; i < f.value->size(); ++i) {
+    const Field item = f.item(i);
+    if (item.value->is_object() && item.value->contains("include")) {
+      read_include(r, item, world, budget);
+    } else {
+      read_body(r, item, world, budget);
+    }
+  }
+}
+
+void read_world(JsonReader& r, const Field& f, std::vector<BodyDef>& world, LoadContext& context) {
   WorldBudget budget;
-  world.resize(f.value->size());
-  for (std::size_t i = 0; i < world.size(); ++i) read_body(r, f.item(i), world[i], budget);
+  budget.context = &context;
+  read_world_items(r, f, world, budget);
 }
 
 }  // namespace stepslide::loader

@@ -69,6 +69,21 @@ struct ScenarioLimits {
 
 enum class ShapeType { Box, Sphere, Capsule, Cylinder, ConvexHull, Mesh, Heightfield, Stairs, Ramp };
 
+/// Which axis of a mesh file points up. Z: the file is turned so +Z becomes +Y.
+enum class UpAxis { Y, Z };
+
+/// A mesh shape read from a file (docs/format.md §1.1 "mesh file"). The loader
+/// fills ShapeDef::vertices and triangles from it; this is what was asked.
+struct MeshFileDef {
+  std::string file;  ///< as written, relative to the file that names it; "" for an inline mesh
+  std::string path;  ///< as opened (relative to the working directory)
+  double scale = 1.0;
+  UpAxis up_axis = UpAxis::Y;
+  std::vector<std::string> include, exclude;  ///< node or mesh name globs
+  bool merge = true;  ///< false: one body per node
+  std::string node;   ///< merge false: the node this body holds
+};
+
 /// A shape as written in the file. Only the fields of `type` are meaningful.
 struct ShapeDef {
   ShapeType type = ShapeType::Box;
@@ -78,9 +93,12 @@ struct ShapeDef {
   std::vector<Vec3> points;                          // convex_hull
   std::vector<Vec3> vertices;                        // mesh
   std::vector<std::array<std::int32_t, 3>> triangles;  // mesh
+  MeshFileDef mesh_file;                             // mesh read from a file
   int rows = 0, columns = 0;                         // heightfield
   double cell_size = 1.0;                            // heightfield
   std::vector<double> heights;                       // heightfield, row-major (row = local Z)
+  std::string image_file;                            // heightfield read from a PNG: the path as written
+  Vec2 height_range{0, 0};                           // ... and the heights its darkest and lightest values mean
   int steps = 0;                                     // stairs
   double rise = 0.0, run = 0.0, width = 0.0;         // stairs (width also ramp)
   double length = 0.0, angle_deg = 0.0;              // ramp
@@ -182,9 +200,19 @@ inline ShapeDef default_character_shape() {
   return shape;
 }
 
+/// How the character's start is found (docs/format.md §1 "place").
+enum class Placement {
+  Given,    ///< `position` is the feet
+  OnFloor,  ///< the feet go on the first surface a downward sweep from `position` meets
+};
+
 struct CharacterDef {
   ShapeDef shape = default_character_shape();  ///< capsule, sphere, cylinder or box
-  Vec3 position{0, 0, 0};  ///< feet: the lowest point of the shape
+  /// Feet: the lowest point of the shape. With Placement::OnFloor the loader
+  /// replaces the point asked for (kept in `requested_position`) by the feet on the floor.
+  Vec3 position{0, 0, 0};
+  Placement place = Placement::Given;
+  Vec3 requested_position{0, 0, 0};
   Vec3 velocity{0, 0, 0};
   ControllerSettings settings;
 };
