@@ -9,37 +9,13 @@
 #include "scenario/load.h"
 #include "scenario/scenario.h"
 #include "scenario/simulate.h"
+#include "scenario/json_text.h"
 
 namespace stepslide {
 
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-/// JSON for people: objects one key per line, arrays of plain values on one
-/// line (a vertex, a key's position), other arrays one element per line.
-std::string readable_json(const Json& value, const std::string& indent = "") {
-  const std::string inner = indent + "  ";
-  if (value.is_object() && !value.empty()) {
-    std::string out = "{\n";
-    std::size_t i = 0;
-    for (const auto& item : value.items()) {
-      out += inner + Json(item.key()).dump() + ": " + readable_json(item.value(), inner);
-      out += ++i < value.size() ? ",\n" : "\n";
-    }
-    return out + indent + "}";
-  }
-  if (value.is_array() && !value.empty()) {
-    const bool flat = std::none_of(value.begin(), value.end(), [](const Json& v) { return v.is_structured(); });
-    std::string out = flat ? "[" : "[\n";
-    for (std::size_t i = 0; i < value.size(); ++i) {
-      out += flat ? (i > 0 ? ", " : "") + value[i].dump() : inner + readable_json(value[i], inner);
-      if (!flat) out += i + 1 < value.size() ? ",\n" : "\n";
-    }
-    return out + (flat ? "]" : indent + "]");
-  }
-  return value.dump();
-}
 
 std::string label_for(std::uint64_t seed) { return "fuzz_seed_" + std::to_string(seed) + ".json"; }
 

@@ -12,6 +12,7 @@
 #include "gate/text.h"
 #include "scenario/convert.h"
 #include "scenario/floor_probe.h"
+#include "scenario/json_text.h"
 #include "scenario/level_include.h"
 #include "scenario/load.h"
 #include "scenario/mesh_import.h"
@@ -29,32 +30,6 @@ using Json = nlohmann::ordered_json;
 constexpr std::int64_t kImportTicks = 60;
 /// The character drops from this far above a chosen triangle (plus its height).
 constexpr double kDropClearance = 0.1;
-
-/// JSON for people, as scenario files are written by hand: objects one key
-/// per line, arrays of plain values on one line. (The fuzz layer's finding
-/// writer does the same; the layers do not depend on each other.)
-std::string readable_json(const Json& value, const std::string& indent = "") {
-  const std::string inner = indent + "  ";
-  if (value.is_object() && !value.empty()) {
-    std::string out = "{\n";
-    std::size_t i = 0;
-    for (const auto& item : value.items()) {
-      out += inner + Json(item.key()).dump() + ": " + readable_json(item.value(), inner);
-      out += ++i < value.size() ? ",\n" : "\n";
-    }
-    return out + indent + "}";
-  }
-  if (value.is_array() && !value.empty()) {
-    const bool flat = std::none_of(value.begin(), value.end(), [](const Json& v) { return v.is_structured(); });
-    std::string out = flat ? "[" : "[\n";
-    for (std::size_t i = 0; i < value.size(); ++i) {
-      out += flat ? (i > 0 ? ", " : "") + value[i].dump() : inner + readable_json(value[i], inner);
-      if (!flat) out += i + 1 < value.size() ? ",\n" : "\n";
-    }
-    return out + (flat ? "]" : indent + "]");
-  }
-  return value.dump();
-}
 
 /// A chosen drop point to the millimetre, whole numbers written as such: the
 /// file stays readable, and the floor below decides where the feet end up anyway.

@@ -15,20 +15,6 @@ namespace stepslide {
 
 namespace {
 
-CharacterShapeDesc character_shape(const ShapeDef& def) {
-  CharacterShapeDesc desc;
-  desc.radius = def.radius;
-  desc.height = def.height;
-  desc.half_extents = to_bt(def.half_extents);
-  switch (def.type) {
-    case ShapeType::Sphere: desc.kind = CharacterShapeDesc::Kind::Sphere; break;
-    case ShapeType::Cylinder: desc.kind = CharacterShapeDesc::Kind::Cylinder; break;
-    case ShapeType::Box: desc.kind = CharacterShapeDesc::Kind::Box; break;
-    default: desc.kind = CharacterShapeDesc::Kind::Capsule; break;
-  }
-  return desc;
-}
-
 /// Keyframed input: a field keeps its value until a later keyframe changes it;
 /// `move` and `wish_velocity` clear each other.
 class InputTrack {
@@ -185,7 +171,7 @@ SimulationResult run_ticks(const Scenario& scenario, const SimulationOptions& op
 
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
   World world(scenario);
-  const CharacterShapeDesc shape = character_shape(scenario.character.shape);
+  const CharacterShapeDesc shape = character_shape_desc(scenario.character.shape);
   if (options.controller == ControllerKind::Bullet) {
     ReferenceController reference(world.collision_world(), shape, scenario.character.settings, to_bt(scenario.up),
                                   to_bt(scenario.gravity));

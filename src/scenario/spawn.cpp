@@ -28,20 +28,6 @@ std::string point_text(const btVector3& p) {
 
 }  // namespace
 
-CharacterShapeDesc character_shape_desc(const ShapeDef& def) {
-  CharacterShapeDesc desc;
-  desc.radius = def.radius;
-  desc.height = def.height;
-  desc.half_extents = to_bt(def.half_extents);
-  switch (def.type) {
-    case ShapeType::Sphere: desc.kind = CharacterShapeDesc::Kind::Sphere; break;
-    case ShapeType::Cylinder: desc.kind = CharacterShapeDesc::Kind::Cylinder; break;
-    case ShapeType::Box: desc.kind = CharacterShapeDesc::Kind::Box; break;
-    default: desc.kind = CharacterShapeDesc::Kind::Capsule; break;
-  }
-  return desc;
-}
-
 Expected<Vec3> drop_character(const Scenario& scenario, World& world, const Vec3& from) {
   using Result = Expected<Vec3>;
   const CharacterShapeDesc desc = character_shape_desc(scenario.character.shape);

@@ -13,7 +13,7 @@ namespace stepslide {
 class World;
 
 /// The controller's description of the scenario character's shape.
-CharacterShapeDesc character_shape_desc(const ShapeDef& shape);
+
 
 /// Feet for a character dropped from `from` in `world` (bodies at tick 0):
 /// on the first surface below, touching it, as a scenario would put them by hand.
