@@ -19,8 +19,7 @@ using namespace stepslide::cli;
 /// The subcommands, in the order help lists them.
 std::vector<std::unique_ptr<Command>> all_commands() {
   std::vector<std::unique_ptr<Command>> commands;
-  commands.push_back(make_fuzz_command());
-  commands.push_back(make_trace_command());
+  // Simulate and gate.
   commands.push_back(make_run_command());
   commands.push_back(make_check_command());
   commands.push_back(make_bless_command());
@@ -30,11 +29,16 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   commands.push_back(make_list_command());
   commands.push_back(make_diff_command());
   commands.push_back(make_validate_command());
-  commands.push_back(make_plot_command());
   commands.push_back(make_settings_command());
+  // Look at a run.
+  commands.push_back(make_trace_command());
+  commands.push_back(make_plot_command());
   commands.push_back(make_view_command());
+  // Bring a level in.
   commands.push_back(make_import_command());
   commands.push_back(make_probe_command());
+  // Look for bugs.
+  commands.push_back(make_fuzz_command());
   return commands;
 }
 
