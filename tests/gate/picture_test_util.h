@@ -15,6 +15,7 @@
 #include "gate/gate.h"
 #include "scenario/json_reader.h"
 #include "scenario/load.h"
+#include "support/chromium.h"
 #include "support/temp_dir.h"
 #include "support/xml_check.h"
 
@@ -74,6 +75,23 @@ class CommandTest : public TempDirTest {
     fs::copy_file(kSource + "/golden/" + golden_rel, dir_ / "golden" / golden_rel);
   }
 
+  /// A repository scenario plotted over its golden, and its screenshot at the
+  /// SVG's own size.
+  struct PlotShot {
+    std::unique_ptr<Node> svg;
+    std::optional<Image> image;
+  };
+  PlotShot plot_and_screenshot(const std::string& chromium, const std::string& scenario_rel) const {
+    const std::string scenario = kSource + "/scenarios/" + scenario_rel;
+    const RunResult r = run("plot '" + scenario + "' --golden '" + golden_of(scenario) + "' --out plot.svg");
+    EXPECT_EQ(r.code, 0) << r.err;
+    PlotShot shot;
+    shot.svg = parse_xml(slurp(dir_ / "plot.svg"));
+    if (!shot.svg) return shot;
+    const int width = std::stoi(shot.svg->attribute("width")), height = std::stoi(shot.svg->attribute("height"));
+    shot.image = screenshot(chromium, dir_ / "plot.svg", width, height, dir_);
+    return shot;
+  }
 };
 
 /// The scenario's text with max_step_height lowered (too low for its stairs).

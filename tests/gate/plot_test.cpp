@@ -354,18 +354,12 @@ TEST_F(PlotCommand, ExitCodesAndNoPartialOutput) {
 
 TEST_F(PlotCommand, ChromiumRendersThePlotOfAScenario) {
   const std::string chromium = chromium_binary();
-  if (chromium.empty()) {
-    GTEST_SKIP() << "chromium is not installed: run STEPSLIDE_WITH_CHROMIUM=1 tools/install-deps.sh "
-                    "(or set STEPSLIDE_CHROMIUM to a Chromium binary) to check the rendering";
-  }
-  const std::string scenario = kSource + "/scenarios/stairs/up_straight.json";
-  const RunResult r = run("plot '" + scenario + "' --golden '" + golden_of(scenario) + "' --out plot.svg");
-  ASSERT_EQ(r.code, 0) << r.err;
-  const std::unique_ptr<Node> svg = parse_xml(slurp(dir_ / "plot.svg"));
-  ASSERT_TRUE(svg);
-  const int width = std::stoi(svg->attribute("width")), height = std::stoi(svg->attribute("height"));
-  const std::optional<Image> image = screenshot(chromium, dir_ / "plot.svg", width, height, dir_);
+  if (chromium.empty()) GTEST_SKIP() << kNoChromium;
+  const PlotShot shot = plot_and_screenshot(chromium, "stairs/up_straight.json");
+  ASSERT_TRUE(shot.svg);
+  const std::optional<Image>& image = shot.image;
   ASSERT_TRUE(image) << "no readable PNG";
+  const int width = std::stoi(shot.svg->attribute("width")), height = std::stoi(shot.svg->attribute("height"));
   EXPECT_EQ(image->width, static_cast<unsigned>(width));
   EXPECT_EQ(image->height, static_cast<unsigned>(height));
   const std::size_t total = static_cast<std::size_t>(image->width) * image->height;

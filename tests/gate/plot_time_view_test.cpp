@@ -369,19 +369,14 @@ class TimeViewRendering : public CommandTest {};
 
 TEST_F(TimeViewRendering, ChromiumShowsAStallAsARedBandAndTheLanes) {
   const std::string chromium = chromium_binary();
-  if (chromium.empty()) {
-    GTEST_SKIP() << "chromium is not installed: run STEPSLIDE_WITH_CHROMIUM=1 tools/install-deps.sh "
-                    "(or set STEPSLIDE_CHROMIUM to a Chromium binary) to check the rendering";
-  }
+  if (chromium.empty()) GTEST_SKIP() << kNoChromium;
   // riser_too_tall walks into a 0.5 m riser and stays there for 108 ticks.
-  const std::string scenario = kSource + "/scenarios/stairs/riser_too_tall.json";
-  const RunResult r = run("plot '" + scenario + "' --golden '" + golden_of(scenario) + "' --out plot.svg");
-  ASSERT_EQ(r.code, 0) << r.err;
-  const std::unique_ptr<Node> svg = parse_xml(slurp(dir_ / "plot.svg"));
-  ASSERT_TRUE(svg);
-  const int width = std::stoi(svg->attribute("width")), height = std::stoi(svg->attribute("height"));
-  const std::optional<Image> image = screenshot(chromium, dir_ / "plot.svg", width, height, dir_);
+  const PlotShot shot = plot_and_screenshot(chromium, "stairs/riser_too_tall.json");
+  ASSERT_TRUE(shot.svg);
+  const std::unique_ptr<Node>& svg = shot.svg;
+  const std::optional<Image>& image = shot.image;
   ASSERT_TRUE(image) << "no readable PNG";
+  const int height = std::stoi(svg->attribute("height"));
   EXPECT_EQ(image->height, static_cast<unsigned>(height));
   // The stalled band covers ticks 12-120 of a 900-pixel, 100-pixel-high strip.
   const Area band = area_of(*strip(*svg, "speed"));

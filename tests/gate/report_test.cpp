@@ -133,10 +133,7 @@ TEST_F(ReportCommand, ReportDirectoryThatCannotBeWrittenIsAnError) {
 
 TEST_F(ReportCommand, ChromiumRendersTheReport) {
   const std::string chromium = chromium_binary();
-  if (chromium.empty()) {
-    GTEST_SKIP() << "chromium is not installed: run STEPSLIDE_WITH_CHROMIUM=1 tools/install-deps.sh "
-                    "(or set STEPSLIDE_CHROMIUM to a Chromium binary) to check the rendering";
-  }
+  if (chromium.empty()) GTEST_SKIP() << kNoChromium;
   copy_case("stairs/up_straight.json");
   write("scenarios/stairs/up_straight.json", with_low_step(kSource + "/scenarios/stairs/up_straight.json"));
   const RunResult r = run("check --report report");

@@ -16,6 +16,11 @@
 
 namespace stepslide::test {
 
+/// Why a rendering test skips on a machine without Chromium.
+constexpr const char* kNoChromium =
+    "chromium is not installed: run STEPSLIDE_WITH_CHROMIUM=1 tools/install-deps.sh "
+    "(or set STEPSLIDE_CHROMIUM to a Chromium binary) to check the rendering";
+
 inline std::string chromium_binary() {
   if (const char* set = std::getenv("STEPSLIDE_CHROMIUM"); set != nullptr && *set != '\0') return set;
   for (const char* name : {"chromium", "chromium-browser"}) {
