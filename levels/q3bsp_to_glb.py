@@ -19,7 +19,7 @@ what is kept is explicit:
 - triangle-soup models (type 3, misc_model clutter) go into their own node "clutter" so a
   level can drop them with `"exclude": ["clutter"]`; the rest is the node "world".
 
-Output: metres, Y up (Quake's (x, y, z) with Z up becomes (x, z, -y) times --scale), one
+Output: counter-clockwise front faces as glTF wants them (a floor's normal points up), metres, Y up (Quake's (x, y, z) with Z up becomes (x, z, -y) times --scale), one
 POSITION accessor and one uint32 index accessor per node, no materials, normals or UVs.
 Deterministic: the same BSP and options give the same bytes.
 
@@ -86,11 +86,31 @@ def static_models(data, lump):
     return numbers
 
 
+def cross(u, v):
+    return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+
+
+def facing(points, triangles, normals):
+    """The triangles wound counter-clockwise seen from the side the face's vertex normals
+    point to (glTF's front face, so a floor's normal points up). Quake's polygons wind the
+    other way and its patches either way, so the vertex normals decide, once per face."""
+    total = [0.0, 0.0, 0.0]
+    for a, b, c in triangles:
+        n = cross([points[b][k] - points[a][k] for k in range(3)], [points[c][k] - points[a][k] for k in range(3)])
+        total = [total[k] + n[k] for k in range(3)]
+    mean = [sum(n[k] for n in normals) for k in range(3)]
+    if sum(total[k] * mean[k] for k in range(3)) >= 0:
+        return triangles
+    return [(a, c, b) for (a, b, c) in triangles]
+
+
 def convert(data, scale, steps):
     lumps = read_lumps(data)
     textures = records(data, lumps[1], 72, "<64sii")
     models = records(data, lumps[7], 40, "<6f4i")
-    vertexes = [v[0:3] for v in records(data, lumps[10], 44, "<3f2f2f3f4B")]
+    vertex_records = records(data, lumps[10], 44, "<3f2f2f3f4B")
+    vertexes = [v[0:3] for v in vertex_records]
+    normals = [v[7:10] for v in vertex_records]
     meshverts = [m[0] for m in records(data, lumps[11], 4, "<i")]
     faces = records(data, lumps[13], 104, "<12i12f2i")
     kept = [face for number in static_models(data, lumps[0])
@@ -121,6 +141,7 @@ def convert(data, scale, steps):
             patch_triangles = [tuple(idx[i:i + 3]) for i in range(0, len(idx) - 2, 3)]
         base = len(points)
         points += [(x * scale, z * scale, -y * scale) for (x, y, z) in patch_points]
+        patch_triangles = facing(patch_points, patch_triangles, normals[vertex:vertex + n_vertexes])
         triangles += [(base + a, base + b, base + c) for (a, b, c) in patch_triangles]
     return nodes, dropped
 
