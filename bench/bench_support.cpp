@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "gate/discovery.h"
 #include "scenario/load.h"
 
 namespace stepslide::bench {
@@ -47,15 +48,11 @@ const std::string& scenario_dir() { return scenario_dir_storage(); }
 void set_scenario_dir(const std::string& dir) { scenario_dir_storage() = dir; }
 
 std::vector<NamedScenario> load_scenarios(const std::string& dir) {
-  std::vector<std::string> files;
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->is_regular_file(ec) && it->path().extension() == ".json") files.push_back(it->path().generic_string());
-  }
-  if (ec) std::cerr << "stepslide_bench: cannot read " << dir << ": " << ec.message() << "\n";
-  std::sort(files.begin(), files.end());
+  // The gate's own discovery: sorted, and level files (which scenarios include) skipped.
+  const ScenarioList list = discover_scenarios({dir});
+  for (const std::string& error : list.errors) std::cerr << "stepslide_bench: " << error << "\n";
   std::vector<NamedScenario> scenarios;
-  for (const std::string& file : files) {
+  for (const std::string& file : list.files) {
     std::optional<Scenario> scenario = load_reporting(file);
     if (!scenario) continue;
     std::string name = fs::path(file).lexically_relative(dir).replace_extension().generic_string();

@@ -14,6 +14,7 @@ void register_scenario_benchmarks(const std::vector<NamedScenario>& scenarios);
 void register_iteration_benchmarks();
 void register_world_size_benchmarks();
 void register_limits_benchmarks();
+void register_level_benchmarks();
 }  // namespace stepslide::bench
 
 namespace {
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
   register_iteration_benchmarks();
   register_world_size_benchmarks();
   register_limits_benchmarks();
+  register_level_benchmarks();
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
