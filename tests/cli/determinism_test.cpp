@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "gate/discovery.h"
 #include "scenario/load.h"
 #include "scenario/scenario.h"
 #include "gate/csv.h"
@@ -13,14 +14,9 @@
 namespace stepslide {
 namespace {
 
+/// As `check` finds them: level files (which scenarios include) are skipped.
 std::vector<std::string> all_scenarios() {
-  std::vector<std::string> paths;
-  const std::filesystem::path root = std::filesystem::path(STEPSLIDE_SOURCE_DIR) / "scenarios";
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".json") paths.push_back(entry.path().string());
-  }
-  std::sort(paths.begin(), paths.end());
-  return paths;
+  return discover_scenarios({std::string(STEPSLIDE_SOURCE_DIR) + "/scenarios"}).files;
 }
 
 TEST(Determinism, EveryScenarioTwiceGivesIdenticalBytes) {
