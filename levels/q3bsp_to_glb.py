@@ -24,12 +24,14 @@ POSITION accessor and one uint32 index accessor per node, no materials, normals 
 Deterministic: the same BSP and options give the same bytes.
 
 Usage: q3bsp_to_glb.py MAP.bsp OUT.glb [--scale METRES_PER_UNIT] [--patch-steps N]
+MAP.bsp may also name a map inside a game archive: PAK.pk3:maps/NAME.bsp (a .pk3 is a zip).
 """
 import argparse
 import json
 import re
 import struct
 import sys
+import zipfile
 
 CONTENTS_SOLID = 0x1
 SURF_SKY = 0x4
@@ -192,8 +194,13 @@ def main():
     parser.add_argument("--scale", type=float, default=0.0254, help="metres per Quake unit")
     parser.add_argument("--patch-steps", type=int, default=4, help="subdivisions per patch piece side")
     args = parser.parse_args()
-    with open(args.bsp, "rb") as f:
-        data = f.read()
+    archive, sep, member = args.bsp.partition(".pk3:")
+    if sep:
+        with zipfile.ZipFile(archive + ".pk3") as pk3:
+            data = pk3.read(member)
+    else:
+        with open(args.bsp, "rb") as f:
+            data = f.read()
     nodes, dropped = convert(data, args.scale, args.patch_steps)
     write_glb(nodes, args.out)
     for name, (points, triangles) in nodes.items():

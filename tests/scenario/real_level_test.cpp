@@ -6,12 +6,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 
 #include "gate/discovery.h"
 #include "scenario/load.h"
 #include "scenario/mesh_import.h"
+#include "base/file_io.h"
+#include "support/temp_dir.h"
 
 namespace stepslide {
 namespace {
@@ -119,6 +122,25 @@ TEST(RealLevel, EveryWalkLoadsTheLevelThroughItsLevelFileAndHasExpectations) {
     });
     EXPECT_TRUE(includes_level) << file;
   }
+}
+
+// The committed glb is exactly what its README's conversion command makes of the
+// Debian package's file: provenance checked, not just stated. The package is
+// not a build or test dependency, so without it the test says so and skips.
+class RealLevelConversion : public test::TempDirTest {};
+
+TEST_F(RealLevelConversion, ConvertingTheDebianPackagesMapGivesTheCommittedGlbByteForByte) {
+  const std::string pk3 = "/usr/share/games/openarena/baseoa/pak1-maps.pk3";
+  if (!fs::exists(pk3)) GTEST_SKIP() << pk3 << " absent: apt-get install openarena-081-maps to check the conversion";
+  if (std::system("python3 -c pass >/dev/null 2>&1") != 0) GTEST_SKIP() << "python3 not available";
+  const std::string out = path("oa_dm3.glb").string();
+  const std::string command = "python3 '" + kSource + "/levels/q3bsp_to_glb.py' '" + pk3 + ":maps/oa_dm3.bsp' '" +
+                              out + "' --scale 0.032 >/dev/null 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  const Expected<std::string> made = read_file(out);
+  const Expected<std::string> committed = read_file(kLevelDir + "/level/oa_dm3.glb");
+  ASSERT_TRUE(made && committed);
+  EXPECT_TRUE(*made == *committed) << "levels/q3bsp_to_glb.py no longer makes the committed oa_dm3.glb";
 }
 
 }  // namespace
