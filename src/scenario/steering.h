@@ -1,0 +1,51 @@
+// Steering (docs/format.md §1.2 "move_to", "waypoints"): the stick a player
+// would push to walk the character to a point, worked out from the
+// character's feet each tick. Only the runner calls it, with the state it
+// is about to step from, so a run stays a pure function of the scenario.
+#pragma once
+
+#include <cstddef>
+
+#include "scenario/scenario.h"
+
+namespace stepslide {
+
+/// Horizontal distance from `feet` to `target` = world [x, z]: the ground
+/// distance a player judges by.
+double steering_distance(const Vec3& feet, const Vec2& target);
+
+/// The stick [right, forward] of length `length` that pushes the character
+/// along `offset` (world) as far as the plane across `up` lets it, for a
+/// camera at `camera_yaw_deg` (the frame the controller turns the stick by).
+/// {0, 0} when `offset` has no part across `up`.
+Vec2 stick_toward(const Vec3& offset, double camera_yaw_deg, const Vec3& up, double length);
+
+/// The stick's length at `distance` from a target: `def.stick`, eased
+/// linearly toward 0 within `def.slow_within`, and never asking for a speed
+/// (walk_speed x length) that would carry the feet past the target in one
+/// tick of `dt` s. The easing is what keeps a character from circling a
+/// target: the speed it asks for falls to 0 as the distance does, and
+/// friction takes away the sideways speed a curved approach leaves.
+double eased_stick(const SteeringDef& def, double distance, double walk_speed, double dt);
+
+/// One steering keyframe being followed: which target is next, and the stick.
+class Steering {
+ public:
+  explicit Steering(const SteeringDef& def) : def_(&def) {}
+
+  /// The stick for the tick that starts with the feet at `feet`: targets
+  /// within `radius` are passed (several in one tick if they are close
+  /// together); once the last one is, {0, 0} from then on.
+  Vec2 stick(const Vec3& feet, const Vec3& velocity, double camera_yaw_deg, const Vec3& up, double walk_speed,
+             double dt);
+
+  bool arrived() const { return next_ >= def_->targets.size(); }
+  /// Index in SteeringDef::targets of the target aimed at.
+  std::size_t next_target() const { return next_; }
+
+ private:
+  const SteeringDef* def_;
+  std::size_t next_ = 0;
+};
+
+}  // namespace stepslide
