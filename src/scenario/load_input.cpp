@@ -74,8 +74,8 @@ void read_steering(JsonReader& r, ObjectReader& o, const Vec3& up, std::optional
   const Field target = move_to ? move_to : waypoints;
   if (target && std::abs(up[1]) < kMinUpY) {
     r.error(target.where, "expected a scenario whose \"up\" is within 80 degrees of the Y axis (steering targets are "
-                          "world [x, z]), got up (" + number_text(up[0]) + ", " + number_text(up[1]) + ", " +
-                          number_text(up[2]) + ")");
+                          "world [x, z]), got up (" + number_text(up[0] + 0.0) + ", " + number_text(up[1] + 0.0) +
+                          ", " + number_text(up[2] + 0.0) + ")");  // + 0.0: -0 reads as 0
     ok = false;
   }
   if (ok) out = std::move(steer);

@@ -428,6 +428,10 @@ const char* const kExpressible[] = {
     // Rates and angles bounded so that time and trigonometry cannot overflow them.
     "body_rotation_too_large", "character_velocity_too_fast", "input_wish_velocity_too_fast", "input_yaw_too_large",
     "motion_key_rotation_too_large", "motion_linear_too_fast", "motion_spin_rate_too_fast",
+    // Steering (issue 12); a steering option without a target and a sideways up are the loader's alone.
+    "input_move_to_and_move", "input_move_to_and_waypoints", "input_move_to_too_far", "input_move_to_wrong_length",
+    "input_waypoint_not_pair", "input_waypoints_empty", "input_waypoints_not_array", "input_steer_radius_zero",
+    "input_steer_slow_within_negative", "input_steer_stick_too_large", "input_steer_stick_zero",
     "key_with_control_characters",
     // Level and mesh files, and "place".
     "heightfield_file_and_heights",

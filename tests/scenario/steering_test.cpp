@@ -12,6 +12,7 @@ namespace stepslide {
 namespace {
 
 const Vec3 kUp{0, 1, 0};
+const Vec3 kStill{0, 0, 0};
 
 /// The world direction the controller makes of `stick` at `yaw_deg`.
 btVector3 world_push(const Vec2& stick, double yaw_deg, const Vec3& up = kUp) {
@@ -92,12 +93,12 @@ TEST(Steering, MoveToReleasesTheStickWithinTheRadiusAndStaysReleased) {
   def.targets = {{0, -10}};
   def.radius = 0.5;
   Steering steering(def);
-  const Vec2 far = steering.stick({0, 0, 0}, 0, kUp, 5, 1.0 / 60);
+  const Vec2 far = steering.stick({0, 0, 0}, kStill, 0, kUp, 5, 1.0 / 60);
   EXPECT_NEAR(far[1], 1.0, 1e-15);
   EXPECT_FALSE(steering.arrived());
-  EXPECT_EQ(steering.stick({0, 0, -9.5}, 0, kUp, 5, 1.0 / 60), (Vec2{0, 0})) << "0.5 m is within 0.5";
+  EXPECT_EQ(steering.stick({0, 0, -9.5}, kStill, 0, kUp, 5, 1.0 / 60), (Vec2{0, 0})) << "0.5 m is within 0.5";
   EXPECT_TRUE(steering.arrived());
-  EXPECT_EQ(steering.stick({0, 0, 5}, 0, kUp, 5, 1.0 / 60), (Vec2{0, 0})) << "pushed away afterwards: still released";
+  EXPECT_EQ(steering.stick({0, 0, 5}, kStill, 0, kUp, 5, 1.0 / 60), (Vec2{0, 0})) << "pushed away afterwards: still released";
 }
 
 TEST(Steering, WaypointsAreFollowedInOrderAndCloseOnesPassedInOneTick) {
@@ -105,15 +106,15 @@ TEST(Steering, WaypointsAreFollowedInOrderAndCloseOnesPassedInOneTick) {
   def.targets = {{0, -5}, {0.1, -5}, {5, -5}, {5, 0}};
   def.slow_within = 0.0;
   Steering steering(def);
-  const Vec2 first = steering.stick({0, 0, 0}, 0, kUp, 5, 1.0 / 60);
+  const Vec2 first = steering.stick({0, 0, 0}, kStill, 0, kUp, 5, 1.0 / 60);
   EXPECT_EQ(steering.next_target(), 0u);
   EXPECT_NEAR(first[1], 1.0, 1e-15) << "toward (0, -5): forward";
-  const Vec2 third = steering.stick({0, 0, -4.9}, 0, kUp, 5, 1.0 / 60);
+  const Vec2 third = steering.stick({0, 0, -4.9}, kStill, 0, kUp, 5, 1.0 / 60);
   EXPECT_EQ(steering.next_target(), 2u) << "(0, -5) and (0.1, -5) both within 0.25";
   EXPECT_GT(third[0], 0.99) << "toward (5, -5): right";
-  steering.stick({5, 0, -5}, 0, kUp, 5, 1.0 / 60);
+  steering.stick({5, 0, -5}, kStill, 0, kUp, 5, 1.0 / 60);
   EXPECT_EQ(steering.next_target(), 3u);
-  steering.stick({5, 0, -0.2}, 0, kUp, 5, 1.0 / 60);
+  steering.stick({5, 0, -0.2}, kStill, 0, kUp, 5, 1.0 / 60);
   EXPECT_TRUE(steering.arrived());
 }
 
@@ -121,7 +122,7 @@ TEST(Steering, NeverNaNOnTheTargetOrFarAway) {
   SteeringDef def;
   def.targets = {{1e6, -1e6}};
   Steering steering(def);
-  const Vec2 far = steering.stick({-1e6, 0, 1e6}, 1e6, kUp, 1000, 1e-4);
+  const Vec2 far = steering.stick({-1e6, 0, 1e6}, kStill, 1e6, kUp, 1000, 1e-4);
   EXPECT_TRUE(std::isfinite(far[0]) && std::isfinite(far[1]));
   EXPECT_NEAR(std::hypot(far[0], far[1]), 1.0, 1e-12);
   EXPECT_EQ(stick_toward({0, 0, 0}, 0, kUp, 1), (Vec2{0, 0}));
