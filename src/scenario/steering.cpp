@@ -46,10 +46,14 @@ double eased_stick(const SteeringDef& def, double distance, double walk_speed, d
   return length;
 }
 
+bool Steering::advance(const Vec3& feet) {
+  while (!arrived() && steering_distance(feet, def_->targets[next_]) <= def_->radius) ++next_;
+  return !arrived();
+}
+
 Vec2 Steering::stick(const Vec3& feet, const Vec3& velocity, double camera_yaw_deg, const Vec3& up,
                      double walk_speed, double dt) {
-  while (!arrived() && steering_distance(feet, def_->targets[next_]) <= def_->radius) ++next_;
-  if (arrived()) return {0.0, 0.0};
+  if (!advance(feet)) return {0.0, 0.0};
   const Vec2& target = def_->targets[next_];
   const double distance = steering_distance(feet, target);
   Vec3 push{target[0] - feet[0], 0.0, target[1] - feet[2]};

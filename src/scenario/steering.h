@@ -33,9 +33,14 @@ class Steering {
  public:
   explicit Steering(const SteeringDef& def) : def_(&def) {}
 
-  /// The stick for the tick that starts with the feet at `feet`: targets
-  /// within `radius` are passed (several in one tick if they are close
-  /// together); once the last one is, {0, 0} from then on.
+  /// Passes the targets the feet at `feet` are within `radius` of (several in
+  /// one tick if they lie close together); false once the last is passed.
+  /// Arrival depends on the feet alone, so a trajectory replays it.
+  bool advance(const Vec3& feet);
+
+  /// The stick for the tick that starts with the feet at `feet`, moving at
+  /// `velocity` (world, m/s): advance(), then toward the target aimed at;
+  /// {0, 0} once the last target is passed, from then on.
   Vec2 stick(const Vec3& feet, const Vec3& velocity, double camera_yaw_deg, const Vec3& up, double walk_speed,
              double dt);
 
