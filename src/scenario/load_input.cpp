@@ -2,6 +2,7 @@
 // jump and steering (move_to, waypoints), each field holding until a later
 // key changes it.
 
+#include <algorithm>
 #include <cmath>
 
 #include "scenario/load_parts.h"
@@ -64,7 +65,7 @@ void read_steering(JsonReader& r, ObjectReader& o, const Vec3& up, std::optional
     if (!f) continue;
     if (!move_to && !waypoints) {
       r.error(f.where, std::string("expected \"") + key +
-                           "\" only with \"move_to\" or \"waypoints\" (it is a steering option), got it alone");
+                           "\" only with \"move_to\" or \"waypoints\" (it is a steering option), got neither");
       continue;
     }
     Range range = spec.first;

@@ -82,9 +82,9 @@ TEST(LoadInput, EveryBadWaypointAndOptionIsReported) {
 TEST(LoadInput, SteeringOptionsNeedATarget) {
   EXPECT_EQ(errors_of(R"("input": [{"tick": 0, "radius": 1, "slow_within": 2}])"),
             (Lines{"/input/0/radius: expected \"radius\" only with \"move_to\" or \"waypoints\" (it is a steering "
-                   "option), got it alone",
+                   "option), got neither",
                    "/input/0/slow_within: expected \"slow_within\" only with \"move_to\" or \"waypoints\" (it is a "
-                   "steering option), got it alone"}));
+                   "steering option), got neither"}));
 }
 
 TEST(LoadInput, SteeringNeedsUpNearTheYAxis) {
