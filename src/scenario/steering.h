@@ -21,12 +21,13 @@ double steering_distance(const Vec3& feet, const Vec2& target);
 Vec2 stick_toward(const Vec3& offset, double camera_yaw_deg, const Vec3& up, double length);
 
 /// The stick's length at `distance` from a target: `def.stick`, eased
-/// linearly toward 0 within `def.slow_within`, and never asking for a speed
-/// (walk_speed x length) that would carry the feet past the target in one
-/// tick of `dt` s. The easing is what keeps a character from circling a
-/// target: the speed it asks for falls to 0 as the distance does, and
-/// friction takes away the sideways speed a curved approach leaves.
-double eased_stick(const SteeringDef& def, double distance, double walk_speed, double dt);
+/// linearly toward 0 within `def.slow_within` of a point `beyond` metres past
+/// the target (an intermediate waypoint the path goes on from; 0 for the
+/// last), and never asking for a speed (walk_speed x length) that would
+/// carry the feet past the target in one tick of `dt` s. The easing is what
+/// keeps a character from circling a target: the speed it asks for falls
+/// as the distance does.
+double eased_stick(const SteeringDef& def, double distance, double walk_speed, double dt, double beyond = 0.0);
 
 /// One steering keyframe being followed: which target is next, and the stick.
 class Steering {
@@ -49,6 +50,12 @@ class Steering {
   std::size_t next_target() const { return next_; }
 
  private:
+  /// How far past the target aimed at the stick may keep its speed: 0 for
+  /// the last target; for a waypoint, slow_within x (1 + cos turn) / 2, the
+  /// turn from the feet's way in to the next leg: all of slow_within when the
+  /// path goes straight on, none for a U-turn.
+  double beyond(const Vec3& feet) const;
+
   const SteeringDef* def_;
   std::size_t next_ = 0;
 };

@@ -118,6 +118,33 @@ TEST(Steering, WaypointsAreFollowedInOrderAndCloseOnesPassedInOneTick) {
   EXPECT_TRUE(steering.arrived());
 }
 
+// Near a waypoint the stick keeps as much speed as the next leg allows: all
+// of it when the path goes straight on, half at a right angle, none for a
+// U-turn or the last target. Half a metre before (0, -5), still:
+TEST(Steering, WaypointsKeepTheSpeedTheTurnAllows) {
+  auto stick_near = [](Vec2 after) {
+    SteeringDef def;
+    def.targets = {{0, -5}, after};
+    Steering steering(def);
+    const Vec2 stick = steering.stick({0, 0, -4.5}, kStill, 0, kUp, 5, 1.0 / 60);
+    return std::hypot(stick[0], stick[1]);
+  };
+  EXPECT_DOUBLE_EQ(stick_near({0, -10}), 1.0) << "straight on";
+  EXPECT_DOUBLE_EQ(stick_near({5, -5}), 1.0) << "a right angle: 0.5 + 0.5 of slow_within";
+  EXPECT_DOUBLE_EQ(stick_near({0, 0}), 0.5) << "a U-turn eases like the last target";
+  SteeringDef last;
+  last.targets = {{0, -5}};
+  Steering steering(last);
+  const Vec2 stick = steering.stick({0, 0, -4.5}, kStill, 0, kUp, 5, 1.0 / 60);
+  EXPECT_DOUBLE_EQ(std::hypot(stick[0], stick[1]), 0.5);
+  // 0.3 m out, a right angle keeps (0.3 + 0.5) / 1 of the stick.
+  SteeringDef corner;
+  corner.targets = {{0, -5}, {5, -5}};
+  Steering at_corner(corner);
+  const Vec2 slow = at_corner.stick({0, 0, -4.7}, kStill, 0, kUp, 5, 1.0 / 60);
+  EXPECT_NEAR(std::hypot(slow[0], slow[1]), 0.8, 1e-12);
+}
+
 TEST(Steering, NeverNaNOnTheTargetOrFarAway) {
   SteeringDef def;
   def.targets = {{1e6, -1e6}};
