@@ -62,7 +62,7 @@ Scenario movers(int count, bool together, const MotionDef& motion, std::int64_t 
     }
     s.world.push_back(b);
   }
-  s.input = {InputKey{0, Vec2{0, 1}, std::nullopt, std::nullopt, std::nullopt}};
+  s.input = {InputKey{0, Vec2{0, 1}, std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
   return s;
 }
 

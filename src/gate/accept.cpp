@@ -60,7 +60,12 @@ std::string read_scenario(PendingResult& r, const Roots& roots) {
   }
   r.scenario = *loaded.load.scenario;
   const std::optional<std::string> recorded = metadata_scenario_hash(*r.result);
-  const std::string now = "fnv1a64:" + fnv1a64_hex(loaded.bytes);
+  // The hash as the run writes it (scenario_file.cpp): over every file read when there are others.
+  Trajectory written;
+  written.metadata = loaded.load.inputs.size() > 1
+                         ? trajectory_metadata(loaded.load.scenario->name, loaded.load.inputs, "")
+                         : trajectory_metadata(loaded.load.scenario->name, loaded.bytes, "");
+  const std::string now = metadata_scenario_hash(written).value_or("");
   if (!recorded) return "it records no scenario hash, so it cannot be matched with " + path + "; " + recheck;
   if (*recorded != now) {
     return "its scenario " + path + " changed since `check` wrote it (" + *recorded + ", now " + now + "); " + recheck;

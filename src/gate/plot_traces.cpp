@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+
+#include "scenario/steering.h"
 
 namespace stepslide::plot {
 
@@ -88,13 +91,24 @@ std::vector<bool> stick_pushed(const Scenario& scenario, const TraceData& run) {
   std::vector<InputKey> keys = scenario.input;
   std::stable_sort(keys.begin(), keys.end(), [](const InputKey& a, const InputKey& b) { return a.tick < b.tick; });
   std::vector<bool> pushed;
-  for (const double tick : run.tick) {
-    // Fields hold their values; move and wish_velocity replace each other.
-    bool moving = false;
-    for (const InputKey& key : keys) {
-      if (static_cast<double>(key.tick) > tick - 1) break;
+  // Fields hold their values; move, wish_velocity and steering replace one
+  // another. Steering pushes until the feet reach its last target, which the
+  // rows replay: row T is made with the input of tick T-1, worked out from row T-1.
+  bool moving = false;
+  std::optional<Steering> steering;
+  std::size_t next = 0;
+  for (std::size_t row = 0; row < run.tick.size(); ++row) {
+    const double tick = run.tick[row];
+    for (; next < keys.size() && static_cast<double>(keys[next].tick) <= tick - 1; ++next) {
+      const InputKey& key = keys[next];
+      if (key.move || key.wish_velocity || key.steer) steering.reset();
       if (key.move) moving = (*key.move)[0] != 0.0 || (*key.move)[1] != 0.0;
       if (key.wish_velocity) moving = (*key.wish_velocity)[0] != 0.0 || (*key.wish_velocity)[1] != 0.0;
+      if (key.steer) steering.emplace(*key.steer);
+    }
+    if (steering && row > 0) {
+      const btVector3& feet = run.feet[row - 1];
+      moving = steering->advance({feet.x(), feet.y(), feet.z()});
     }
     pushed.push_back(moving);
   }

@@ -23,31 +23,6 @@ double distance(const Vec3& a, const Vec3& b) {
   return std::sqrt(dx * dx + dy * dy + dz * dz);
 }
 
-/// Whether the input pushes the character on the step into each row: row T
-/// (T >= 1) is made with the input of tick T-1 (§1.2), which pushes when its
-/// stick or its wish_velocity is non-zero. Keyframes apply as the runner
-/// applies them: a field keeps its value, move and wish_velocity clear each other.
-std::vector<bool> pushed_rows(const std::vector<InputKey>& keys, std::int64_t last_row) {
-  std::vector<bool> pushed(static_cast<std::size_t>(last_row) + 1, false);
-  Vec2 stick{0, 0}, wish{0, 0};
-  std::size_t next = 0;
-  for (std::int64_t row = 1; row <= last_row; ++row) {
-    for (; next < keys.size() && keys[next].tick <= row - 1; ++next) {
-      const InputKey& key = keys[next];
-      if (key.move) {
-        stick = *key.move;
-        wish = {0, 0};
-      }
-      if (key.wish_velocity) {
-        wish = *key.wish_velocity;
-        stick = {0, 0};
-      }
-    }
-    pushed[static_cast<std::size_t>(row)] = stick[0] != 0 || stick[1] != 0 || wish[0] != 0 || wish[1] != 0;
-  }
-  return pushed;
-}
-
 }  // namespace
 
 std::optional<Problem> check_speed_between(const ExpectCheck& check, const Track& track) {
@@ -63,10 +38,9 @@ std::optional<Problem> check_speed_between(const ExpectCheck& check, const Track
 
 std::optional<Problem> check_moving(const ExpectCheck& check, const Track& track) {
   const std::int64_t last = track.last(check);
-  const std::vector<bool> pushed = pushed_rows(track.scenario().input, last);
   bool any_push = false;
   for (std::int64_t tick = check.first; tick <= last; ++tick) {
-    if (!pushed[static_cast<std::size_t>(tick)]) continue;
+    if (!track.pushed(tick)) continue;
     any_push = true;
     const double speed = track.horizontal_speed(tick);
     if (speed >= check.min_speed) continue;

@@ -23,7 +23,7 @@ struct Problem {
 /// The trajectory as the checks read it, with its columns looked up once.
 class Track {
  public:
-  Track(const Scenario& scenario, const Trajectory& t);
+  Track(const Scenario& scenario, const Trajectory& t, const std::vector<bool>& pushed);
 
   const Scenario& scenario() const { return scenario_; }
   /// The feet at row `tick`.
@@ -38,6 +38,11 @@ class Track {
   /// `tick`, divided by the tick's duration: real motion, whatever the
   /// velocity columns say. `tick` >= 1.
   double horizontal_speed(std::int64_t tick) const;
+  /// Whether the input that made row `tick` pushed (the runner's account).
+  bool pushed(std::int64_t tick) const {
+    const auto row = static_cast<std::size_t>(tick);
+    return row < pushed_.size() && pushed_[row];
+  }
   /// The range check's last tick, "end" resolved.
   std::int64_t last(const ExpectCheck& check) const { return check.last_is_end ? scenario_.ticks : check.last; }
 
@@ -48,6 +53,7 @@ class Track {
 
   const Scenario& scenario_;
   const Trajectory& t_;
+  const std::vector<bool>& pushed_;
   std::size_t x_, y_, z_, grounded_, stuck_, step_dy_, ground_body_;
 };
 

@@ -23,9 +23,10 @@ std::size_t index(const Trajectory& t, const char* name) { return static_cast<st
 
 }  // namespace
 
-Track::Track(const Scenario& scenario, const Trajectory& t)
+Track::Track(const Scenario& scenario, const Trajectory& t, const std::vector<bool>& pushed)
     : scenario_(scenario),
       t_(t),
+      pushed_(pushed),
       x_(index(t, "x")),
       y_(index(t, "y")),
       z_(index(t, "z")),
@@ -163,8 +164,9 @@ bool needs_penetration(const Scenario& scenario) {
 }
 
 std::vector<ExpectationFailure> check_expectations(const Scenario& scenario, const Trajectory& t,
-                                                   const std::vector<double>& penetration) {
-  const Track track(scenario, t);
+                                                   const std::vector<double>& penetration,
+                                                   const std::vector<bool>& pushed) {
+  const Track track(scenario, t, pushed);
   std::vector<ExpectationFailure> failures;
   for (const ExpectCheck& check : scenario.expect) {
     if (auto problem = problem_of(check, track, penetration)) {

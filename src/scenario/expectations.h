@@ -23,8 +23,12 @@ bool needs_penetration(const Scenario& scenario);
 
 /// Every failed check of `scenario.expect`, in check order; a range check
 /// reports its first failing tick only. `t` has the runner's columns and one
-/// row per tick; `penetration` has one depth per row when needs_penetration.
+/// row per tick; `penetration` has one depth per row when needs_penetration;
+/// `pushed` says for each row whether the input that made it pushed (a stick
+/// or wish_velocity not zero), as the runner fed it: steering decides its
+/// stick from the character's state, which only the runner knows.
 std::vector<ExpectationFailure> check_expectations(const Scenario& scenario, const Trajectory& t,
-                                                   const std::vector<double>& penetration);
+                                                   const std::vector<double>& penetration,
+                                                   const std::vector<bool>& pushed);
 
 }  // namespace stepslide

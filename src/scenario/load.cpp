@@ -68,7 +68,7 @@ void read_scenario(JsonReader& r, const Field& root, Scenario& s, LoadContext& c
   const Field world = o.optional("world");
   read_world(r, world, s.world, context);
   if (ticks_ok) check_moving_body_ticks(r, world, s);
-  read_input(r, o.optional("input"), s.input);
+  read_input(r, o.optional("input"), s.up, s.input);
   const Range checked_ticks =
       ticks_ok ? Range{0.0, static_cast<double>(s.ticks), false, false, nullptr, "the scenario's ticks"}
                : between(0.0, static_cast<double>(Limits::max_ticks));

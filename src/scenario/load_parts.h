@@ -125,8 +125,9 @@ void read_character(JsonReader& r, const Field& f, CharacterDef& character);
 
 // load_input.cpp
 
-/// The "input" array of keyframes.
-void read_input(JsonReader& r, const Field& f, std::vector<InputKey>& input);
+/// The "input" array of keyframes. `up` is the scenario's: steering needs it
+/// to lean no more than 80 degrees from the Y axis.
+void read_input(JsonReader& r, const Field& f, const Vec3& up, std::vector<InputKey>& input);
 
 // load_expect.cpp
 

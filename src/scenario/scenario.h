@@ -133,13 +133,29 @@ struct BodyDef {
   std::string json_path;  ///< e.g. "/world/3", for messages
 };
 
+/// Steering (docs/format.md §1.2 "move_to", "waypoints"): the runner aims the
+/// stick at each target in turn, from the character's state every tick.
+struct SteeringDef {
+  std::vector<Vec2> targets;  ///< world [x, z]; move_to: one; waypoints: followed in order
+  bool waypoints = false;     ///< written as "waypoints" (else "move_to"), for messages and plots
+  double stick = 1.0;         ///< stick length while far from a target, in (0, 1]
+  double radius = 0.25;       ///< a target is reached when the feet are this close horizontally, m
+  double slow_within = 1.0;   ///< the stick eases off linearly within this distance of a target, m; 0: never
+};
+
+inline constexpr double kDefaultSteeringRadius = 0.25;
+inline constexpr double kDefaultSlowWithin = 1.0;
+
 /// One input keyframe; a field that is absent keeps its earlier value.
+/// `move`, `wish_velocity` and `steer` each set what drives the character and
+/// clear the other two.
 struct InputKey {
   std::int64_t tick = 0;
   std::optional<Vec2> move;           ///< [right, forward], each in [-1, 1]
   std::optional<double> yaw_deg;
   std::optional<Vec2> wish_velocity;  ///< world [x, z] m/s
   std::optional<bool> jump;
+  std::optional<SteeringDef> steer;   ///< move_to or waypoints
 };
 
 struct ExpectCheck {

@@ -8,45 +8,13 @@
 #include "stepslide/controller.h"
 #include "scenario/columns.h"
 #include "scenario/finite.h"
+#include "scenario/input_track.h"
 #include "scenario/reference_controller.h"
 #include "scenario/world.h"
 
 namespace stepslide {
 
 namespace {
-
-/// Keyframed input: a field keeps its value until a later keyframe changes it;
-/// `move` and `wish_velocity` clear each other.
-class InputTrack {
- public:
-  explicit InputTrack(const std::vector<InputKey>& keys) : keys_(keys) {}
-
-  const CharacterInput& at(std::int64_t tick) {
-    while (next_ < keys_.size() && keys_[next_].tick <= tick) apply(keys_[next_++]);
-    return current_;
-  }
-
- private:
-  void apply(const InputKey& key) {
-    if (key.move) {
-      current_.move_right = (*key.move)[0];
-      current_.move_forward = (*key.move)[1];
-      current_.use_wish_velocity = false;
-    }
-    if (key.wish_velocity) {
-      current_.wish_x = (*key.wish_velocity)[0];
-      current_.wish_z = (*key.wish_velocity)[1];
-      current_.use_wish_velocity = true;
-      current_.move_right = current_.move_forward = 0.0;
-    }
-    if (key.yaw_deg) current_.yaw_deg = *key.yaw_deg;
-    if (key.jump) current_.jump = *key.jump;
-  }
-
-  const std::vector<InputKey>& keys_;
-  std::size_t next_ = 0;
-  CharacterInput current_;
-};
 
 /// The row for `tick`: the ground body and the feet in its frame are worked
 /// out here, since only the runner knows the world; the columns read the rest.
@@ -86,7 +54,7 @@ class Runner {
         world_(world),
         controller_(controller),
         measure_penetration_(options.always_measure_penetration || needs_penetration(scenario)),
-        input_(scenario.input) {}
+        input_(scenario.input, scenario.up, scenario.character.settings.walk_speed, 1.0 / scenario.tick_rate) {}
 
   SimulationResult run() {
     controller_.reset(to_bt(scenario_.character.position), to_bt(scenario_.character.velocity));
@@ -99,7 +67,8 @@ class Runner {
     for (std::int64_t tick = 0; tick < scenario_.ticks; ++tick) {
       if (!step(tick, dt)) return std::move(result_);
     }
-    result_.expectation_failures = check_expectations(scenario_, result_.trajectory, penetration_);
+    result_.expectation_failures =
+        check_expectations(scenario_, result_.trajectory, penetration_, input_.pushed_rows());
     return std::move(result_);
   }
 
@@ -111,7 +80,7 @@ class Runner {
   bool step(std::int64_t tick, double dt) {
     // The world moves first, then the character (SPEC §1.1).
     world_.set_time(tick + 1);
-    const TickReport report = update(input_.at(tick), dt);
+    const TickReport report = update(input_.at(tick, controller_.state()), dt);
     result_.total_sweeps += report.sweeps;
     if (!record(tick + 1, report)) return false;
     observe(tick + 1, tick, report);
@@ -147,7 +116,7 @@ class Runner {
   /// observer; ours only.
   void observe(std::int64_t row, std::int64_t input_tick, const TickReport& report) {
     if constexpr (kOurs) {
-      if (options_.on_tick) options_.on_tick(TickView{row, world_, controller_, input_.at(input_tick), report});
+      if (options_.on_tick) options_.on_tick(TickView{row, world_, controller_, input_.at(input_tick, controller_.state()), report});
     }
   }
 

@@ -168,6 +168,26 @@ TEST_F(Gate14, CheckListAcceptReject) {
   EXPECT_EQ(run("accept").code, 2) << "PATH or --all";
 }
 
+// A scenario that reads a mesh file records the hash of all it read; accept
+// compared the scenario file's own hash with it and refused every such result
+// ("changed since `check` wrote it") until fixed.
+TEST_F(Gate14, AcceptTakesAScenarioThatReadsAMeshFile) {
+  write("scenarios/level/floor.obj", "v -5 0 -5\nv 5 0 -5\nv 5 0 5\nv -5 0 5\nf 1 3 2\nf 1 4 3\n");
+  const std::string scenario = R"({"format": "stepslide/scenario@1", "ticks": TICKS,
+    "world": [{"shape": {"type": "mesh", "file": "floor.obj"}}],
+    "input": [{"tick": 0, "move_to": [1, -1]}]})";
+  auto with_ticks = [&](const char* ticks) { return scenario.substr(0, scenario.find("TICKS")) + ticks +
+                                                    scenario.substr(scenario.find("TICKS") + 5); };
+  write("scenarios/level/walk.json", with_ticks("3"));
+  ASSERT_EQ(run("bless").code, 0);
+  write("scenarios/level/walk.json", with_ticks("4"));
+  EXPECT_EQ(run("check").code, 1);
+  ASSERT_TRUE(exists("golden/level/walk.csv.new"));
+  const RunResult r = run("accept --all");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(run("check").code, 0);
+}
+
 TEST_F(Gate14, UpdateModesAndCi) {
   project();
   write("scenarios/stairs/a.json", floor_scenario(4));

@@ -14,6 +14,7 @@
 #include "gate/plot_geometry.h"
 #include "gate/plot_side_view.h"
 #include "gate/plot_traces.h"
+#include "stepslide/character.h"
 #include "support/chromium.h"
 
 namespace stepslide::test {
@@ -289,6 +290,28 @@ TEST(TimeView, StickPushedFollowsTheInputKeysOfTheTickBefore) {
   const plot::TraceData data = plot::trace_data(plot::make_frame({0, 1, 0}), {"run", &run.trajectory}, 60);
   // Row r comes from the input of tick r - 1; a key holds until another changes it.
   EXPECT_EQ(plot::stick_pushed(*load.scenario, data), (std::vector<bool>{false, false, true, true, false, true, false}));
+}
+
+// Steering pushes until the feet reach the last target: the plot replays the
+// arrival from the rows and agrees with the sticks the runner used.
+TEST(TimeView, StickPushedFollowsSteeringUntilTheArrival) {
+  const std::string text = R"({"format": "stepslide/scenario@1", "ticks": 120,
+    "world": [{"shape": {"type": "box", "half_extents": [5, 0.5, 5]}, "position": [0, -0.5, 0]}],
+    "input": [{"tick": 2, "waypoints": [[1, 0], [1, -1]]}, {"tick": 90, "move": [0, 1]}, {"tick": 95, "move_to": [0, 0]}]})";
+  const LoadResult load = load_scenario_text(text, "steer.json");
+  ASSERT_TRUE(load.scenario) << format_load_errors(load);
+  std::vector<bool> used;  // per row: whether the input that made it pushed
+  SimulationOptions options;
+  options.on_tick = [&](const TickView& view) {
+    used.push_back(view.tick > 0 && (view.input.move_right != 0.0 || view.input.move_forward != 0.0));
+  };
+  const SimulationResult run = simulate(*load.scenario, options);
+  const plot::TraceData data = plot::trace_data(plot::make_frame({0, 1, 0}), {"run", &run.trajectory}, 60);
+  const std::vector<bool> pushed = plot::stick_pushed(*load.scenario, data);
+  EXPECT_EQ(pushed, used);
+  EXPECT_TRUE(pushed[3]);
+  EXPECT_FALSE(pushed[89]) << "arrived before the move key";
+  EXPECT_TRUE(pushed[93]);
 }
 
 TEST(TimeView, LanesShowWhereEachTraceIsStuck) {

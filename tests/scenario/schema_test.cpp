@@ -338,6 +338,20 @@ TEST(ScenarioSchema, AgreesWithTheLoaderOnEveryShapeMotionInputAndCheck) {
       {head + R"("input": [{"move": [0, 1]}]})", false},
       {head + R"("input": [{"tick": -1}]})", false},
       {head + R"("input": [{"tick": 0, "crouch": true}]})", false},
+      // Steering: targets, options, and what it may not be combined with.
+      {head + R"("input": [{"tick": 0, "move_to": [1, -2], "yaw_deg": 45, "jump": true}]})", true},
+      {head + R"("input": [{"tick": 0, "waypoints": [[1, -2], [3, 4]], "stick": 0.5, "radius": 0.1, "slow_within": 0}]})",
+       true},
+      {head + R"("input": [{"tick": 0, "move_to": [1, -2], "wish_velocity": [1, 1]}]})", false},
+      {head + R"("input": [{"tick": 0, "waypoints": [[1, -2]], "move": [0, 1]}]})", false},
+      {head + R"("input": [{"tick": 0, "waypoints": []}]})", false},
+      {head + R"("input": [{"tick": 0, "waypoints": [[1, -2, 0]]}]})", false},
+      {head + R"("input": [{"tick": 0, "move_to": [1, -2], "stick": 0}]})", false},
+      {head + R"("input": [{"tick": 0, "move_to": [1, -2], "radius": 0}]})", false},
+      {head + R"("input": [{"tick": 0, "move_to": [1, -2], "slow_within": -0.5}]})", false},
+      {head + R"("input": [{"tick": 0, "stick": 0.5}]})", false},
+      {head + R"("input": [{"tick": 0, "move": [0, 1], "radius": 1}]})", false},
+      {head + R"("input": [{"tick": 0, "slow_within": 1}]})", false},
       // Expectations.
       {head + R"("expect": [{"tick": "end", "position": [0, null, 1], "tolerance": 0.1},
                             {"ticks": [0, "end"], "grounded": true}, {"ticks": [2, 3], "max_penetration": 0},
@@ -428,6 +442,10 @@ const char* const kExpressible[] = {
     // Rates and angles bounded so that time and trigonometry cannot overflow them.
     "body_rotation_too_large", "character_velocity_too_fast", "input_wish_velocity_too_fast", "input_yaw_too_large",
     "motion_key_rotation_too_large", "motion_linear_too_fast", "motion_spin_rate_too_fast",
+    // Steering (issue 12); a steering option without a target and a sideways up are the loader's alone.
+    "input_move_to_and_move", "input_move_to_and_waypoints", "input_move_to_too_far", "input_move_to_wrong_length",
+    "input_waypoint_not_pair", "input_waypoints_empty", "input_waypoints_not_array", "input_steer_radius_zero",
+    "input_steer_slow_within_negative", "input_steer_stick_too_large", "input_steer_stick_zero",
     "key_with_control_characters",
     // Level and mesh files, and "place".
     "heightfield_file_and_heights",
