@@ -31,8 +31,37 @@ std::vector<int> step_order() {
 
 Vec3 to_vec(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
 
-/// The Euler angles (degrees, the loader's order) nearest to `basis`.
-Vec3 degrees_of(const btMatrix3x3& basis) {
+/// Neighbours tried on each side when only one angle is searched.
+constexpr int kSingleAxisUlpSteps = 64;
+
+/// The axis (0 X, 1 Y, 2 Z) `basis` turns about alone, with its angle in
+/// degrees, or -1 when it turns about more than one.
+int single_axis(const btMatrix3x3& b, double& deg) {
+  const bool about_x = b[0][0] == 1 && b[0][1] == 0 && b[0][2] == 0 && b[1][0] == 0 && b[2][0] == 0;
+  const bool about_y = b[1][1] == 1 && b[0][1] == 0 && b[1][0] == 0 && b[1][2] == 0 && b[2][1] == 0;
+  const bool about_z = b[2][2] == 1 && b[0][2] == 0 && b[1][2] == 0 && b[2][0] == 0 && b[2][1] == 0;
+  if (about_x) deg = std::atan2(b[2][1], b[1][1]) / kDegToRad;
+  if (about_y) deg = std::atan2(b[0][2], b[0][0]) / kDegToRad;
+  if (about_z) deg = std::atan2(b[1][0], b[0][0]) / kDegToRad;
+  return about_x ? 0 : about_y ? 1 : about_z ? 2 : -1;
+}
+
+/// The whole turns that bring `deg` nearest `near`: a spinning body's angle
+/// keeps growing past 180, and the loader's quaternion is exact only for the
+/// angle the game turned it by, not the same angle less a turn.
+double unwrap(double deg, double near) { return deg + 360.0 * std::round((near - deg) / 360.0); }
+
+/// The Euler angles (degrees, the loader's order) nearest to `basis`; a turn
+/// about one axis alone as that one angle, unwrapped toward `near`.
+Vec3 degrees_of(const btMatrix3x3& basis, const Vec3& near = {0, 0, 0}) {
+  double angle = 0;
+  const int axis = single_axis(basis, angle);
+  if (axis >= 0) {
+    Vec3 deg{0, 0, 0};
+    const auto a = static_cast<std::size_t>(axis);
+    deg[a] = angle == 0 ? 0.0 : unwrap(angle, near[a]);
+    return deg;
+  }
   btScalar yaw_z = 0, pitch_y = 0, roll_x = 0;
   basis.getEulerZYX(yaw_z, pitch_y, roll_x);
   return {roll_x / kDegToRad, pitch_y / kDegToRad, yaw_z / kDegToRad};
@@ -43,6 +72,24 @@ Vec3 degrees_of(const btMatrix3x3& basis) {
 template <class Exact>
 bool search_degrees(Vec3& deg, Exact exact) {
   if (exact(deg)) return true;
+  int axis = -1;
+  for (int i = 0; i < 3; ++i) {
+    if (deg[static_cast<std::size_t>(i)] != 0.0) axis = axis == -1 ? i : 3;
+  }
+  if (axis >= 0 && axis < 3) {  // one angle: a wider search along it alone
+    const Vec3 start = deg;
+    for (int i = 1; i <= kSingleAxisUlpSteps; ++i) {
+      for (const int s : {i, -i}) {
+        Vec3 candidate = start;
+        candidate[static_cast<std::size_t>(axis)] = ulps_away(start[static_cast<std::size_t>(axis)], s);
+        if (exact(candidate)) {
+          deg = candidate;
+          return true;
+        }
+      }
+    }
+    return false;
+  }
   const Vec3 start = deg;
   const std::vector<int> steps = step_order();
   for (const int sx : steps) {
@@ -115,7 +162,7 @@ PoseText fit_pose(const btTransform& target) {
 PoseText fit_key(const PoseText& previous, const btTransform& target) {
   PoseText fit;
   fit.position = to_vec(target.getOrigin());
-  fit.rotation_deg = degrees_of(target.getBasis());
+  fit.rotation_deg = degrees_of(target.getBasis(), previous.rotation_deg);
   // lerp works per coordinate: previous + (key - previous) * 1.
   bool position = true;
   const std::vector<int> steps = step_order();

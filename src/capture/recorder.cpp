@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "capture/exact_fit.h"
 #include "capture/file_output.h"
 #include "capture/scenario_writer.h"
 #include "capture/window.h"
@@ -39,6 +40,10 @@ bool same_settings(const ControllerSettings& a, const ControllerSettings& b) {
 }
 
 }  // namespace
+
+btQuaternion scenario_rotation(const std::array<double, 3>& rotation_deg) {
+  return capture::loader_rotation(rotation_deg);
+}
 
 CaptureRecorder::CaptureRecorder(btCollisionWorld* world, CharacterController& controller,
                                  const CharacterShapeDesc& shape, CaptureConfig config)

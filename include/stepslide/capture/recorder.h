@@ -34,6 +34,7 @@
 
 #include <btBulletCollisionCommon.h>
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -113,6 +114,14 @@ struct CaptureSummary {
   bool camera_exact = true;
   std::vector<std::string> notes;
 };
+
+/// The rotation a scenario's `rotation_deg` [x, y, z] gives a body (about
+/// world X, then Y, then Z; docs/format.md §1.1), computed as the scenario
+/// world computes it. A game that turns its bodies with it (rather than by an
+/// axis and an angle in radians) has every pose captured exactly; other
+/// rotations come back exact for most poses, and the summary's notes count
+/// those that do not.
+btQuaternion scenario_rotation(const std::array<double, 3>& rotation_deg);
 
 class CaptureRecorder {
  public:

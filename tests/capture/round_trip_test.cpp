@@ -1,0 +1,119 @@
+// The capture round trip: a game records a run, writes the scenario, and
+// `stepslide run` (the binary) replays it to the same trajectory, bit for bit.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <sstream>
+
+#include "capture/game_rig.h"
+#include "support/temp_dir.h"
+
+namespace stepslide::test {
+namespace {
+
+/// The CSV's rows as numbers by column name (metadata lines skipped).
+struct Csv {
+  std::vector<std::string> columns;
+  std::vector<std::vector<double>> rows;
+  double at(std::size_t row, const std::string& column) const {
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      if (columns[c] == column) return rows[row][c];
+    }
+    ADD_FAILURE() << "no column " << column;
+    return 0;
+  }
+};
+
+Csv parse_csv(const std::string& text) {
+  Csv csv;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> cells;
+    std::stringstream fields(line);
+    std::string cell;
+    while (std::getline(fields, cell, ',')) cells.push_back(cell);
+    if (csv.columns.empty()) {
+      csv.columns = cells;
+      continue;
+    }
+    std::vector<double> row;
+    for (const std::string& c : cells) row.push_back(std::strtod(c.c_str(), nullptr));
+    csv.rows.push_back(row);
+  }
+  return csv;
+}
+
+class CaptureRoundTrip : public TempDirTest {
+ protected:
+  /// Runs the course for `ticks`, writes the capture, replays it with the
+  /// binary and compares every row with the recorder's states, exactly.
+  CaptureSummary capture_and_replay(GameRig& rig, int ticks) {
+    for (int t = 0; t < ticks; ++t) rig.tick(course_input(t));
+    const Expected<CaptureSummary> summary = rig.recorder().write_scenario(path("capture.json").string());
+    EXPECT_TRUE(summary.ok()) << summary.error();
+    if (!summary) return {};
+    for (const std::string& note : summary->notes) ADD_FAILURE() << "not exact: " << note;
+    EXPECT_TRUE(summary->exact);
+    const RunResult run = this->run("run --no-project capture.json --out capture.csv");
+    EXPECT_EQ(run.code, 0) << run.out << run.err;
+    const Csv csv = parse_csv(read("capture.csv"));
+    EXPECT_EQ(csv.rows.size(), static_cast<std::size_t>(summary->ticks + 1));
+    const auto& history = rig.recorder().history();
+    std::size_t first = 0;
+    while (first < history.size() && history[first].tick != summary->first_tick) ++first;
+    for (std::size_t r = 0; r < csv.rows.size() && first + r < history.size(); ++r) {
+      const CharacterState& s = history[first + r].state;
+      const double expected[] = {s.position.x(), s.position.y(), s.position.z(), s.velocity.x(),
+                                 s.velocity.y(), s.velocity.z(), s.grounded ? 1.0 : 0.0,
+                                 s.grounded ? s.ground_normal.x() : 0.0, s.grounded ? s.ground_normal.y() : 0.0,
+                                 s.grounded ? s.ground_normal.z() : 0.0};
+      const char* names[] = {"x", "y", "z", "vx", "vy", "vz", "grounded", "normal_x", "normal_y", "normal_z"};
+      for (std::size_t c = 0; c < std::size(names); ++c) {
+        EXPECT_EQ(csv.at(r, names[c]), expected[c]) << "row " << r << " column " << names[c];
+        if (csv.at(r, names[c]) != expected[c]) return *summary;  // the first divergence says it all
+      }
+      if (summary->camera_exact) {
+        EXPECT_EQ(csv.at(r, "camera_dy"), s.camera_dy) << "row " << r;
+      }
+    }
+    return *summary;
+  }
+};
+
+TEST_F(CaptureRoundTrip, WholeRunReplaysBitForBit) {
+  GameRig rig;
+  build_course(rig);
+  CaptureConfig config;
+  config.window_seconds = 60;
+  config.body_margin = 100;
+  rig.start(btVector3(0.3, 0.2, 1.5), config);
+  const CaptureSummary summary = capture_and_replay(rig, 600);
+  EXPECT_EQ(summary.first_tick, 0);
+  EXPECT_EQ(summary.last_tick, 600);
+  EXPECT_EQ(summary.ticks, 600);
+  EXPECT_EQ(summary.tick_rate, 60);
+  EXPECT_EQ(summary.static_bodies, 10);
+  EXPECT_EQ(summary.moving_bodies, 2);
+  EXPECT_EQ(summary.skipped_bodies, 0);
+  EXPECT_CONTAINS(read("capture.json"), "\"expect\"");
+  // The run exercised what it should: riding, the stairs, the turntable, jumps.
+  int ridden = 0, airborne = 0, on_turntable = 0;
+  double highest = 0;
+  for (const CapturedTick& row : rig.recorder().history()) {
+    const CharacterState& s = row.state;
+    if (s.ground_object != nullptr && s.ground_object->isKinematicObject()) ++ridden;
+    if (s.ground_object != nullptr && s.ground_object->getWorldTransform().getOrigin().z() == -10) ++on_turntable;
+    if (!s.grounded) ++airborne;
+    highest = std::max(highest, s.position.y());
+  }
+  EXPECT_GT(ridden, 40);
+  EXPECT_GT(on_turntable, 10);
+  EXPECT_GT(airborne, 20);
+  EXPECT_GE(highest, 0.45);
+}
+
+}  // namespace
+}  // namespace stepslide::test
