@@ -33,6 +33,9 @@ Vec3 to_vec(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
 
 /// Neighbours tried on each side when only one angle is searched.
 constexpr int kSingleAxisUlpSteps = 64;
+/// Whole turns added to (and taken from) a single-axis angle when looking
+/// for the one the game made.
+constexpr int kMaxTurns = 8;
 
 /// The axis (0 X, 1 Y, 2 Z) `basis` turns about alone, with its angle in
 /// degrees, or -1 when it turns about more than one.
@@ -148,11 +151,38 @@ bool same_transform(const btTransform& a, const btTransform& b) {
   return true;
 }
 
+namespace {
+
+/// Searches rotation_deg for `basis` starting from `start`; a turn about
+/// one axis may have been made as that angle plus whole turns (a turntable
+/// some seconds in), so those are tried too, the nearest first.
+template <class Exact>
+bool search_turns(const btMatrix3x3& basis, Vec3& deg, Exact exact) {
+  const Vec3 start = deg;
+  if (search_degrees(deg, exact)) return true;
+  double angle = 0;
+  if (single_axis(basis, angle) < 0 || angle == 0) return false;
+  for (int turns = 1; turns <= kMaxTurns; ++turns) {
+    for (const int sign : {1, -1}) {
+      Vec3 candidate = start;
+      for (double& d : candidate) d += d != 0 ? sign * 360.0 * turns : 0.0;
+      if (search_degrees(candidate, exact)) {
+        deg = candidate;
+        return true;
+      }
+    }
+  }
+  deg = start;
+  return false;
+}
+
+}  // namespace
+
 PoseText fit_pose(const btTransform& target) {
   PoseText fit;
   fit.position = to_vec(target.getOrigin());
   fit.rotation_deg = degrees_of(target.getBasis());
-  const bool rotation = search_degrees(fit.rotation_deg, [&](const Vec3& deg) {
+  const bool rotation = search_turns(target.getBasis(), fit.rotation_deg, [&](const Vec3& deg) {
     return same_basis(loader_pose(fit.position, deg).getBasis(), target.getBasis());
   });
   fit.exact = rotation && same_transform(loader_pose(fit.position, fit.rotation_deg), target);
@@ -180,7 +210,7 @@ PoseText fit_key(const PoseText& previous, const btTransform& target) {
     }
     position = position && found;
   }
-  const bool rotation = search_degrees(fit.rotation_deg, [&](const Vec3& deg) {
+  const bool rotation = search_turns(target.getBasis(), fit.rotation_deg, [&](const Vec3& deg) {
     return same_basis(loader_key_pose(previous, fit.position, deg).getBasis(), target.getBasis());
   });
   fit.exact = position && rotation && same_transform(loader_key_pose(previous, fit.position, fit.rotation_deg), target);

@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "capture/game_rig.h"
+
+#include <algorithm>
 #include "support/temp_dir.h"
 
 namespace stepslide::test {
@@ -50,8 +52,8 @@ class CaptureRoundTrip : public TempDirTest {
  protected:
   /// Runs the course for `ticks`, writes the capture, replays it with the
   /// binary and compares every row with the recorder's states, exactly.
-  CaptureSummary capture_and_replay(GameRig& rig, int ticks) {
-    for (int t = 0; t < ticks; ++t) rig.tick(course_input(t));
+  CaptureSummary capture_and_replay(GameRig& rig, int ticks, int from = 0) {
+    for (int t = from; t < ticks; ++t) rig.tick(course_input(t));
     const Expected<CaptureSummary> summary = rig.recorder().write_scenario(path("capture.json").string());
     EXPECT_TRUE(summary.ok()) << summary.error();
     if (!summary) return {};
@@ -113,6 +115,67 @@ TEST_F(CaptureRoundTrip, WholeRunReplaysBitForBit) {
   EXPECT_GT(on_turntable, 10);
   EXPECT_GT(airborne, 20);
   EXPECT_GE(highest, 0.45);
+}
+
+TEST_F(CaptureRoundTrip, WindowShorterThanTheRunKeepsTheLastSecondsAndReplaysBitForBit) {
+  GameRig rig;
+  build_course(rig);
+  CaptureConfig config;
+  config.window_seconds = 3;
+  config.body_margin = 100;
+  rig.start(btVector3(0.3, 0.2, 1.5), config);
+  const CaptureSummary summary = capture_and_replay(rig, 600);
+  EXPECT_EQ(summary.last_tick, 600);
+  EXPECT_GE(summary.first_tick, 420);
+  EXPECT_LE(summary.ticks, 180);
+  EXPECT_GT(summary.ticks, 150);  // a restartable row comes early in the window
+  EXPECT_LE(rig.recorder().history().size(), 182u);
+  EXPECT_EQ(rig.recorder().history().front().tick, 600 - 180);
+}
+
+TEST_F(CaptureRoundTrip, TeleportStartsTheWindowAfterIt) {
+  GameRig rig;
+  build_course(rig);
+  CaptureConfig config;
+  config.window_seconds = 60;
+  rig.start(btVector3(0.3, 0.2, 1.5), config);
+  for (int t = 0; t < 250; ++t) rig.tick(course_input(t));
+  rig.controller().reset(btVector3(4, 1, 4), btVector3(0, 0, -1));  // the game respawns the character
+  const CaptureSummary summary = capture_and_replay(rig, 320, 250);
+  EXPECT_GE(summary.first_tick, 250);
+  EXPECT_TRUE(rig.recorder().history()[251].cut);
+}
+
+TEST_F(CaptureRoundTrip, SettingsChangeStartsTheWindowAfterItWithTheNewSettings) {
+  GameRig rig;
+  build_course(rig);
+  CaptureConfig config;
+  config.window_seconds = 60;
+  rig.start(btVector3(0.3, 0.2, 1.5), config);
+  for (int t = 0; t < 200; ++t) rig.tick(course_input(t));
+  ControllerSettings sneaking = rig.controller().settings();
+  sneaking.walk_speed = 2.5;
+  ASSERT_TRUE(rig.controller().set_settings(sneaking).ok());
+  const CaptureSummary summary = capture_and_replay(rig, 300, 200);
+  EXPECT_GE(summary.first_tick, 200);
+  EXPECT_CONTAINS(read("capture.json"), "\"walk_speed\": 2.5");
+}
+
+TEST_F(CaptureRoundTrip, StaticLevelFromTheGamesLevelFile) {
+  GameRig rig;
+  build_course(rig);
+  const btCollisionObject* floor = rig.world().getCollisionObjectArray()[0];
+  CaptureConfig config;
+  config.window_seconds = 60;
+  config.level_file = "levels/floor.json";
+  config.in_level_file = [floor](const btCollisionObject* object) { return object == floor; };
+  rig.start(btVector3(0.3, 0.2, 1.5), config);
+  write("levels/floor.json", R"({"format": "stepslide/level@1", "world": [
+    {"shape": {"type": "box", "half_extents": [20, 0.5, 20]}, "position": [0, -0.5, 0]}]})");
+  const CaptureSummary summary = capture_and_replay(rig, 300);
+  EXPECT_EQ(summary.static_bodies, 9);  // the floor is the level file's
+  EXPECT_CONTAINS(read("capture.json"), "{\"include\": \"levels/floor.json\"}");
+  EXPECT_FALSE(contains(read("capture.json"), "[20, 0.5, 20]"));
 }
 
 }  // namespace
