@@ -83,7 +83,10 @@ void CaptureRecorder::record(CapturedTick row, bool cut) {
   const CharacterState& fresh = probe_->state();
   const CharacterState& s = row.state;
   row.restartable = false;
-  if (s.grounded != fresh.grounded || s.ground_object != fresh.ground_object) {
+  if (s.ground_yaw_deg != 0.0) {
+    // The scenario format has no start value for it.
+    row.not_restartable = "the ground has turned the character (turn_with_ground)";
+  } else if (s.grounded != fresh.grounded || s.ground_object != fresh.ground_object) {
     row.not_restartable = "reset() would classify the ground differently";
   } else if (!same_vec(s.ground_normal, fresh.ground_normal)) {
     // settle() probed from before its snap to the ground, reset() probes
@@ -91,8 +94,6 @@ void CaptureRecorder::record(CapturedTick row, bool cut) {
     row.not_restartable = "reset() would find another ground normal";
   } else if (s.ground_object != nullptr && !same_transform(s.ground_transform, fresh.ground_transform)) {
     row.not_restartable = "reset() would record another pose of the ground";
-  } else if (s.ground_yaw_deg != 0.0) {
-    row.not_restartable = "the ground has turned the character (turn_with_ground)";
   } else {
     row.restartable = true;
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "capture/world_bodies.h"
 
@@ -95,24 +96,28 @@ Expected<Window> choose_window(const std::deque<CapturedTick>& rows, const btCol
     earliest = std::max(earliest, from);
     w.moving.push_back(object);
   }
-  std::string why = "the last row";
+  std::vector<std::pair<std::string, int>> why;  // each reason, how many rows
   for (std::size_t s = earliest; s < w.last; ++s) {
     const CapturedTick& row = rows[s];
-    if (!row.restartable) {
-      why = row.not_restartable;
-      continue;
-    }
     // reset() forgets a held jump button: a start where it is held and stays
     // held would jump in the replay only.
-    if (row.state.jump_was_held && rows[s + 1].input.jump) {
-      why = "the jump button is held across it";
-      continue;
+    const char* reason = !row.restartable ? row.not_restartable
+                         : row.state.jump_was_held && rows[s + 1].input.jump ? "the jump button is held across it"
+                                                                              : nullptr;
+    if (reason == nullptr) {
+      w.first = s;
+      return w;
     }
-    w.first = s;
-    return w;
+    auto known = std::find_if(why.begin(), why.end(), [&](const auto& r) { return r.first == reason; });
+    if (known == why.end()) known = why.insert(why.end(), {reason, 0});
+    ++known->second;
+  }
+  std::string reasons;
+  for (const auto& [reason, count] : why) {
+    reasons += (reasons.empty() ? "" : "; ") + reason + " (" + std::to_string(count) + ")";
   }
   return Expected<Window>::failure("no row of the last " + std::to_string(w.last - earliest) +
-                                   " ticks can start a scenario (latest reason: " + why + ")");
+                                   " ticks can start a scenario: " + (reasons.empty() ? "none is kept" : reasons));
 }
 
 }  // namespace stepslide::capture
