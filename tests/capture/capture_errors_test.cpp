@@ -55,6 +55,18 @@ TEST_F(CaptureErrors, ADirectoryOrADeviceIsRefusedAndLeftAlone) {
   EXPECT_TRUE(fs::is_empty(path("dir")));  // no temporary left behind
 }
 
+TEST_F(CaptureErrors, ASymlinkIsRefusedAndLeftAlone) {
+  GameRig rig;
+  walk(rig);
+  write("target.json", "kept");
+  fs::create_symlink(path("target.json"), path("link.json"));
+  const Expected<CaptureSummary> written = rig.recorder().write_scenario(path("link.json").string());
+  ASSERT_FALSE(written.ok());
+  EXPECT_CONTAINS(written.error(), "link.json: not a regular file");
+  EXPECT_TRUE(fs::is_symlink(path("link.json")));
+  EXPECT_EQ(read("target.json"), "kept");
+}
+
 TEST_F(CaptureErrors, AnExistingFileIsReplacedWhole) {
   GameRig rig;
   walk(rig);
