@@ -51,21 +51,32 @@ std::string character_json(const ScenarioSource& src, const CharacterState& star
 }
 
 std::string pose_note(int index, const char* what) {
-  return "world[" + std::to_string(index) + "]: " + what + " is not rebuilt exactly by the loader's degrees";
+  return "/world/" + std::to_string(index) + ": " + what + " is not rebuilt exactly by the loader's degrees";
 }
 
-/// A static body: its shape at its pose.
-bool fixed_body(const btCollisionObject& object, int index, JsonList& world, CaptureSummary& summary,
-                long long& triangles) {
-  const ShapeText shape = shape_text(*object.getCollisionShape());
+/// A static body: its shape at its pose. A compound's children become a
+/// body each, at the pose Bullet's queries give them (the body's pose times
+/// the child's): the format has no compounds.
+int fixed_body(const btCollisionShape& collision_shape, const btTransform& pose_now, int index, JsonList& world,
+               CaptureSummary& summary, long long& triangles) {
+  if (collision_shape.getShapeType() == COMPOUND_SHAPE_PROXYTYPE) {
+    const auto& compound = static_cast<const btCompoundShape&>(collision_shape);
+    int written = 0;
+    for (int i = 0; i < compound.getNumChildShapes(); ++i) {
+      written += fixed_body(*compound.getChildShape(i), pose_now * compound.getChildTransform(i), index + written,
+                            world, summary, triangles);
+    }
+    return written;
+  }
+  const ShapeText shape = shape_text(collision_shape);
   triangles += shape.triangles;
   if (!shape.supported) {
     ++summary.skipped_bodies;
     not_exact(summary, "a body near the path was left out: " + shape.note);
-    return false;
+    return 0;
   }
-  if (!shape.exact) not_exact(summary, "world[" + std::to_string(index) + "]: " + shape.note);
-  const PoseText pose = fit_pose(object.getWorldTransform());
+  if (!shape.exact) not_exact(summary, "/world/" + std::to_string(index) + ": " + shape.note);
+  const PoseText pose = fit_pose(pose_now);
   if (!pose.exact) not_exact(summary, pose_note(index, "its pose"));
   world.item(JsonList(JsonList::Kind::Object, false)
                  .member("shape", shape.json)
@@ -73,7 +84,7 @@ bool fixed_body(const btCollisionObject& object, int index, JsonList& world, Cap
                  .member("rotation_deg", vec(pose.rotation_deg))
                  .text());
   ++summary.static_bodies;
-  return true;
+  return 1;
 }
 
 /// A moving body: its pose at row 0, then one key per tick (the loader
@@ -88,7 +99,7 @@ bool moving_body(const ScenarioSource& src, const Window& w, const btCollisionOb
                            (shape.supported ? std::string("meshes are static only") : shape.note));
     return false;
   }
-  if (!shape.exact) not_exact(summary, "world[" + std::to_string(index) + "]: " + shape.note);
+  if (!shape.exact) not_exact(summary, "/world/" + std::to_string(index) + ": " + shape.note);
   const PoseText start = fit_pose(pose_in(src.rows[w.first], &object)->transform);
   if (!start.exact) not_exact(summary, pose_note(index, "its first pose"));
   bool moved = false;
@@ -116,13 +127,13 @@ bool moving_body(const ScenarioSource& src, const Window& w, const btCollisionOb
   }
   if (inexact_keys > 0) not_exact(summary, pose_note(index, (std::to_string(inexact_keys) + " keyframe poses").c_str()));
   if (inexact_before > 0) {
-    not_exact(summary, "world[" + std::to_string(index) + "]: on " + std::to_string(inexact_before) +
+    not_exact(summary, "/world/" + std::to_string(index) + ": on " + std::to_string(inexact_before) +
                            " ticks its interpolation transform was not its pose of the tick before (see the game-loop contract)");
   }
   if (!object.isKinematicObject()) {
     for (std::size_t i = w.first; i <= w.last; ++i) {
       if (src.rows[i].state.ground_object == &object) {
-        not_exact(summary, "world[" + std::to_string(index) +
+        not_exact(summary, "/world/" + std::to_string(index) +
                                "]: a dynamic body, replayed as kinematic, and the character stood on it");
         break;
       }
@@ -231,10 +242,11 @@ Expected<std::string> scenario_json(const ScenarioSource& src, const Window& w, 
   int index = 0;
   if (!src.config.level_file.empty()) {
     world.item(JsonList(JsonList::Kind::Object, false).member("include", json_string(src.config.level_file)).text());
+    index = 1;  // notes name items of the file's "world" by JSON Pointer
   }
   long long triangles = 0;
   for (const btCollisionObject* object : w.fixed) {
-    if (fixed_body(*object, index, world, summary, triangles)) ++index;
+    index += fixed_body(*object->getCollisionShape(), object->getWorldTransform(), index, world, summary, triangles);
   }
   for (const btCollisionObject* object : w.moving) {
     if (moving_body(src, w, *object, index, world, summary)) ++index;

@@ -135,7 +135,7 @@ TEST_F(CaptureErrors, ShapesTheScenarioWorldBuildsOtherwiseAreWrittenAndFlagged)
   EXPECT_EQ(summary.static_bodies, 2);
   EXPECT_EQ(summary.skipped_bodies, 1);
   ASSERT_EQ(summary.notes.size(), 2u);
-  EXPECT_EQ(summary.notes[0], "world[0]: box margin 0.04 (the scenario's boxes have 0.001)");
+  EXPECT_EQ(summary.notes[0], "/world/0: box margin 0.04 (the scenario's boxes have 0.001)");
   EXPECT_CONTAINS(summary.notes[1], "a body near the path was left out: shape HEIGHTFIELD");
 }
 

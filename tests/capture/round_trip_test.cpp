@@ -97,7 +97,7 @@ TEST_F(CaptureRoundTrip, WholeRunReplaysBitForBit) {
   EXPECT_EQ(summary.last_tick, 600);
   EXPECT_EQ(summary.ticks, 600);
   EXPECT_EQ(summary.tick_rate, 60);
-  EXPECT_EQ(summary.static_bodies, 10);
+  EXPECT_EQ(summary.static_bodies, 12);  // the compound's two boxes are two bodies
   EXPECT_EQ(summary.moving_bodies, 2);
   EXPECT_EQ(summary.skipped_bodies, 0);
   EXPECT_CONTAINS(read("capture.json"), "\"expect\"");
@@ -173,7 +173,7 @@ TEST_F(CaptureRoundTrip, StaticLevelFromTheGamesLevelFile) {
   write("levels/floor.json", R"({"format": "stepslide/level@1", "world": [
     {"shape": {"type": "box", "half_extents": [20, 0.5, 20]}, "position": [0, -0.5, 0]}]})");
   const CaptureSummary summary = capture_and_replay(rig, 300);
-  EXPECT_EQ(summary.static_bodies, 9);  // the floor is the level file's
+  EXPECT_EQ(summary.static_bodies, 11);  // the floor is the level file's
   EXPECT_CONTAINS(read("capture.json"), "{\"include\": \"levels/floor.json\"}");
   EXPECT_FALSE(contains(read("capture.json"), "[20, 0.5, 20]"));
 }
