@@ -109,6 +109,7 @@ int main(int argc, char** argv) {
               static_cast<long long>(written->first_tick), static_cast<long long>(written->last_tick),
               static_cast<long long>(written->ticks), written->tick_rate, written->static_bodies,
               written->moving_bodies, written->exact ? "exact" : "NOT exact");
+  if (!written->late_start.empty()) std::printf("  %s\n", written->late_start.c_str());
   for (const std::string& note : written->notes) std::printf("  note: %s\n", note.c_str());
   return written->exact ? 0 : 1;
 }

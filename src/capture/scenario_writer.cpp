@@ -229,6 +229,7 @@ Expected<std::string> scenario_json(const ScenarioSource& src, const Window& w, 
   summary.ticks = end.tick - start.tick;
   summary.tick_rate = w.tick_rate;
   summary.camera_exact = start.state.camera_dy == 0.0;
+  summary.late_start = w.late_start;
   if (!up_survives(src.context.up)) not_exact(summary, "up " + vec(src.context.up) + " changes when normalised again");
   if (w.skipped_absent > 0) {
     summary.skipped_bodies += w.skipped_absent;

@@ -52,6 +52,29 @@ std::size_t present_from(const std::deque<CapturedTick>& rows, std::size_t first
   return from;
 }
 
+using Reasons = std::vector<std::pair<std::string, int>>;
+
+/// "a; b (count)" for each reason.
+std::string join(const Reasons& why) {
+  std::string out;
+  for (const auto& [reason, count] : why) out += (out.empty() ? "" : "; ") + reason + " (" + std::to_string(count) + ")";
+  return out;
+}
+
+/// Why the window starts at `start` rather than at the oldest row kept.
+std::string late_start(const std::deque<CapturedTick>& rows, std::size_t earliest, std::size_t start,
+                       const Reasons& why) {
+  if (start == 0) return "";
+  std::string out = "starts " + std::to_string(start) + " rows after the oldest kept: ";
+  if (earliest > 0) {
+    const CapturedTick& row = rows[earliest];
+    out += row.cut ? "a teleport or a settings change before tick " + std::to_string(row.tick)
+                   : "another dt, or a moving body not yet in the world, before tick " + std::to_string(row.tick);
+    if (!why.empty()) out += "; ";
+  }
+  return out + join(why);
+}
+
 }  // namespace
 
 const CapturedPose* pose_in(const CapturedTick& row, const btCollisionObject* object) {
@@ -96,7 +119,7 @@ Expected<Window> choose_window(const std::deque<CapturedTick>& rows, const btCol
     earliest = std::max(earliest, from);
     w.moving.push_back(object);
   }
-  std::vector<std::pair<std::string, int>> why;  // each reason, how many rows
+  Reasons why;  // each reason a row could not start, how many rows
   for (std::size_t s = earliest; s < w.last; ++s) {
     const CapturedTick& row = rows[s];
     // reset() forgets a held jump button: a start where it is held and stays
@@ -106,16 +129,14 @@ Expected<Window> choose_window(const std::deque<CapturedTick>& rows, const btCol
                                                                               : nullptr;
     if (reason == nullptr) {
       w.first = s;
+      w.late_start = late_start(rows, earliest, s, why);
       return w;
     }
     auto known = std::find_if(why.begin(), why.end(), [&](const auto& r) { return r.first == reason; });
     if (known == why.end()) known = why.insert(why.end(), {reason, 0});
     ++known->second;
   }
-  std::string reasons;
-  for (const auto& [reason, count] : why) {
-    reasons += (reasons.empty() ? "" : "; ") + reason + " (" + std::to_string(count) + ")";
-  }
+  const std::string reasons = join(why);
   return Expected<Window>::failure("no row of the last " + std::to_string(w.last - earliest) +
                                    " ticks can start a scenario: " + (reasons.empty() ? "none is kept" : reasons));
 }

@@ -23,6 +23,7 @@ struct Window {
   std::vector<const btCollisionObject*> fixed;
   std::vector<const btCollisionObject*> moving;
   int skipped_absent = 0;  ///< moving bodies near the path but not there throughout
+  std::string late_start;  ///< CaptureSummary::late_start
 };
 
 /// Chooses the window and the bodies near its path.

@@ -94,6 +94,7 @@ TEST_F(CaptureRoundTrip, WholeRunReplaysBitForBit) {
   rig.start(btVector3(0.3, 0.2, 1.5), config);
   const CaptureSummary summary = capture_and_replay(rig, 600);
   EXPECT_EQ(summary.first_tick, 0);
+  EXPECT_EQ(summary.late_start, "");
   EXPECT_EQ(summary.last_tick, 600);
   EXPECT_EQ(summary.ticks, 600);
   EXPECT_EQ(summary.tick_rate, 60);
@@ -144,6 +145,11 @@ TEST_F(CaptureRoundTrip, TeleportStartsTheWindowAfterIt) {
   const CaptureSummary summary = capture_and_replay(rig, 320, 250);
   EXPECT_GE(summary.first_tick, 250);
   EXPECT_TRUE(rig.recorder().history()[251].cut);
+  EXPECT_EQ(summary.late_start.rfind("starts " + std::to_string(summary.first_tick) +
+                                         " rows after the oldest kept: a teleport or a settings change before tick 251",
+                                     0),
+            0u)
+      << summary.late_start;
 }
 
 TEST_F(CaptureRoundTrip, SettingsChangeStartsTheWindowAfterItWithTheNewSettings) {

@@ -112,6 +112,9 @@ struct CaptureSummary {
   /// The start state's camera offset was 0: the replay's camera_dy column
   /// matches too (the scenario format has no start value for it).
   bool camera_exact = true;
+  /// Why the scenario starts later than the oldest row kept (a teleport, a
+  /// settings change, rows reset() cannot restart from), or "".
+  std::string late_start;
   std::vector<std::string> notes;
 };
 
