@@ -82,16 +82,11 @@ void CaptureRecorder::record(CapturedTick row, bool cut) {
   probe_->reset(row.state.position, row.state.velocity);
   const CharacterState& fresh = probe_->state();
   const CharacterState& s = row.state;
+  // The scenario's character.state restores the normal, the camera, the
+  // held jump and the ground's turn; what reset() classifies it cannot.
   row.restartable = false;
-  if (s.ground_yaw_deg != 0.0) {
-    // The scenario format has no start value for it.
-    row.not_restartable = "the ground has turned the character (turn_with_ground)";
-  } else if (s.grounded != fresh.grounded || s.ground_object != fresh.ground_object) {
+  if (s.grounded != fresh.grounded || s.ground_object != fresh.ground_object) {
     row.not_restartable = "reset() would classify the ground differently";
-  } else if (!same_vec(s.ground_normal, fresh.ground_normal)) {
-    // settle() probed from before its snap to the ground, reset() probes
-    // from after it: the normal often differs in its last bits.
-    row.not_restartable = "reset() would find another ground normal";
   } else if (s.ground_object != nullptr && !same_transform(s.ground_transform, fresh.ground_transform)) {
     row.not_restartable = "reset() would record another pose of the ground";
   } else {

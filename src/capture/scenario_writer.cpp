@@ -40,14 +40,26 @@ bool up_survives(const btVector3& up) {
   return controller.x() == up.x() && controller.y() == up.y() && controller.z() == up.z();
 }
 
+/// `character.state`: what reset() cannot know, where it is not the default.
+std::string state_json(const CharacterState& start) {
+  JsonList state(JsonList::Kind::Object, false);
+  if (start.grounded) state.member("ground_normal", vec(start.ground_normal));
+  if (start.camera_dy != 0.0) state.member("camera_dy", json_number(start.camera_dy));
+  if (start.jump_was_held) state.member("jump_held", "true");
+  if (start.ground_yaw_deg != 0.0) state.member("ground_yaw_deg", json_number(start.ground_yaw_deg));
+  return state.text();
+}
+
 std::string character_json(const ScenarioSource& src, const CharacterState& start) {
   const CharacterShapeDesc& s = src.shape;
-  return JsonList(JsonList::Kind::Object, true, 1)
-      .member("shape", character_shape_json(static_cast<int>(s.kind), s.radius, s.height, s.half_extents))
+  JsonList character(JsonList::Kind::Object, true, 1);
+  character.member("shape", character_shape_json(static_cast<int>(s.kind), s.radius, s.height, s.half_extents))
       .member("position", vec(start.position))
       .member("velocity", vec(start.velocity))
-      .member("settings", settings_json(src.settings))
-      .text();
+      .member("settings", settings_json(src.settings));
+  const std::string state = state_json(start);
+  if (state != "{}") character.member("state", state);
+  return character.text();
 }
 
 std::string pose_note(int index, const char* what) {
@@ -228,7 +240,6 @@ Expected<std::string> scenario_json(const ScenarioSource& src, const Window& w, 
   summary.last_tick = end.tick;
   summary.ticks = end.tick - start.tick;
   summary.tick_rate = w.tick_rate;
-  summary.camera_exact = start.state.camera_dy == 0.0;
   summary.late_start = w.late_start;
   if (!up_survives(src.context.up)) not_exact(summary, "up " + vec(src.context.up) + " changes when normalised again");
   if (w.skipped_absent > 0) {

@@ -122,11 +122,7 @@ Expected<Window> choose_window(const std::deque<CapturedTick>& rows, const btCol
   Reasons why;  // each reason a row could not start, how many rows
   for (std::size_t s = earliest; s < w.last; ++s) {
     const CapturedTick& row = rows[s];
-    // reset() forgets a held jump button: a start where it is held and stays
-    // held would jump in the replay only.
-    const char* reason = !row.restartable ? row.not_restartable
-                         : row.state.jump_was_held && rows[s + 1].input.jump ? "the jump button is held across it"
-                                                                              : nullptr;
+    const char* reason = row.restartable ? nullptr : row.not_restartable;
     if (reason == nullptr) {
       w.first = s;
       w.late_start = late_start(rows, earliest, s, why);

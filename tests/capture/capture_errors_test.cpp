@@ -105,21 +105,6 @@ TEST_F(CaptureErrors, AStickOutsideTheFormatsRange) {
   EXPECT_CONTAINS(text.error(), "input of tick 0: stick [1.5, 0] outside [-1, 1]");
 }
 
-TEST_F(CaptureErrors, TurningWithTheGroundLeavesNoRowToStartFrom) {
-  GameRig rig;
-  rig.add_kinematic(scenario_box(btVector3(5, 0.1, 5)),
-                    [](double t) { return at(btVector3(0, -0.1, 0), scenario_rotation({0, 30 * t, 0})); });
-  ControllerSettings settings;
-  settings.turn_with_ground = true;
-  CaptureConfig config;
-  config.window_seconds = 0.25;  // row 0, where nothing had turned yet, is gone
-  rig.start(btVector3(1, 0, 0), config, settings);
-  for (int t = 0; t < 30; ++t) rig.tick(forward());
-  const Expected<std::string> text = rig.recorder().scenario_text();
-  ASSERT_FALSE(text.ok());
-  EXPECT_CONTAINS(text.error(), "ticks can start a scenario: the ground has turned the character (turn_with_ground) (15)");
-}
-
 TEST_F(CaptureErrors, ShapesTheScenarioWorldBuildsOtherwiseAreWrittenAndFlagged) {
   GameRig rig;
   // Bullet's default 4 cm margin, not the scenario world's 1 mm.

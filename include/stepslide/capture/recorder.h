@@ -85,9 +85,10 @@ struct CapturedTick {
   double dt = 0.0;
   CharacterState state;
   TickReport report;
-  /// A scenario may start here: reset(position, velocity) in this world gives
-  /// back this state exactly (ground, normal, ground pose) and no turn with
-  /// the ground is pending. Otherwise `not_restartable` says why.
+  /// A scenario may start here: reset(position, velocity) in this world
+  /// finds the same ground (grounded or not, the same body, at the same
+  /// pose); the scenario's character.state restores the rest (normal,
+  /// camera, held jump, the ground's turn). Otherwise `not_restartable` says why.
   bool restartable = false;
   const char* not_restartable = "";
   /// No window reaches back across this row: the character was teleported
@@ -109,9 +110,6 @@ struct CaptureSummary {
   /// as the recorder can check: shapes, poses, settings, start state). When
   /// false, `notes` says what differs; the scenario is still written.
   bool exact = true;
-  /// The start state's camera offset was 0: the replay's camera_dy column
-  /// matches too (the scenario format has no start value for it).
-  bool camera_exact = true;
   /// Why the scenario starts later than the oldest row kept (a teleport, a
   /// settings change, rows reset() cannot restart from), or "".
   std::string late_start;
