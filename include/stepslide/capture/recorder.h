@@ -18,18 +18,23 @@
 //
 // - `dt` is fixed: 1.0 / N for a whole N (the scenario's tick_rate). Ticks
 //   of another dt are recorded but cannot start or be part of a capture.
-// - The game may teleport the character (controller.reset or writing
-//   controller.state()) and change settings (set_settings) between ticks; a
-//   captured window never spans either: it starts after the last of them.
+// - The game may teleport the character (controller.reset, writing
+//   controller.state(), a controller.update the recorder did not see) and
+//   change settings (set_settings) between ticks; a captured window never
+//   spans either: it starts after the last of them.
 // - Static bodies must not move; kinematic bodies move only between ticks
 //   (step 1), as the scenario world moves them: keep the pose moved from as
 //   the interpolation transform (the controller's push-out reads it), then
 //   set the new one and refresh the broadphase:
 //     body->setInterpolationWorldTransform(body->getWorldTransform());
 //     body->setWorldTransform(pose);
-//     world->updateSingleAabb(body); Any object the controller's queries see (its broadphase mask
-//   accepts DefaultFilter) is part of the world; a non-static one is recorded
-//   every tick.
+//     world->updateSingleAabb(body);
+// - Any object the controller's queries see (its broadphase filter accepts
+//   DefaultFilter) is part of the world; a non-static one is recorded every
+//   tick. Rotate bodies with scenario_rotation() to have every pose exact.
+// - The start of a scenario is its character's position, velocity and
+//   `state` (docs/format.md §1): the ground normal, camera offset, held jump
+//   and ground turn that reset() cannot know.
 #pragma once
 
 #include <btBulletCollisionCommon.h>
