@@ -12,6 +12,7 @@ namespace {
 
 // The loader's limits (src/scenario/scenario.h ScenarioLimits).
 constexpr double kMaxSpeed = 1e4;
+constexpr double kMaxCoordinate = 1e6;
 constexpr double kMaxAngleDeg = 1e6;
 constexpr long long kMaxTriangles = 2000000;
 
@@ -231,6 +232,25 @@ Expected<std::string> input_json(const ScenarioSource& src, const Window& w) {
   return keys.text();
 }
 
+/// The start and end states must be numbers the format takes.
+Status check_state(const CharacterState& s, std::int64_t tick) {
+  const std::string at = "the character's state at tick " + std::to_string(tick) + ": ";
+  for (const btVector3* v : {&s.position, &s.velocity, &s.ground_normal}) {
+    for (int i = 0; i < 3; ++i) {
+      if (!std::isfinite((*v)[i])) return Status::failure(at + "not a finite number");
+    }
+  }
+  if (!std::isfinite(s.camera_dy) || !std::isfinite(s.ground_yaw_deg)) return Status::failure(at + "not a finite number");
+  for (int i = 0; i < 3; ++i) {
+    if (std::fabs(s.position[i]) > kMaxCoordinate || std::fabs(s.camera_dy) > kMaxCoordinate) {
+      return Status::failure(at + "beyond 1e6 m, the format's limit for a coordinate");
+    }
+    if (std::fabs(s.velocity[i]) > kMaxSpeed) return Status::failure(at + "faster than 1e4 m/s, the format's speed limit");
+  }
+  if (std::fabs(s.ground_yaw_deg) > kMaxAngleDeg) return Status::failure(at + "ground yaw beyond 1e6 degrees");
+  return Status();
+}
+
 }  // namespace
 
 Expected<std::string> scenario_json(const ScenarioSource& src, const Window& w, CaptureSummary& summary) {
@@ -247,6 +267,14 @@ Expected<std::string> scenario_json(const ScenarioSource& src, const Window& w, 
     not_exact(summary, std::to_string(w.skipped_absent) + " moving bodies near the path were left out: not in the world for the whole window");
   }
 
+  if (src.config.level_file.empty() != !src.config.in_level_file) {
+    return Expected<std::string>::failure(
+        "CaptureConfig: level_file and in_level_file go together (the level file's bodies, and which objects they are)");
+  }
+  for (const CapturedTick* row : {&start, &end}) {
+    const Status valid = check_state(row->state, row->tick);
+    if (!valid) return Expected<std::string>::failure(valid);
+  }
   const Expected<std::string> input = input_json(src, w);
   if (!input) return input;
 

@@ -105,6 +105,29 @@ TEST_F(CaptureErrors, AStickOutsideTheFormatsRange) {
   EXPECT_CONTAINS(text.error(), "input of tick 0: stick [1.5, 0] outside [-1, 1]");
 }
 
+TEST_F(CaptureErrors, AStateBeyondTheFormatsLimits) {
+  GameRig rig;
+  walk(rig);
+  rig.controller().reset(btVector3(2e6, 0, 0), btVector3(0, 0, 0));  // far out, and falling: the window starts after
+  for (int t = 0; t < 5; ++t) rig.tick(forward());
+  const Expected<std::string> text = rig.recorder().scenario_text();
+  ASSERT_FALSE(text.ok());
+  EXPECT_CONTAINS(text.error(), "the character's state at tick 31: beyond 1e6 m, the format's limit for a coordinate");
+}
+
+TEST_F(CaptureErrors, ALevelFileWithoutItsObjects) {
+  GameRig rig;
+  rig.add_static(scenario_box(btVector3(20, 0.5, 20)), at(btVector3(0, -0.5, 0)));
+  CaptureConfig config;
+  config.level_file = "level.json";  // but no in_level_file: every body would be written twice
+  rig.start(btVector3(0, 0, 0), config);
+  rig.tick(forward());
+  const Expected<std::string> text = rig.recorder().scenario_text();
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.error(), "cannot capture: CaptureConfig: level_file and in_level_file go together (the level "
+                          "file's bodies, and which objects they are)");
+}
+
 TEST_F(CaptureErrors, ShapesTheScenarioWorldBuildsOtherwiseAreWrittenAndFlagged) {
   GameRig rig;
   // Bullet's default 4 cm margin, not the scenario world's 1 mm.
