@@ -22,8 +22,10 @@
 //   controller.state(), a controller.update the recorder did not see) and
 //   change settings (set_settings) between ticks; a captured window never
 //   spans either: it starts after the last of them.
-// - Static bodies must not move; kinematic bodies move only between ticks
-//   (step 1), as the scenario world moves them: keep the pose moved from as
+// - Static bodies must not move, nor leave the world during the window (the
+//   recorder writes those in the world when it writes). Kinematic bodies
+//   move only between ticks (step 1), as the scenario world moves them:
+//   keep the pose moved from as
 //   the interpolation transform (the controller's push-out reads it), then
 //   set the new one and refresh the broadphase:
 //     body->setInterpolationWorldTransform(body->getWorldTransform());
