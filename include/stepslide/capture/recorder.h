@@ -25,9 +25,9 @@
 // - Static bodies must not move, nor leave the world during the window (the
 //   recorder writes those in the world when it writes). Kinematic bodies
 //   move only between ticks (step 1), as the scenario world moves them:
-//   keep the pose moved from as
-//   the interpolation transform (the controller's push-out reads it), then
-//   set the new one and refresh the broadphase:
+//   keep the pose moved from as the interpolation transform (the
+//   controller's push-out reads it), then set the new one and refresh the
+//   broadphase:
 //     body->setInterpolationWorldTransform(body->getWorldTransform());
 //     body->setWorldTransform(pose);
 //     world->updateSingleAabb(body);
