@@ -147,6 +147,43 @@ TEST_F(CaptureErrors, ShapesTheScenarioWorldBuildsOtherwiseAreWrittenAndFlagged)
   EXPECT_CONTAINS(summary.notes[1], "a body near the path was left out: shape HEIGHTFIELD");
 }
 
+TEST_F(CaptureErrors, AMovingBodyWithoutItsInterpolationTransformIsNoted) {
+  GameRig rig;
+  rig.keep_interpolation(false);
+  rig.add_kinematic(scenario_box(btVector3(1, 0.1, 1)), [](double t) { return at(btVector3(0.5 * t + 3, 0.1, 0)); });
+  walk(rig);
+  CaptureSummary summary;
+  ASSERT_TRUE(rig.recorder().scenario_text(&summary).ok());
+  EXPECT_FALSE(summary.exact);
+  ASSERT_EQ(summary.notes.size(), 1u);
+  EXPECT_EQ(summary.notes[0], "/world/1: on 29 ticks its interpolation transform was not its pose of the tick before "
+                              "(see the game-loop contract)");
+}
+
+TEST_F(CaptureErrors, AMovingBodyThatAppearsLateStartsTheWindowOrIsLeftOut) {
+  GameRig rig;
+  walk(rig);  // 30 ticks
+  rig.add_kinematic(scenario_box(btVector3(1, 0.1, 1)), [](double t) { return at(btVector3(0.5 * t + 3, 0.1, 0)); });
+  for (int t = 0; t < 40; ++t) rig.tick(forward());
+  CaptureSummary summary;
+  ASSERT_TRUE(rig.recorder().scenario_text(&summary).ok());
+  // In rows 31 to 70: the window starts at the first row it is in.
+  EXPECT_EQ(summary.moving_bodies, 1);
+  EXPECT_EQ(summary.ticks, 39);
+  EXPECT_CONTAINS(summary.late_start, "a moving body not yet in the world, before tick 31");
+  EXPECT_TRUE(summary.exact);
+  // A newcomer there for 1 tick of 71 is left out rather than cut the window to one tick.
+  rig.add_kinematic(scenario_box(btVector3(1, 0.1, 1)), [](double t) { return at(btVector3(0.5 * t - 3, 0.1, 0)); });
+  rig.tick(forward());
+  summary = CaptureSummary{};
+  ASSERT_TRUE(rig.recorder().scenario_text(&summary).ok());
+  EXPECT_EQ(summary.moving_bodies, 1);
+  EXPECT_EQ(summary.ticks, 40);
+  EXPECT_EQ(summary.skipped_bodies, 1);
+  EXPECT_FALSE(summary.exact);
+  EXPECT_CONTAINS(summary.notes.at(0), "1 moving bodies near the path were left out: not in the world for the whole window");
+}
+
 TEST_F(CaptureErrors, FarBodiesAreLeftOut) {
   GameRig rig;
   rig.add_static(scenario_box(btVector3(1, 1, 1)), at(btVector3(500, 0, 0)));

@@ -71,6 +71,9 @@ class GameRig {
     return controller_->update(input, dt);
   }
 
+  /// false: a game that breaks the contract by not keeping the pose a body
+  /// moved from as its interpolation transform.
+  void keep_interpolation(bool keep) { keep_interpolation_ = keep; }
   btCollisionWorld& world() { return world_; }
   CharacterController& controller() { return *controller_; }
   CaptureRecorder& recorder() { return *recorder_; }
@@ -92,7 +95,7 @@ class GameRig {
   void move_world() {
     ++ticks_;
     for (const Mover& m : movers_) {
-      m.object->setInterpolationWorldTransform(m.object->getWorldTransform());
+      if (keep_interpolation_) m.object->setInterpolationWorldTransform(m.object->getWorldTransform());
       m.object->setWorldTransform(m.motion(static_cast<double>(ticks_) / 60.0));
       world_.updateSingleAabb(m.object);
     }
@@ -113,6 +116,7 @@ class GameRig {
   std::unique_ptr<CharacterController> controller_;
   std::unique_ptr<CaptureRecorder> recorder_;
   std::int64_t ticks_ = 0;
+  bool keep_interpolation_ = true;
 };
 
 /// The course of the round-trip tests: a floor, stairs, a tilted ramp, a
