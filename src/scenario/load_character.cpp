@@ -1,5 +1,5 @@
-// The character (docs/format.md §1, settings §1.3): its shape, start position and velocity, and
-// the controller settings, each checked against the settings table.
+// The character (docs/format.md §1, settings §1.3): its shape, start position and velocity, the
+// controller settings, each checked against the settings table, and the state to resume.
 
 #include "scenario/load_parts.h"
 #include "stepslide/settings.h"
@@ -30,6 +30,18 @@ void read_settings(JsonReader& r, const Field& f, ControllerSettings& settings) 
   }
 }
 
+/// `state`: the rest of the controller's state at tick 0 (docs/format.md §1).
+void read_state(JsonReader& r, const Field& f, ResumeState& state) {
+  if (!r.object(f)) return;
+  ObjectReader o(r, f);
+  Vec3 normal{};
+  if (r.numbers(o.optional("ground_normal"), between(-1.0, 1.0), normal)) state.ground_normal = normal;
+  r.number(o.optional("camera_dy"), kCoordinate, state.camera_dy);
+  r.boolean(o.optional("jump_held"), state.jump_held);
+  r.number(o.optional("ground_yaw_deg"), kAngle, state.ground_yaw_deg);
+  o.reject_unknown();
+}
+
 }  // namespace
 
 const Options<Placement> kPlacements = {{"on_floor", Placement::OnFloor}};
@@ -45,6 +57,7 @@ void read_character(JsonReader& r, const Field& f, CharacterDef& character) {
   if (place && r.choice(place, kPlacements, character.place)) character.requested_position = character.position;
   r.numbers(o.optional("velocity"), kSpeed, character.velocity);
   read_settings(r, o.optional("settings"), character.settings);
+  read_state(r, o.optional("state"), character.state);
   o.reject_unknown();
 }
 

@@ -222,6 +222,17 @@ enum class Placement {
   OnFloor,  ///< the feet go on the first surface a downward sweep from `position` meets
 };
 
+/// The controller's state at tick 0 beyond the feet and velocity
+/// (docs/format.md §1 `character.state`): what a scenario captured from a
+/// game (stepslide::CaptureRecorder) needs to resume exactly. The defaults are
+/// what reset() leaves.
+struct ResumeState {
+  std::optional<Vec3> ground_normal;  ///< replaces the normal reset() found, when grounded
+  double camera_dy = 0.0;
+  bool jump_held = false;
+  double ground_yaw_deg = 0.0;
+};
+
 struct CharacterDef {
   ShapeDef shape = default_character_shape();  ///< capsule, sphere, cylinder or box
   /// Feet: the lowest point of the shape. With Placement::OnFloor the loader
@@ -231,6 +242,7 @@ struct CharacterDef {
   Vec3 requested_position{0, 0, 0};
   Vec3 velocity{0, 0, 0};
   ControllerSettings settings;
+  ResumeState state;
 };
 
 struct Scenario {

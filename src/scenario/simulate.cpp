@@ -28,6 +28,15 @@ std::vector<double> row_of(std::int64_t tick, int tick_rate, const CharacterStat
   return read_row(sample);
 }
 
+/// The state beyond the feet and velocity that reset() cannot know
+/// (docs/format.md §1 `character.state`); the defaults change nothing.
+void resume(CharacterState& s, const ResumeState& state) {
+  if (state.ground_normal && s.grounded) s.ground_normal = to_bt(*state.ground_normal);
+  s.camera_dy = state.camera_dy;
+  s.jump_was_held = state.jump_held;
+  s.ground_yaw_deg = state.ground_yaw_deg;
+}
+
 }  // namespace
 
 const char* controller_name(ControllerKind kind) {
@@ -58,6 +67,7 @@ class Runner {
 
   SimulationResult run() {
     controller_.reset(to_bt(scenario_.character.position), to_bt(scenario_.character.velocity));
+    if constexpr (kOurs) resume(controller_.state(), scenario_.character.state);
     result_.trajectory.columns = column_names();
     result_.trajectory.rows.reserve(static_cast<std::size_t>(scenario_.ticks) + 1);
     const TickReport none;

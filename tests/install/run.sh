@@ -8,15 +8,19 @@
 #   3. examples/embed, a separate CMake project, configures against the
 #      prefix with find_package(stepslide), builds, and runs: it exits
 #      non-zero unless its character walks onto a 0.2 m step;
-#   4. the installed library is the controller alone: its package config
-#      finds nothing but Bullet (no nlohmann_json, CLI11 or pkg-config), and
-#      the archive defines no symbol of the scenario, gate or fuzz layers;
+#   4. the installed libraries are the controller and the capture recorder
+#      alone: the package config finds nothing but Bullet (no nlohmann_json,
+#      CLI11 or pkg-config), and neither archive defines a symbol of the
+#      scenario, gate or fuzz layers;
 #   5. the installed CLI runs;
 #   6. examples/scenarios_ctest, a game's project with two scenarios and their
 #      goldens, registers them as CTest tests with stepslide_add_scenarios()
 #      (from the package config), each running the installed stepslide: they
 #      pass, and with one golden broken exactly that test fails;
-#   7. the README's "It prints:" block is what examples/embed printed.
+#   7. the README's "It prints:" block is what examples/embed printed;
+#   8. examples/capture, a separate project linking stepslide::capture,
+#      builds against the prefix, runs its game loop and writes a scenario
+#      that the installed stepslide replays to the recorded end.
 # Usage: tests/install/run.sh BUILD_DIR
 set -euo pipefail
 
@@ -37,15 +41,15 @@ echo "installed into $prefix: $(cd "$prefix" && find . -type f | sort | tr '\n' 
 # shellcheck disable=SC2207
 bullet_cflags=($(pkg-config --cflags bullet-float64))
 headers=0
-for header in "$prefix"/include/stepslide/*.h; do
-  name=stepslide/$(basename "$header")
+while IFS= read -r header; do
+  name=stepslide/${header#"$prefix"/include/stepslide/}
   if ! echo "#include <$name>" |
       "$cxx" -std=c++17 -fsyntax-only -I"$prefix/include" "${bullet_cflags[@]}" -x c++ -; then
     echo "FAIL: installed header <$name> does not compile on its own" >&2
     exit 1
   fi
   headers=$((headers + 1))
-done
+done < <(find "$prefix/include/stepslide" -name '*.h' | sort)
 if [[ $headers -eq 0 ]]; then
   echo "FAIL: no headers installed under $prefix/include/stepslide" >&2
   exit 1
@@ -62,18 +66,19 @@ if grep -n -i -E 'nlohmann|CLI11|PkgConfig|pkg_check_modules|find_dependency' "$
   echo "FAIL: the package config above needs more than Bullet" >&2
   exit 1
 fi
-archive="$prefix/lib/libstepslide_controller.a"
-# Defined symbols of layers a game must not link: the scenario loader, the
-# world and runner, the gate (CSV, diff, check, plots, JUnit), the fuzzer,
-# nlohmann_json and CLI11.
-leaks=$(nm -C --defined-only "$archive" |
-  grep -E 'nlohmann|CLI::|stepslide::(load_scenario|World|simulate|parse_csv|to_csv|diff_trajectories|check_scenario|junit|plot|run_fuzz|fuzz|Trajectory|JsonReader|read_file)' || true)
-if [[ -n "$leaks" ]]; then
-  echo "FAIL: the controller archive defines symbols of other layers:" >&2
-  echo "$leaks" | head -20 >&2
-  exit 1
-fi
-echo "the package needs only Bullet; $(nm --defined-only "$archive" | grep -c ' T ') functions, none outside the controller"
+for archive in "$prefix/lib/libstepslide_controller.a" "$prefix/lib/libstepslide_capture.a"; do
+  # Defined symbols of layers a game must not link: the scenario loader, the
+  # world and runner, the gate (CSV, diff, check, plots, JUnit), the fuzzer,
+  # nlohmann_json and CLI11.
+  leaks=$(nm -C --defined-only "$archive" |
+    grep -E 'nlohmann|CLI::|stepslide::(load_scenario|World|simulate|parse_csv|to_csv|diff_trajectories|check_scenario|junit|plot|run_fuzz|fuzz|Trajectory|JsonReader|read_file)' || true)
+  if [[ -n "$leaks" ]]; then
+    echo "FAIL: $(basename "$archive") defines symbols of other layers:" >&2
+    echo "$leaks" | head -20 >&2
+    exit 1
+  fi
+  echo "$(basename "$archive") needs only Bullet; $(nm --defined-only "$archive" | grep -c ' T ') functions, none outside it"
+done
 
 cmake -S "$source_dir/examples/embed" -B "$work/embed" -G "$generator" \
   -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -88,6 +93,13 @@ bash "$source_dir/tools/readme-examples.sh" --check --only embed-output --embed 
   --binary "$prefix/bin/stepslide"
 
 "$prefix/bin/stepslide" validate "$source_dir/scenarios/stairs/up_straight.json" >/dev/null
+
+# A game that records its character (stepslide::capture) and writes a
+# scenario, which the installed stepslide replays to the recorded end.
+cmake -S "$source_dir/examples/capture" -B "$work/capture" -G "$generator" \
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$work/capture" >/dev/null
+(cd "$work/capture" && ./capture bug.json && "$prefix/bin/stepslide" run --no-project bug.json --out bug.csv)
 
 # A game's scenarios as CTest tests, in a copy (one golden gets broken).
 game=$work/game

@@ -1,0 +1,134 @@
+// CaptureRecorder: steps the game's controller and keeps the history a
+// scenario is written from (the writing itself: scenario_writer.cpp).
+#include "stepslide/capture/recorder.h"
+
+#include <cmath>
+
+#include "capture/exact_fit.h"
+#include "capture/file_output.h"
+#include "capture/scenario_writer.h"
+#include "capture/window.h"
+#include "capture/world_bodies.h"
+
+namespace stepslide {
+
+namespace {
+
+bool same_vec(const btVector3& a, const btVector3& b) { return a.x() == b.x() && a.y() == b.y() && a.z() == b.z(); }
+
+bool same_transform(const btTransform& a, const btTransform& b) {
+  for (int r = 0; r < 3; ++r) {
+    if (!same_vec(a.getBasis()[r], b.getBasis()[r])) return false;
+  }
+  return same_vec(a.getOrigin(), b.getOrigin());
+}
+
+/// Every field, to the bit (but +0 == -0): a difference between the state
+/// left after a tick and the one found before the next is a teleport.
+bool same_state(const CharacterState& a, const CharacterState& b) {
+  return same_vec(a.position, b.position) && same_vec(a.velocity, b.velocity) && a.grounded == b.grounded &&
+         same_vec(a.ground_normal, b.ground_normal) && a.ground_object == b.ground_object &&
+         same_transform(a.ground_transform, b.ground_transform) && same_vec(a.carried_velocity, b.carried_velocity) &&
+         a.ground_yaw_deg == b.ground_yaw_deg && a.camera_dy == b.camera_dy && a.jump_was_held == b.jump_was_held;
+}
+
+bool same_settings(const ControllerSettings& a, const ControllerSettings& b) {
+  for (const SettingInfo& info : setting_table()) {
+    if (get_setting(a, info) != get_setting(b, info)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+btQuaternion scenario_rotation(const std::array<double, 3>& rotation_deg) {
+  return capture::loader_rotation(rotation_deg);
+}
+
+CaptureRecorder::CaptureRecorder(btCollisionWorld* world, CharacterController& controller,
+                                 const CharacterShapeDesc& shape, CaptureConfig config)
+    : world_(world), controller_(controller), shape_(shape), config_(std::move(config)) {
+  const CharacterContext& ctx = controller.context();
+  probe_ = std::make_unique<CharacterController>(world, shape, controller.settings(), ctx.up, ctx.gravity);
+  CapturedTick row;
+  row.state = controller.state();
+  record(std::move(row), true);
+}
+
+CaptureRecorder::~CaptureRecorder() = default;
+
+TickReport CaptureRecorder::update(const CharacterInput& input, double dt) {
+  bool cut = !same_state(controller_.state(), rows_.back().state);
+  if (!same_settings(controller_.settings(), probe_->settings())) {
+    // The controller accepted them, so the probe does too.
+    (void)probe_->set_settings(controller_.settings());
+    cut = true;
+  }
+  CapturedTick row;
+  row.input = input;
+  row.dt = dt;
+  row.report = controller_.update(input, dt);
+  row.state = controller_.state();
+  row.tick = ++tick_;
+  const TickReport report = row.report;
+  record(std::move(row), cut);
+  drop_old_rows();
+  return report;
+}
+
+void CaptureRecorder::record(CapturedTick row, bool cut) {
+  row.cut = cut;
+  // Where reset() would put a scenario that starts here, in this world, now.
+  probe_->reset(row.state.position, row.state.velocity);
+  const CharacterState& fresh = probe_->state();
+  const CharacterState& s = row.state;
+  // The scenario's character.state restores the normal, the camera, the
+  // held jump and the ground's turn; what reset() classifies it cannot.
+  row.restartable = false;
+  if (s.grounded != fresh.grounded || s.ground_object != fresh.ground_object) {
+    row.not_restartable = "reset() would classify the ground differently";
+  } else if (s.ground_object != nullptr && !same_transform(s.ground_transform, fresh.ground_transform)) {
+    row.not_restartable = "reset() would record another pose of the ground";
+  } else {
+    row.restartable = true;
+  }
+  row.moving = capture::moving_poses(*world_);
+  rows_.push_back(std::move(row));
+}
+
+void CaptureRecorder::drop_old_rows() {
+  const double dt = rows_.back().dt;
+  if (!(dt > 0)) return;
+  const double keep = std::ceil(config_.window_seconds / dt) + 1;
+  while (rows_.size() > 2 && static_cast<double>(rows_.size()) > keep) rows_.pop_front();
+}
+
+Expected<std::string> CaptureRecorder::scenario_text(CaptureSummary* summary) const {
+  try {
+    const Expected<capture::Window> window = capture::choose_window(rows_, *world_, shape_, config_);
+    if (!window) return Expected<std::string>::failure("cannot capture: " + window.error());
+    CaptureSummary local;
+    const capture::ScenarioSource source{rows_, *world_, shape_, probe_->settings(), controller_.context(), config_};
+    Expected<std::string> text = capture::scenario_json(source, *window, local);
+    if (!text) return Expected<std::string>::failure("cannot capture: " + text.error());
+    if (summary != nullptr) *summary = std::move(local);
+    return text;
+  } catch (const std::exception& e) {  // out of memory: a game must not crash on a bug report
+    return Expected<std::string>::failure(std::string("cannot capture: ") + e.what());
+  }
+}
+
+Expected<CaptureSummary> CaptureRecorder::write_scenario(const std::string& path) const {
+  CaptureSummary summary;
+  const Expected<std::string> text = scenario_text(&summary);
+  if (!text) return Expected<CaptureSummary>::failure(text.error());
+  try {
+    const Status written = capture::write_text_file(path, *text);
+    if (!written) return Expected<CaptureSummary>::failure(written);
+  } catch (const std::exception& e) {
+    return Expected<CaptureSummary>::failure(path + ": cannot write: " + e.what());
+  }
+  return summary;
+}
+
+}  // namespace stepslide
