@@ -1,8 +1,11 @@
 #include "scenario/json_reader.h"
 
+#include "scenario/json_sax.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <unordered_map>
 
 namespace stepslide::strict_json {
@@ -53,6 +56,9 @@ std::string syntax_message(std::string_view what) {
 // second pass opens.
 class MemberCounter {
  public:
+  /// The counts need no values (json_sax.h skips converting them).
+  static constexpr bool kWantsValues = false;
+
   explicit MemberCounter(int max_depth) : max_depth_(static_cast<std::size_t>(max_depth)) {}
 
   bool null() { return value(); }
@@ -107,6 +113,12 @@ constexpr std::size_t kStringBytes = 48;
 /// The duplicate-key index of an object being read, per member (released when it closes).
 constexpr std::size_t kIndexEntryBytes = 64;
 std::size_t text_bytes(std::size_t length) { return length > 15 ? length + 1 + 16 : 0; }
+/// Objects of up to this many members find a duplicate key by comparing
+/// every key, which is cheaper than hashing for a few; larger ones index them.
+/// The index is charged for every object all the same (kIndexEntryBytes), so
+/// the memory limit reads the same documents as before.
+constexpr std::size_t kLinearKeys = 8;
+constexpr std::size_t kNoMember = static_cast<std::size_t>(-1);
 
 // Builds the document from nlohmann's SAX events. Unlike nlohmann's own DOM
 // builder it reports duplicate keys instead of silently keeping the last value,
@@ -114,6 +126,8 @@ std::size_t text_bytes(std::size_t length) { return length > 15 ? length + 1 + 1
 // iterative, so deep input cannot exhaust the stack.
 class DomBuilder {
  public:
+  static constexpr bool kWantsValues = true;
+
   DomBuilder(Json& root, int max_depth, std::size_t max_duplicates, const std::vector<std::uint32_t>& sizes,
              std::size_t max_memory)
       : root_(root),
@@ -150,11 +164,18 @@ class DomBuilder {
   struct Frame {
     Json* container = nullptr;
     Where slot;  ///< where the container sits in its parent; parent pointer unused
-    std::unordered_map<std::string, std::size_t> members;  ///< objects: name -> position
+    /// Objects of more than kLinearKeys members: name -> position. Smaller
+    /// ones (nearly all) are searched in place, which allocates nothing.
+    std::unordered_map<std::string, std::size_t> members;
     std::size_t members_bytes = 0;                          ///< charged for `members`
     Json* pending = nullptr;                               ///< objects: the member whose value comes next
     Where pending_slot;
   };
+
+  /// Position of the member `name` of the innermost object, or kNoMember.
+  static std::size_t find_member(const Frame& frame, const std::string& name);
+  /// Indexes the member just appended when the object is large enough for an index.
+  static void index_member(Frame& frame);
 
   Json* place(Json&& value);
   bool open(Json&& container);
@@ -234,12 +255,36 @@ bool DomBuilder::charge(std::size_t bytes, const Where* at) {
   return false;
 }
 
+std::size_t DomBuilder::find_member(const Frame& frame, const std::string& name) {
+  const auto& members = frame.container->get_ref<const Json::object_t&>();
+  if (members.size() <= kLinearKeys) {
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      if ((members.begin() + static_cast<std::ptrdiff_t>(i))->first == name) return i;
+    }
+    return kNoMember;
+  }
+  const auto known = frame.members.find(name);
+  return known == frame.members.end() ? kNoMember : known->second;
+}
+
+void DomBuilder::index_member(Frame& frame) {
+  const auto& members = frame.container->get_ref<const Json::object_t&>();
+  if (members.size() <= kLinearKeys) return;
+  if (frame.members.empty()) {  // the object just outgrew the linear search
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      frame.members.emplace((members.begin() + static_cast<std::ptrdiff_t>(i))->first, i);
+    }
+    return;
+  }
+  frame.members.emplace(members.back().first, members.size() - 1);
+}
+
 bool DomBuilder::key(std::string& name) {
   Frame& top = frames_.back();
   auto& members = top.container->get_ref<Json::object_t&>();
-  const auto known = top.members.find(name);
-  if (known != top.members.end()) {
-    const std::size_t position = known->second;
+  const std::size_t known = find_member(top, name);
+  if (known != kNoMember) {
+    const std::size_t position = known;
     auto& member = *(members.begin() + static_cast<std::ptrdiff_t>(position));
     top.pending_slot = Where{nullptr, member.first, position, false};
     if (issues.size() < max_duplicates_) issues.push_back(issue_at(&top.pending_slot, "duplicate key " + quote(name)));
@@ -250,9 +295,9 @@ bool DomBuilder::key(std::string& name) {
   if (!charge(index_bytes + text_bytes(name.size()), nullptr)) return false;
   top.members_bytes += index_bytes;
   const std::size_t position = members.size();
-  top.members.emplace(name, position);
   // ordered_map is a vector: append directly (its own emplace searches linearly).
   members.emplace_back(std::move(name), nullptr);
+  index_member(top);
   top.pending_slot = Where{nullptr, members.back().first, position, false};
   top.pending = &members.back().second;
   return true;
@@ -298,9 +343,11 @@ JsonIssue DomBuilder::issue_at(const Where* last, std::string message) const {
 
 }  // namespace
 
-std::string pointer_token(std::string_view key) {
+namespace {
+
+/// `key` as one JSON Pointer token, appended to `out` (see pointer_token).
+void append_token(std::string_view key, std::string& out) {
   static const char* const kHex = "0123456789abcdef";
-  std::string out;
   for (char c : key) {
     const auto byte = static_cast<unsigned char>(c);
     if (c == '~') {
@@ -317,21 +364,35 @@ std::string pointer_token(std::string_view key) {
       out += c;
     }
   }
+}
+
+/// The pointer of `where`, appended to `out`, root first. Recursive as deep
+/// as the document's nesting, which parse_json bounds. The loader asks for
+/// one per body (BodyDef::json_path), so it allocates only `out`.
+void append_pointer(const Where& where, std::string& out) {
+  if (where.parent == nullptr) return;
+  append_pointer(*where.parent, out);
+  out += '/';
+  if (where.is_index) {
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, where.position).ptr;
+    out.append(digits, end);
+  } else {
+    append_token(where.key, out);
+  }
+}
+
+}  // namespace
+
+std::string pointer_token(std::string_view key) {
+  std::string out;
+  append_token(key, out);
   return out;
 }
 
 std::string Where::pointer() const {
-  std::vector<const Where*> steps;
-  for (const Where* w = this; w->parent; w = w->parent) steps.push_back(w);
   std::string out;
-  for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
-    out += '/';
-    if ((*it)->is_index) {
-      out += std::to_string((*it)->position);
-    } else {
-      out += pointer_token((*it)->key);
-    }
-  }
+  append_pointer(*this, out);
   return out;
 }
 
@@ -342,8 +403,41 @@ std::vector<std::size_t> Where::order() const {
   return out;
 }
 
+namespace {
+
+/// Both passes with json_sax.h's parser; nullopt when it declines the text
+/// (not valid JSON, or a case it leaves to nlohmann), so that nlohmann's
+/// parser reads it and reports the error in its own words.
+std::optional<ParsedJson> parse_json_fast(const std::string& text, int max_depth, std::size_t max_duplicates,
+                                          std::size_t max_memory_bytes) {
+  MemberCounter counter(max_depth);
+  if (SaxParser<MemberCounter>(text, counter).run() == SaxOutcome::Declined) return std::nullopt;
+  counter.counts.shrink_to_fit();  // they count against the memory limit too
+  std::optional<ParsedJson> result(std::in_place);
+  DomBuilder builder(result->document, max_depth, max_duplicates, counter.counts, max_memory_bytes);
+  const SaxOutcome outcome = SaxParser<DomBuilder>(text, builder).run();
+  if (outcome == SaxOutcome::Declined || (outcome == SaxOutcome::Stopped && builder.issues.empty())) {
+    release(result->document);
+    return std::nullopt;
+  }
+  result->ok = outcome == SaxOutcome::Done && !builder.fatal;
+  if (result->ok) {
+    result->issues = std::move(builder.issues);
+  } else {
+    // Stopped: the handler refused (depth or memory), with its error last.
+    result->issues = {std::move(builder.issues.back())};
+    release(result->document);
+  }
+  return result;
+}
+
+}  // namespace
+
 ParsedJson parse_json(const std::string& text, int max_depth, std::size_t max_duplicates,
                       std::size_t max_memory_bytes) {
+  if (std::optional<ParsedJson> fast = parse_json_fast(text, max_depth, max_duplicates, max_memory_bytes)) {
+    return std::move(*fast);
+  }
   MemberCounter counter(max_depth);
   Json::sax_parse(text, &counter, Json::input_format_t::json, /*strict=*/true, /*ignore_comments=*/true);
   counter.counts.shrink_to_fit();  // they count against the memory limit too
