@@ -660,7 +660,19 @@ ObjectReader::ObjectReader(JsonReader& reader, const Field& object)
     : reader_(reader),
       object_(object),
       members_(object.value->get_ref<const Json::object_t&>()),
-      asked_(members_.size(), false) {}
+      asked_more_(members_.size() > 64 ? members_.size() - 64 : 0, false) {}
+
+void ObjectReader::mark_asked(std::size_t i) {
+  if (i < 64) {
+    asked_bits_ |= std::uint64_t{1} << i;
+  } else {
+    asked_more_[i - 64] = true;
+  }
+}
+
+bool ObjectReader::was_asked(std::size_t i) const {
+  return i < 64 ? (asked_bits_ >> i & 1u) != 0 : asked_more_[i - 64];
+}
 
 std::size_t ObjectReader::find(std::string_view key) const {
   std::size_t i = 0;
@@ -673,7 +685,7 @@ std::size_t ObjectReader::find(std::string_view key) const {
 Field ObjectReader::optional(std::string_view key) {
   const std::size_t i = find(key);
   if (i == kAbsent) return Field{};
-  asked_[i] = true;
+  mark_asked(i);
   const auto& member = *(members_.begin() + static_cast<std::ptrdiff_t>(i));
   return Field{&member.second, Where::member(object_.where, member.first, i)};
 }
@@ -687,7 +699,7 @@ Field ObjectReader::required(std::string_view key) {
 void ObjectReader::reject_unknown() {
   std::size_t i = 0;
   for (auto it = members_.begin(); it != members_.end(); ++it, ++i) {
-    if (!asked_[i]) reader_.error(Where::member(object_.where, it->first, i), "unknown key " + quote(it->first));
+    if (!was_asked(i)) reader_.error(Where::member(object_.where, it->first, i), "unknown key " + quote(it->first));
   }
 }
 
