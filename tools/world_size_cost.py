@@ -10,9 +10,9 @@ under `valgrind --tool=callgrind` and reads inclusive instruction counts:
 load (the scenario loader, JSON parsing included), build (World::World),
 free (World::~World), and per tick the rest of simulate(): posing the moving
 bodies, the controller's update, the row, divided by the tick count. Also the
-wall time of load + build, from one run without valgrind (`stepslide run
---stats` does not split it, so the script times `stepslide validate`, which
-only loads, and a run, and reports both). Prints a markdown table and, for the
+wall and CPU time (user + system, the fastest of --repeats runs without
+valgrind) of `stepslide validate`, which only loads, and of a whole
+`stepslide run` (load, build, ticks, CSV). Prints a markdown table and, for the
 build and load, instructions per body, whose flatness from 10 000 to 100 000
 is what "linear" means. Needs valgrind. Standard library only.
 """
@@ -20,6 +20,7 @@ is what "linear" means. Needs valgrind. Standard library only.
 import argparse
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -59,13 +60,18 @@ def ticks_of(csv_file):
 
 
 def best_seconds(command, repeats):
-    best = None
+    """The fastest of `repeats` runs: (wall seconds, CPU seconds user + system)."""
+    best_wall, best_cpu = None, None
     for _ in range(repeats):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(command, check=True, capture_output=True)
-        elapsed = time.perf_counter() - start
-        best = elapsed if best is None else min(best, elapsed)
-    return best
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        best_wall = wall if best_wall is None else min(best_wall, wall)
+        best_cpu = cpu if best_cpu is None else min(best_cpu, cpu)
+    return best_wall, best_cpu
 
 
 def measure(binary, base, count, work, repeats):
@@ -97,13 +103,14 @@ def main():
     counts = [int(c) for c in args.counts.split(",")]
     with tempfile.TemporaryDirectory() as work:
         results = [(n, measure(args.stepslide, args.base, n, work, args.repeats)) for n in counts]
-    print("| boxes | JSON MB | load instr | per box | build instr | per box | instr/tick (run) | set_time/tick "
-          "| validate s | run s |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| boxes | JSON MB | load instr | per box | build instr | per box | free instr | instr/tick (run) "
+          "| set_time/tick | validate s wall / CPU | run s wall / CPU |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for n, c in results:
         print(f"| {n:,} | {c['bytes'] / 1e6:.1f} | {c.get('load', 0):,} | {c.get('load', 0) / n:,.0f} | "
-              f"{c.get('build', 0):,} | {c.get('build', 0) / n:,.0f} | {c['per_tick']:,.0f} | "
-              f"{c['set_time_per_tick']:,.0f} | {c['validate_s']:.3f} | {c['run_s']:.3f} |")
+              f"{c.get('build', 0):,} | {c.get('build', 0) / n:,.0f} | {c.get('free', 0):,} | {c['per_tick']:,.0f} | "
+              f"{c['set_time_per_tick']:,.0f} | {c['validate_s'][0]:.3f} / {c['validate_s'][1]:.3f} | "
+              f"{c['run_s'][0]:.3f} / {c['run_s'][1]:.3f} |")
     smallest = results[0][1]["per_tick"]
     for n, c in results[1:]:
         print(f"\nper tick, {n:,} boxes against {results[0][0]:,}: {c['per_tick'] / smallest:.3f}x", end="")
