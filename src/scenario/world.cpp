@@ -229,6 +229,7 @@ World::World(const Scenario& scenario) : scenario_(scenario) {
   objects_ = std::make_unique<btCollisionObject[]>(count);
   bodies_.reserve(count);
   shapes_.reserve(count);
+  primitives_.reserve(count);
   if (scenario.world.size() <= kIncrementalBodies) {
     for (std::size_t i = 0; i < scenario.world.size(); ++i) add_body(i);
     return;
@@ -283,7 +284,7 @@ std::unique_ptr<btCollisionShape> World::make_shape(const ShapeDef& s, btTransfo
   return nullptr;
 }
 
-std::size_t World::primitive_hash(const PrimitiveKey& k) {
+std::size_t World::PrimitiveHash::operator()(const PrimitiveKey& k) const {
   // The bits of the sizes, mixed (the key compares the doubles themselves,
   // so -0.0 and 0.0 merely hash apart).
   std::uint64_t seed = static_cast<std::uint64_t>(k.type);
@@ -301,11 +302,13 @@ btCollisionShape* World::shape_for(const ShapeDef& s, btTransform& offset) {
   if (s.type == ShapeType::Box) key = PrimitiveKey{s.type, s.half_extents[0], s.half_extents[1], s.half_extents[2]};
   if (s.type == ShapeType::Sphere) key = PrimitiveKey{s.type, s.radius, 0.0, 0.0};
   if (s.type == ShapeType::Capsule || s.type == ShapeType::Cylinder) key = PrimitiveKey{s.type, s.radius, s.height, 0.0};
-  PrimitiveSlot* slot = key ? &primitives_[primitive_hash(*key) % kPrimitiveSlots] : nullptr;
-  if (slot && slot->shape && slot->key == *key) return slot->shape;
+  if (key) {
+    const auto known = primitives_.find(*key);
+    if (known != primitives_.end()) return known->second;
+  }
   shapes_.push_back(make_shape(s, offset));
   btCollisionShape* shape = shapes_.back().get();
-  if (slot) *slot = PrimitiveSlot{*key, shape};
+  if (key) primitives_.emplace(*key, shape);
   return shape;
 }
 

@@ -5,8 +5,8 @@
 #include <btBulletCollisionCommon.h>
 
 #include <memory>
-#include <array>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "scenario/scenario.h"
@@ -62,16 +62,9 @@ class World {
     double a, b, c;
     bool operator==(const PrimitiveKey& o) const { return type == o.type && a == o.a && b == o.b && c == o.c; }
   };
-  static std::size_t primitive_hash(const PrimitiveKey& k);
-  /// Recently made primitive shapes by the hash of their key, one per slot.
-  /// A small table rather than a map of every shape: a level repeats a few
-  /// sizes, and a world of 100 000 different sizes would pay a cache miss
-  /// per body to look them up in a map of 100 000 (5 % of its load + build).
-  struct PrimitiveSlot {
-    PrimitiveKey key{ShapeType::Box, 0, 0, 0};
-    btCollisionShape* shape = nullptr;
+  struct PrimitiveHash {
+    std::size_t operator()(const PrimitiveKey& k) const;
   };
-  static constexpr std::size_t kPrimitiveSlots = 256;
 
   const Scenario& scenario_;
   std::unique_ptr<btDefaultCollisionConfiguration> config_;
@@ -85,7 +78,7 @@ class World {
   /// One per body definition, in one allocation: a world of 100 000 bodies
   /// made 100 000 allocations here.
   std::unique_ptr<btCollisionObject[]> objects_;
-  std::array<PrimitiveSlot, kPrimitiveSlots> primitives_{};
+  std::unordered_map<PrimitiveKey, btCollisionShape*, PrimitiveHash> primitives_;
   std::vector<WorldBody> bodies_;
   std::vector<std::size_t> moving_;  ///< indices into bodies_ of the kinematic bodies, in order
   std::int64_t bodies_posed_ = 0;
