@@ -229,7 +229,6 @@ World::World(const Scenario& scenario) : scenario_(scenario) {
   objects_ = std::make_unique<btCollisionObject[]>(count);
   bodies_.reserve(count);
   shapes_.reserve(count);
-  primitives_.reserve(count);
   if (scenario.world.size() <= kIncrementalBodies) {
     for (std::size_t i = 0; i < scenario.world.size(); ++i) add_body(i);
     return;

@@ -78,6 +78,9 @@ class World {
   /// One per body definition, in one allocation: a world of 100 000 bodies
   /// made 100 000 allocations here.
   std::unique_ptr<btCollisionObject[]> objects_;
+  /// The shape made for each primitive type and size. Not reserved for every
+  /// body: it holds one entry per distinct size, which stays small (and in
+  /// cache) for levels that repeat a few sizes.
   std::unordered_map<PrimitiveKey, btCollisionShape*, PrimitiveHash> primitives_;
   std::vector<WorldBody> bodies_;
   std::vector<std::size_t> moving_;  ///< indices into bodies_ of the kinematic bodies, in order
