@@ -234,15 +234,17 @@ bool DomBuilder::open(Json&& container) {
   const bool is_object = container.is_object();
   if (!charge(kContainerBytes + size * (is_object ? kMemberBytes : kSlotBytes))) return false;
   const Where* slot = next_slot();
-  Frame frame;
-  frame.slot = slot ? *slot : Where{};
-  frame.container = place(std::move(container));
+  const Where frame_slot = slot ? *slot : Where{};
+  Json* placed = place(std::move(container));
   if (is_object) {
-    frame.container->get_ref<Json::object_t&>().reserve(size);
+    placed->get_ref<Json::object_t&>().reserve(size);
   } else {
-    frame.container->get_ref<Json::array_t&>().reserve(size);
+    placed->get_ref<Json::array_t&>().reserve(size);
   }
-  frames_.push_back(std::move(frame));
+  // Built in place: a Frame holds a hash map, costly to move.
+  Frame& frame = frames_.emplace_back();
+  frame.slot = frame_slot;
+  frame.container = placed;
   return true;
 }
 
