@@ -1,306 +1,18 @@
+// The typed readers (JsonReader, ObjectReader), JSON Pointers and the texts
+// of messages; parsing is in json_parse.cpp.
 #include "scenario/json_reader.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <unordered_map>
 
 namespace stepslide::strict_json {
 
 namespace {
 
-bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
-
-// Parser messages may quote raw input bytes (binary garbage, broken UTF-8):
-// keep them printable and short.
-std::string printable(std::string_view text) {
-  constexpr std::size_t kMaxLength = 300;
-  static const char* const kHex = "0123456789ABCDEF";
-  std::string out;
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte >= 0x7F) {
-      out += "\\x";
-      out += kHex[byte >> 4];
-      out += kHex[byte & 0xF];
-    } else {
-      out += c;
-    }
-    if (out.size() > kMaxLength) {
-      out += "...";
-      break;
-    }
-  }
-  return out;
-}
-
-// nlohmann's what() reads "[json.exception.parse_error.101] parse error at
-// line 1, column 5: syntax error while parsing value - ...".
-std::string syntax_message(std::string_view what) {
-  const std::size_t tag_end = what.find("] ");
-  if (tag_end != std::string_view::npos) what.remove_prefix(tag_end + 2);
-  constexpr std::string_view kParseError = "parse error ";
-  if (starts_with(what, kParseError)) {
-    what.remove_prefix(kParseError.size());
-    return "invalid JSON " + printable(what);
-  }
-  return "invalid JSON: " + printable(what);
-}
-
-// The first pass: for each array and object, in the order they open, the
-// number of values directly inside it. Stops where the second pass will
-// (syntax errors, too deep nesting), so the counts match every container the
-// second pass opens.
-class MemberCounter {
- public:
-  explicit MemberCounter(int max_depth) : max_depth_(static_cast<std::size_t>(max_depth)) {}
-
-  bool null() { return value(); }
-  bool boolean(bool /*value*/) { return value(); }
-  bool number_integer(Json::number_integer_t /*value*/) { return value(); }
-  bool number_unsigned(Json::number_unsigned_t /*value*/) { return value(); }
-  bool number_float(Json::number_float_t /*value*/, const std::string& /*text*/) { return value(); }
-  bool string(std::string& /*value*/) { return value(); }
-  bool binary(Json::binary_t& /*value*/) { return value(); }
-  bool start_object(std::size_t /*size*/) { return open(); }
-  bool start_array(std::size_t /*size*/) { return open(); }
-  bool end_object() { return close(); }
-  bool end_array() { return close(); }
-  bool key(std::string& /*name*/) { return true; }
-  bool parse_error(std::size_t /*byte*/, const std::string& /*token*/, const nlohmann::detail::exception& /*e*/) {
-    return false;
-  }
-
-  std::vector<std::uint32_t> counts;  ///< per container, in opening order
-
- private:
-  bool value() {
-    if (!open_.empty()) ++counts[open_.back()];
-    return true;
-  }
-  bool open() {
-    if (open_.size() >= max_depth_) return false;
-    value();
-    open_.push_back(counts.size());
-    counts.push_back(0);
-    return true;
-  }
-  bool close() {
-    open_.pop_back();
-    return true;
-  }
-
-  std::size_t max_depth_;
-  std::vector<std::size_t> open_;
-};
-
-// What the document costs in memory, in bytes, by what Json holds (x86-64,
-// glibc): a value is 16 bytes, in its array's storage or, in an object, in a
-// 48-byte member (key and value); an array or object adds its 24-byte vector
-// (a 32-byte allocation) and its storage's allocation overhead; a string adds
-// its 32-byte std::string (48 allocated) and, beyond 15 characters, its
-// characters. Rounded up, so that the charges are not below what is allocated.
-constexpr std::size_t kSlotBytes = 16;
-constexpr std::size_t kMemberBytes = 48;
-constexpr std::size_t kContainerBytes = 48;
-constexpr std::size_t kStringBytes = 48;
-/// The duplicate-key index of an object being read, per member (released when it closes).
-constexpr std::size_t kIndexEntryBytes = 64;
-std::size_t text_bytes(std::size_t length) { return length > 15 ? length + 1 + 16 : 0; }
-
-// Builds the document from nlohmann's SAX events. Unlike nlohmann's own DOM
-// builder it reports duplicate keys instead of silently keeping the last value,
-// and refuses to open containers beyond the depth limit. The parser itself is
-// iterative, so deep input cannot exhaust the stack.
-class DomBuilder {
- public:
-  DomBuilder(Json& root, int max_depth, std::size_t max_duplicates, const std::vector<std::uint32_t>& sizes,
-             std::size_t max_memory)
-      : root_(root),
-        max_depth_(static_cast<std::size_t>(max_depth)),
-        max_duplicates_(max_duplicates),
-        sizes_(sizes),
-        max_memory_(max_memory),
-        used_(sizes.capacity() * sizeof(std::uint32_t)) {}
-
-  bool null() { return place(Json(nullptr)) != nullptr; }
-  bool boolean(bool value) { return place(Json(value)) != nullptr; }
-  bool number_integer(Json::number_integer_t value) { return place(Json(value)) != nullptr; }
-  bool number_unsigned(Json::number_unsigned_t value) { return place(Json(value)) != nullptr; }
-  bool number_float(Json::number_float_t value, const std::string& /*text*/) { return place(Json(value)) != nullptr; }
-  bool string(std::string& value) {
-    return charge(kStringBytes + text_bytes(value.size())) && place(Json(std::move(value))) != nullptr;
-  }
-  bool binary(Json::binary_t& value) {
-    return charge(kStringBytes + text_bytes(value.size())) && place(Json(std::move(value))) != nullptr;
-  }
-
-  bool start_object(std::size_t /*size*/) { return open(Json::object()); }
-  bool start_array(std::size_t /*size*/) { return open(Json::array()); }
-  bool end_object() { return close(); }
-  bool end_array() { return close(); }
-  bool key(std::string& name);
-
-  bool parse_error(std::size_t /*byte*/, const std::string& token, const nlohmann::detail::exception& e);
-
-  std::vector<JsonIssue> issues;
-  bool fatal = false;
-
- private:
-  struct Frame {
-    Json* container = nullptr;
-    Where slot;  ///< where the container sits in its parent; parent pointer unused
-    std::unordered_map<std::string, std::size_t> members;  ///< objects: name -> position
-    std::size_t members_bytes = 0;                          ///< charged for `members`
-    Json* pending = nullptr;                               ///< objects: the member whose value comes next
-    Where pending_slot;
-  };
-
-  Json* place(Json&& value);
-  bool open(Json&& container);
-  bool close() {
-    used_ -= frames_.back().members_bytes;
-    frames_.pop_back();
-    return true;
-  }
-  /// Counts `bytes` more against the memory limit; past it, records the error
-  /// at the next value's place and stops parsing.
-  bool charge(std::size_t bytes) { return charge(bytes, next_slot()); }
-  /// The same, with the error at `at` (null: the innermost open container).
-  bool charge(std::size_t bytes, const Where* at);
-  /// Where the next value goes; null for the root.
-  const Where* next_slot();
-  JsonIssue issue_at(const Where* last, std::string message) const;
-
-  Json& root_;
-  std::size_t max_depth_;
-  std::size_t max_duplicates_;
-  const std::vector<std::uint32_t>& sizes_;  ///< members of each container, in opening order
-  std::size_t next_container_ = 0;
-  std::size_t max_memory_;
-  std::size_t used_;
-  std::vector<Frame> frames_;
-  Where array_slot_;  ///< scratch for next_slot()
-};
-
-Json* DomBuilder::place(Json&& value) {
-  if (frames_.empty()) {
-    root_ = std::move(value);
-    return &root_;
-  }
-  Frame& top = frames_.back();
-  if (top.container->is_array()) {
-    top.container->get_ref<Json::array_t&>().push_back(std::move(value));
-    return &top.container->get_ref<Json::array_t&>().back();
-  }
-  Json* member = top.pending;
-  top.pending = nullptr;
-  *member = std::move(value);
-  return member;
-}
-
-bool DomBuilder::open(Json&& container) {
-  if (frames_.size() >= max_depth_) {
-    issues.push_back(
-        issue_at(next_slot(), "expected at most " + std::to_string(max_depth_) + " levels of nesting, got more"));
-    fatal = true;
-    return false;
-  }
-  // Sized once, before anything is put in it (the first pass counted its members).
-  const std::size_t size = next_container_ < sizes_.size() ? sizes_[next_container_] : 0;
-  ++next_container_;
-  const bool is_object = container.is_object();
-  if (!charge(kContainerBytes + size * (is_object ? kMemberBytes : kSlotBytes))) return false;
-  const Where* slot = next_slot();
-  Frame frame;
-  frame.slot = slot ? *slot : Where{};
-  frame.container = place(std::move(container));
-  if (is_object) {
-    frame.container->get_ref<Json::object_t&>().reserve(size);
-  } else {
-    frame.container->get_ref<Json::array_t&>().reserve(size);
-  }
-  frames_.push_back(std::move(frame));
-  return true;
-}
-
-bool DomBuilder::charge(std::size_t bytes, const Where* at) {
-  used_ += bytes;
-  if (used_ <= max_memory_) return true;
-  issues.push_back(issue_at(at, "expected a document needing at most " + std::to_string(max_memory_) +
-                                             " bytes of memory (the memory limit), got more by here: too many "
-                                             "small or deeply nested arrays, objects or strings"));
-  fatal = true;
-  return false;
-}
-
-bool DomBuilder::key(std::string& name) {
-  Frame& top = frames_.back();
-  auto& members = top.container->get_ref<Json::object_t&>();
-  const auto known = top.members.find(name);
-  if (known != top.members.end()) {
-    const std::size_t position = known->second;
-    auto& member = *(members.begin() + static_cast<std::ptrdiff_t>(position));
-    top.pending_slot = Where{nullptr, member.first, position, false};
-    if (issues.size() < max_duplicates_) issues.push_back(issue_at(&top.pending_slot, "duplicate key " + quote(name)));
-    top.pending = &member.second;  // the last value wins; the document is invalid anyway
-    return true;
-  }
-  const std::size_t index_bytes = kIndexEntryBytes + text_bytes(name.size());
-  if (!charge(index_bytes + text_bytes(name.size()), nullptr)) return false;
-  top.members_bytes += index_bytes;
-  const std::size_t position = members.size();
-  top.members.emplace(name, position);
-  // ordered_map is a vector: append directly (its own emplace searches linearly).
-  members.emplace_back(std::move(name), nullptr);
-  top.pending_slot = Where{nullptr, members.back().first, position, false};
-  top.pending = &members.back().second;
-  return true;
-}
-
-bool DomBuilder::parse_error(std::size_t /*byte*/, const std::string& token, const nlohmann::detail::exception& e) {
-  // 406: a number literal beyond the range of a double, such as 1e999.
-  constexpr int kNumberOverflow = 406;
-  if (e.id == kNumberOverflow) {
-    issues.push_back(issue_at(next_slot(), "expected a finite number, got " + printable(token)));
-  } else {
-    issues.push_back(JsonIssue{"", {}, syntax_message(e.what())});
-  }
-  fatal = true;
-  return false;
-}
-
-const Where* DomBuilder::next_slot() {
-  if (frames_.empty()) return nullptr;
-  const Frame& top = frames_.back();
-  if (top.container->is_array()) {
-    array_slot_ = Where{nullptr, {}, top.container->size(), true};
-    return &array_slot_;
-  }
-  return &top.pending_slot;
-}
-
-JsonIssue DomBuilder::issue_at(const Where* last, std::string message) const {
-  // Link the open containers' slots into a Where chain, so pointers and
-  // document order are computed in one place.
-  std::vector<Where> chain;
-  chain.reserve(frames_.size() + 2);
-  chain.push_back(Where{});
-  auto link = [&chain](const Where& slot) {
-    Where step = slot;
-    step.parent = &chain.back();
-    chain.push_back(step);
-  };
-  for (std::size_t i = 1; i < frames_.size(); ++i) link(frames_[i].slot);
-  if (last) link(*last);
-  return JsonIssue{chain.back().pointer(), chain.back().order(), std::move(message)};
-}
-
-}  // namespace
-
-std::string pointer_token(std::string_view key) {
+/// `key` as one JSON Pointer token, appended to `out` (see pointer_token).
+void append_token(std::string_view key, std::string& out) {
   static const char* const kHex = "0123456789abcdef";
-  std::string out;
   for (char c : key) {
     const auto byte = static_cast<unsigned char>(c);
     if (c == '~') {
@@ -317,21 +29,35 @@ std::string pointer_token(std::string_view key) {
       out += c;
     }
   }
+}
+
+/// The pointer of `where`, appended to `out`, root first. Recursive as deep
+/// as the document's nesting, which parse_json bounds. The loader asks for
+/// one per body (BodyDef::json_path), so it allocates only `out`.
+void append_pointer(const Where& where, std::string& out) {
+  if (where.parent == nullptr) return;
+  append_pointer(*where.parent, out);
+  out += '/';
+  if (where.is_index) {
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, where.position).ptr;
+    out.append(digits, end);
+  } else {
+    append_token(where.key, out);
+  }
+}
+
+}  // namespace
+
+std::string pointer_token(std::string_view key) {
+  std::string out;
+  append_token(key, out);
   return out;
 }
 
 std::string Where::pointer() const {
-  std::vector<const Where*> steps;
-  for (const Where* w = this; w->parent; w = w->parent) steps.push_back(w);
   std::string out;
-  for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
-    out += '/';
-    if ((*it)->is_index) {
-      out += std::to_string((*it)->position);
-    } else {
-      out += pointer_token((*it)->key);
-    }
-  }
+  append_pointer(*this, out);
   return out;
 }
 
@@ -340,40 +66,6 @@ std::vector<std::size_t> Where::order() const {
   for (const Where* w = this; w->parent; w = w->parent) out.push_back(w->position);
   std::reverse(out.begin(), out.end());
   return out;
-}
-
-ParsedJson parse_json(const std::string& text, int max_depth, std::size_t max_duplicates,
-                      std::size_t max_memory_bytes) {
-  MemberCounter counter(max_depth);
-  Json::sax_parse(text, &counter, Json::input_format_t::json, /*strict=*/true, /*ignore_comments=*/true);
-  counter.counts.shrink_to_fit();  // they count against the memory limit too
-  ParsedJson result;
-  DomBuilder builder(result.document, max_depth, max_duplicates, counter.counts, max_memory_bytes);
-  const bool parsed = Json::sax_parse(text, &builder, Json::input_format_t::json, /*strict=*/true,
-                                      /*ignore_comments=*/true);
-  result.ok = parsed && !builder.fatal;
-  if (result.ok) {
-    result.issues = std::move(builder.issues);
-  } else if (builder.fatal) {
-    result.issues = {std::move(builder.issues.back())};  // only the error that stopped parsing
-  } else {
-    result.issues = {JsonIssue{"", {}, "invalid JSON"}};
-  }
-  if (!result.ok) release(result.document);
-  return result;
-}
-
-void release(Json& document) {
-  if (document.is_array()) {
-    auto& items = document.get_ref<Json::array_t&>();
-    for (Json& item : items) release(item);
-    items.clear();  // now only scalars and empty containers, each freed at once
-  } else if (document.is_object()) {
-    auto& members = document.get_ref<Json::object_t&>();
-    for (auto& member : members) release(member.second);
-    members.clear();
-  }
-  document = Json();
 }
 
 std::string number_text(double value) {
@@ -566,7 +258,19 @@ ObjectReader::ObjectReader(JsonReader& reader, const Field& object)
     : reader_(reader),
       object_(object),
       members_(object.value->get_ref<const Json::object_t&>()),
-      asked_(members_.size(), false) {}
+      asked_more_(members_.size() > 64 ? members_.size() - 64 : 0, false) {}
+
+void ObjectReader::mark_asked(std::size_t i) {
+  if (i < 64) {
+    asked_bits_ |= std::uint64_t{1} << i;
+  } else {
+    asked_more_[i - 64] = true;
+  }
+}
+
+bool ObjectReader::was_asked(std::size_t i) const {
+  return i < 64 ? (asked_bits_ >> i & 1u) != 0 : asked_more_[i - 64];
+}
 
 std::size_t ObjectReader::find(std::string_view key) const {
   std::size_t i = 0;
@@ -579,7 +283,7 @@ std::size_t ObjectReader::find(std::string_view key) const {
 Field ObjectReader::optional(std::string_view key) {
   const std::size_t i = find(key);
   if (i == kAbsent) return Field{};
-  asked_[i] = true;
+  mark_asked(i);
   const auto& member = *(members_.begin() + static_cast<std::ptrdiff_t>(i));
   return Field{&member.second, Where::member(object_.where, member.first, i)};
 }
@@ -593,7 +297,7 @@ Field ObjectReader::required(std::string_view key) {
 void ObjectReader::reject_unknown() {
   std::size_t i = 0;
   for (auto it = members_.begin(); it != members_.end(); ++it, ++i) {
-    if (!asked_[i]) reader_.error(Where::member(object_.where, it->first, i), "unknown key " + quote(it->first));
+    if (!was_asked(i)) reader_.error(Where::member(object_.where, it->first, i), "unknown key " + quote(it->first));
   }
 }
 

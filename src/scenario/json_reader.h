@@ -219,7 +219,13 @@ class ObjectReader {
   JsonReader& reader_;
   const Field& object_;
   const Json::object_t& members_;
-  std::vector<bool> asked_;
+  void mark_asked(std::size_t i);
+  bool was_asked(std::size_t i) const;
+
+  /// Which members were asked for: bits of asked_bits_ for the first 64
+  /// (most objects, without an allocation), asked_more_ for the rest.
+  std::uint64_t asked_bits_ = 0;
+  std::vector<bool> asked_more_;
 };
 
 }  // namespace stepslide::strict_json

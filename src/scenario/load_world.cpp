@@ -24,6 +24,14 @@ const char* static_only_noun(ShapeType type) {
   }
 }
 
+/// Room for `more` bodies (an array's items; includes and split meshes may
+/// add more). Grows geometrically, so a world of many small level includes
+/// does not reallocate once per include.
+void reserve_more(std::vector<BodyDef>& world, std::size_t more) {
+  const std::size_t needed = world.size() + more;
+  if (needed > world.capacity()) world.reserve(std::max(needed, 2 * world.capacity()));
+}
+
 /// Body names must be unique; the later use is the error.
 void check_name(JsonReader& r, const Field& name_field, const BodyDef& body, WorldBudget& budget) {
   const auto [first, inserted] = budget.first_use_of_name.emplace(body.name, body.json_path);
@@ -97,6 +105,8 @@ void read_world_items(JsonReader& r, const Field& f, std::vector<BodyDef>& world
                          JsonReader::describe_count(*f.value));
     return;
   }
+  reserve_more(world, f.value->size());
+  budget.first_use_of_name.reserve(budget.first_use_of_name.size() + f.value->size());
   for (std::size_t i = 0; i < f.value->size(); ++i) {
     const Field item = f.item(i);
     if (item.value->is_object() && item.value->contains("include")) {

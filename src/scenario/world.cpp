@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <new>
+#include <optional>
 #include <vector>
 
 namespace stepslide {
@@ -222,6 +225,10 @@ World::World(const Scenario& scenario) : scenario_(scenario) {
   // tick), so when more than kIncrementalBodies move, set_time refits their
   // leaves in place and rebuilds the dynamic tree instead.
   dbvt_ = &broadphase;
+  const std::size_t count = scenario.world.size();
+  objects_ = std::make_unique<btCollisionObject[]>(count);
+  bodies_.reserve(count);
+  shapes_.reserve(count);
   if (scenario.world.size() <= kIncrementalBodies) {
     for (std::size_t i = 0; i < scenario.world.size(); ++i) add_body(i);
     return;
@@ -276,13 +283,41 @@ std::unique_ptr<btCollisionShape> World::make_shape(const ShapeDef& s, btTransfo
   return nullptr;
 }
 
+std::size_t World::PrimitiveHash::operator()(const PrimitiveKey& k) const {
+  // The bits of the sizes, mixed (the key compares the doubles themselves,
+  // so -0.0 and 0.0 merely hash apart).
+  std::uint64_t seed = static_cast<std::uint64_t>(k.type);
+  for (const double v : {k.a, k.b, k.c}) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof bits);
+    seed = (seed ^ bits) * 0x9E3779B97F4A7C15ull;
+    seed ^= seed >> 29;
+  }
+  return static_cast<std::size_t>(seed);
+}
+
+btCollisionShape* World::shape_for(const ShapeDef& s, btTransform& offset) {
+  std::optional<PrimitiveKey> key;
+  if (s.type == ShapeType::Box) key = PrimitiveKey{s.type, s.half_extents[0], s.half_extents[1], s.half_extents[2]};
+  if (s.type == ShapeType::Sphere) key = PrimitiveKey{s.type, s.radius, 0.0, 0.0};
+  if (s.type == ShapeType::Capsule || s.type == ShapeType::Cylinder) key = PrimitiveKey{s.type, s.radius, s.height, 0.0};
+  if (key) {
+    const auto known = primitives_.find(*key);
+    if (known != primitives_.end()) return known->second;
+  }
+  shapes_.push_back(make_shape(s, offset));
+  btCollisionShape* shape = shapes_.back().get();
+  if (key) primitives_.emplace(*key, shape);
+  return shape;
+}
+
 void World::add_body(std::size_t def_index) {
   const BodyDef& def = scenario_.world[def_index];
   btTransform offset = btTransform::getIdentity();  // shape origin within the body frame
-  std::unique_ptr<btCollisionShape> shape = make_shape(def.shape, offset);
+  btCollisionShape* shape = shape_for(def.shape, offset);
 
-  auto object = std::make_unique<btCollisionObject>();
-  object->setCollisionShape(shape.get());
+  btCollisionObject* object = &objects_[def_index];
+  object->setCollisionShape(shape);
   // body_name() finds the body by this index.
   object->setUserIndex(static_cast<int>(def_index));
   const bool kinematic = def.motion.type != MotionType::None;
@@ -294,19 +329,17 @@ void World::add_body(std::size_t def_index) {
   WorldBody body;
   body.name = def.name.empty() ? "world[" + std::to_string(def_index) + "]" : def.name;
   body.def_index = def_index;
-  body.object = object.get();
+  body.object = object;
   body.local_offset = offset;
   object->setWorldTransform(body_pose(def_index, 0) * offset);
   object->setInterpolationWorldTransform(object->getWorldTransform());
-  world_->addCollisionObject(object.get(), kinematic ? kKinematicGroup : kStaticGroup, kWorldBodyMask);
+  world_->addCollisionObject(object, kinematic ? kKinematicGroup : kStaticGroup, kWorldBodyMask);
   if (kinematic) moving_.push_back(bodies_.size());
-  bodies_.push_back(body);
-  objects_.push_back(std::move(object));
-  shapes_.push_back(std::move(shape));
+  bodies_.push_back(std::move(body));
 }
 
 World::~World() {
-  for (auto& object : objects_) world_->removeCollisionObject(object.get());
+  for (const WorldBody& body : bodies_) world_->removeCollisionObject(body.object);
 }
 
 std::string World::body_name(const btCollisionObject* object) const {
@@ -378,6 +411,7 @@ void World::set_time(std::int64_t tick) {
     }
   }
   if (refit) dbvt_->m_sets[btDbvtBroadphase::DYNAMIC_SET].optimizeTopDown(kBottomUpLeaves);
+  bodies_posed_ += static_cast<std::int64_t>(moving_.size());
 }
 
 }  // namespace stepslide
