@@ -63,7 +63,7 @@ on_arm64() { env -u QEMU_LD_PREFIX "$qemu" "$@"; }
 start=$(seconds)
 tests_flag=OFF
 [[ $run_tests == 1 ]] && tests_flag=ON
-cmake -G Ninja -S . -B build-arm64 -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-arm64.cmake -DCMAKE_BUILD_TYPE=Release \
+cmake --no-warn-unused-cli -G Ninja -S . -B build-arm64 -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-arm64.cmake -DCMAKE_BUILD_TYPE=Release \
   -DSTEPSLIDE_BUILD_BENCH=OFF -DSTEPSLIDE_BUILD_TESTS=$tests_flag >/dev/null
 targets=(--target stepslide)
 [[ $run_tests == 1 ]] && targets+=(stepslide_tests)
