@@ -43,7 +43,9 @@ native=$(dpkg --print-architecture)
 installed() {
   local name=${1%%:*} arch=${1#*:}
   [[ "$arch" == "$1" ]] && arch="($native|all)"
-  dpkg-query -W -f='${Architecture} ${Status}\n' "$name" 2>/dev/null | grep -qE "^$arch install ok installed\$"
+  local lines  # read whole first: `| grep -q` would end dpkg-query with SIGPIPE, failing under pipefail
+  lines=$(dpkg-query -W -f='${Architecture} ${Status}\n' "$name" 2>/dev/null || true)
+  grep -qE "^$arch install ok installed\$" <<<"$lines"
 }
 missing=()
 for p in "${packages[@]}"; do
