@@ -178,10 +178,22 @@ std::string report_for(const PerturbOutcome& o) {
   return text;
 }
 
+/// Never throws: it runs on worker threads, where an escaping exception ends the process.
 PerturbOutcome perturb_file(const std::string& file, const PerturbOptions& options) {
   const LoadedScenario loaded = load_scenario_keeping_bytes(file);
   if (!loaded.valid()) return PerturbOutcome{};
-  return perturb_scenario(file, *loaded.load.scenario, options);
+  try {
+    return perturb_scenario(file, *loaded.load.scenario, options);
+  } catch (const std::exception& e) {
+    PerturbOutcome failed;
+    failed.scenario = file;
+    failed.chaotic = loaded.load.scenario->chaotic;
+    failed.runs = options.runs;
+    failed.fragile_runs = options.runs;
+    failed.error = std::string("perturbing threw: ") + e.what();
+    failed.report = report_for(failed);
+    return failed;
+  }
 }
 
 }  // namespace
