@@ -23,8 +23,9 @@
 # `qemu -strace` shows the mix.
 #
 # Usage: tools/arm64-gate.sh [--tests] [-- CHECK_OPTIONS...]
-#   --tests   also build the unit tests and run them under qemu (slow; the
-#             tests that start the stepslide binary need binfmt_misc)
+#   --tests   also build the unit tests and run them under qemu (slow); the
+#             tests that start the stepslide binary start it through qemu too
+#             (tests/CMakeLists.txt), so no binfmt_misc is needed
 # JOBS (default 2) sets the build's and the check's parallelism.
 set -euo pipefail
 cd "$(dirname "$0")/.."
