@@ -48,6 +48,17 @@ class CheckCommand final : public Command {
                     "also run every scenario twice in this process (the second pass in reverse order) and report "
                     "any difference as NONDETERMINISTIC, apart from regressions, before the closing line; exit 1 if "
                     "any");
+    check->add_option("--perturb", request_.perturb,
+                      "also run every scenario N more times, each with the spawn point and every moving body's "
+                      "path shifted by +-SIZE m per axis (deterministic: run k is the same shift everywhere), and "
+                      "compare each with the unperturbed run under the scenario's tolerances; print STEADY, FRAGILE "
+                      "or CHAOTIC per scenario with the spread per column group, then 'perturb: ...' and the "
+                      "fragile list before the closing line; exit 1 for a fragile scenario not declared "
+                      "\"chaotic\"; not with --exact")
+        ->type_name("N");
+    check->add_option("--perturb-size", request_.perturb_size, "the size of each --perturb shift, metres, in (0, 1]")
+        ->type_name("SIZE")
+        ->capture_default_str();
     add_controller_option(check, &request_.controller,
                           "; goldens record stepslide only, so bullet is checked against each scenario's "
                           "expectations alone (no goldens, no orphans)");
@@ -137,6 +148,10 @@ class CheckCommand final : public Command {
     if (run.self_checked) {
       for (const SelfCheckOutcome& o : run.self_check) std::cout << o.report;
       std::cout << self_check_line(run.self_check) << "\n";
+    }
+    if (run.perturbed) {
+      for (const PerturbOutcome& o : run.perturb) std::cout << o.report;
+      std::cout << run.perturb_summary;
     }
     std::cout << std::flush;
     std::cerr << run.build_note;

@@ -22,13 +22,34 @@ fi
 if [[ "${STEPSLIDE_WITH_CLANG:-0}" == 1 ]]; then
   packages+=(clang libclang-rt-14-dev)
 fi
+# The arm64 cross build and qemu-user, for tools/arm64-gate.sh (README "arm64"):
+# opt in with STEPSLIDE_WITH_ARM64=1. Adds the arm64 architecture to dpkg
+# (multiarch) first. About 1 GB: the cross compiler, the arm64 libraries
+# stepslide links (Bullet, assimp and its dependencies, libpng, zlib, glibc),
+# GoogleTest for the unit tests, and qemu.
+with_arm64=0
+if [[ "${STEPSLIDE_WITH_ARM64:-0}" == 1 ]]; then
+  with_arm64=1
+  packages+=(crossbuild-essential-arm64 libbullet-dev:arm64 libassimp-dev:arm64 libpng-dev:arm64
+             libgtest-dev:arm64 qemu-user-static)
+fi
 # shellcheck disable=SC2206
 packages+=(${STEPSLIDE_EXTRA_PACKAGES:-})
 
+# Installed for the architecture asked: NAME:ARCH for that one, a plain NAME
+# for this machine's (or arch all). With multiarch, a plain name matches one
+# line per installed architecture.
+native=$(dpkg --print-architecture)
+installed() {
+  local name=${1%%:*} arch=${1#*:}
+  [[ "$arch" == "$1" ]] && arch="($native|all)"
+  local lines  # read whole first: `| grep -q` would end dpkg-query with SIGPIPE, failing under pipefail
+  lines=$(dpkg-query -W -f='${Architecture} ${Status}\n' "$name" 2>/dev/null || true)
+  grep -qE "^$arch install ok installed\$" <<<"$lines"
+}
 missing=()
 for p in "${packages[@]}"; do
-  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+  installed "$p" || missing+=("$p")
 done
 
 if [[ ${#missing[@]} -eq 0 ]]; then
@@ -46,5 +67,8 @@ else
   exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
+if [[ $with_arm64 == 1 ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  "${as_root[@]}" dpkg --add-architecture arm64
+fi
 "${as_root[@]}" apt-get update -qq
 "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "base/file_io.h"
+#include "base/format.h"
 #include "gate/check_scenarios.h"
 #include "gate/command_inputs.h"
 #include "gate/discovery.h"
@@ -48,6 +49,19 @@ void warn_stale_temporaries(const std::string& golden_dir, const CheckListener& 
   if (!warning.empty() && listener.on_warning) listener.on_warning(warning);
 }
 
+/// Why --perturb cannot run as asked; "" when it can.
+std::string perturb_option_problem(const CheckRequest& request, ControllerKind controller) {
+  if (request.perturb < 0) return "--perturb " + std::to_string(request.perturb) + ": expected 1 or more runs";
+  if (!(request.perturb_size > 0.0 && request.perturb_size <= 1.0)) {
+    return "--perturb-size " + readable_number(request.perturb_size) + ": expected metres in (0, 1]";
+  }
+  if (request.perturb == 0) return "";
+  // Every perturbed run moves the spawn point, so under --exact every scenario would be fragile.
+  if (request.exact) return "--perturb compares perturbed runs under the tolerances; --exact makes every one fail";
+  if (controller != ControllerKind::Stepslide) return "--perturb measures stepslide's controller only";
+  return "";
+}
+
 /// Reads the options in the order the CLI always has, so the first problem
 /// reported stays the same one.
 Expected<CheckPlan> plan_check(const CheckRequest& request) {
@@ -58,6 +72,8 @@ Expected<CheckPlan> plan_check(const CheckRequest& request) {
   if (request.jobs < 0) return refuse(error_line("-j " + std::to_string(request.jobs) + ": expected 0 (one per core) or more"));
   const Expected<ControllerKind> controller = controller_option(request.controller);
   if (!controller) return refuse(controller.error());
+  const std::string perturb_problem = perturb_option_problem(request, *controller);
+  if (!perturb_problem.empty()) return refuse(error_line(perturb_problem));
   Expected<Shard> shard = shard_from_env(request.env);
   if (!shard) return refuse(error_line(shard.error()));
   touch_status_file(*shard, request.listener);
@@ -117,8 +133,27 @@ void write_report(const std::string& dir, CheckRun& run) {
   }
 }
 
+/// With --perturb, one testcase per perturbed scenario (classname
+/// stepslide.perturb), failed when it is fragile and not declared chaotic.
+void add_perturb_cases(const std::vector<PerturbOutcome>& outcomes, std::vector<JUnitCase>& cases) {
+  for (const PerturbOutcome& o : outcomes) {
+    JUnitCase c;
+    c.name = o.scenario;
+    c.classname = "stepslide.perturb";
+    c.failed = o.fails();
+    if (c.failed) {
+      c.failure_message = "fragile: " + std::to_string(o.fragile_runs) + " of " + std::to_string(o.runs) +
+                          " perturbed runs leave the tolerances";
+      c.failure_text = o.report;
+    }
+    cases.push_back(std::move(c));
+  }
+}
+
 void write_junit(const std::string& path, CheckRun& run) {
-  const Status written = write_file_atomic(path, junit_xml("stepslide check", junit_cases(run.outcomes)));
+  std::vector<JUnitCase> cases = junit_cases(run.outcomes);
+  add_perturb_cases(run.perturb, cases);
+  const Status written = write_file_atomic(path, junit_xml("stepslide check", cases));
   if (!written) run.junit_error = error_line("cannot write " + path + ": " + written.error());
 }
 
@@ -126,6 +161,21 @@ std::vector<std::string> golden_builds(const std::vector<CheckOutcome>& outcomes
   std::vector<std::string> builds;
   for (const CheckOutcome& o : outcomes) builds.push_back(o.golden_build);
   return builds;
+}
+
+PerturbOptions perturb_options(const CheckRequest& request, const GateOptions& gate) {
+  PerturbOptions options;
+  options.runs = request.perturb;
+  options.size = request.perturb_size;
+  options.jobs = request.jobs;
+  options.scenario_root = gate.scenario_root;
+  options.rules = gate.rules;
+  options.tolerances = gate.tolerances;
+  return options;
+}
+
+bool any_fragile(const std::vector<PerturbOutcome>& outcomes) {
+  return std::any_of(outcomes.begin(), outcomes.end(), [](const PerturbOutcome& o) { return o.fails(); });
 }
 
 bool any_nondeterministic(const std::vector<SelfCheckOutcome>& outcomes) {
@@ -137,6 +187,7 @@ bool any_nondeterministic(const std::vector<SelfCheckOutcome>& outcomes) {
 int final_exit_code(const CheckRun& run) {
   int code = run.report_error.empty() ? exit_code_for(run.outcomes) : kExitInvalid;
   if (any_nondeterministic(run.self_check) && code == kExitOk) code = kExitFailure;
+  if (any_fragile(run.perturb) && code == kExitOk) code = kExitFailure;
   return run.junit_error.empty() ? code : kExitInvalid;
 }
 
@@ -162,6 +213,13 @@ CheckRun run_check(const CheckRequest& as_given) {
   // --self-check: nondeterminism is reported apart from regressions.
   run.self_checked = request.self_check;
   if (request.self_check) run.self_check = self_check(plan->mine);
+  // --perturb: fragility is reported apart from regressions, like the self-check.
+  run.perturbed = request.perturb > 0;
+  if (run.perturbed) {
+    const PerturbOptions options = perturb_options(request, plan->options);
+    run.perturb = perturb_scenarios(plan->mine, options);
+    run.perturb_summary = perturb_summary(run.perturb, options);
+  }
   if (!request.junit.empty()) write_junit(request.junit, run);
   run.exit_code = final_exit_code(run);
   return run;

@@ -11,6 +11,7 @@
 #include "gate/exit_code.h"
 #include "gate/fingerprint.h"
 #include "gate/junit.h"
+#include "gate/perturb.h"
 #include "gate/project.h"
 #include "gate/self_check.h"
 #include "gate/sharding.h"
@@ -39,6 +40,9 @@ struct CheckRequest {
   std::vector<std::string> tolerances;  ///< --tol, in order
   bool exact = false;
   bool self_check = false;         ///< also run each scenario twice in this process
+  /// --perturb N: also run each scenario N more times, perturbed (perturb.h); 0: not at all.
+  int perturb = 0;
+  double perturb_size = kDefaultPerturbation;  ///< --perturb-size, metres
   std::string controller = "stepslide";  ///< bullet: expectations only, no goldens
   std::string report_dir;          ///< write DIR/index.html; "" for none
   std::vector<std::string> filters;  ///< --filter GLOB / -GLOB (filter.h)
@@ -67,6 +71,9 @@ struct CheckRun {
   std::string report_warning;  ///< stderr text when the 3D view pages (view.h) could not be written
   bool self_checked = false;
   std::vector<SelfCheckOutcome> self_check;  ///< with self_checked
+  bool perturbed = false;                    ///< --perturb was given
+  std::vector<PerturbOutcome> perturb;       ///< with perturbed, scenarios in input order
+  std::string perturb_summary;               ///< with perturbed: perturb_summary()
   std::string junit_error;   ///< stderr text when the JUnit file could not be written
   /// Once per run, stderr text: the goldens written by another build and what
   /// differs (build_difference_note); "" when every golden matches this build.
@@ -78,7 +85,8 @@ struct CheckRun {
 /// fail when unsharded with our controller, among the goldens the paths
 /// cover (discovery.h covered_golden_dirs) that the filters keep. Exit code:
 /// 2 for any invalid scenario or unwritable report or pending result, else 1
-/// for any failure or nondeterminism, else 0.
+/// for any failure, nondeterminism or fragile scenario not declared chaotic
+/// (--perturb), else 0.
 CheckRun run_check(const CheckRequest& request);
 
 /// "N passed, N failed"

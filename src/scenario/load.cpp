@@ -46,6 +46,18 @@ void check_moving_body_ticks(JsonReader& r, const Field& world, const Scenario& 
                            std::to_string(moving * s.ticks));
 }
 
+/// "chaotic": a reason, never empty, so that every declaration says why the
+/// scenario is exempt from `check --perturb` (docs/format.md §3.2).
+void read_chaotic(JsonReader& r, const Field& field, std::string& reason) {
+  if (!field) return;
+  if (!field.value->is_string() || field.value->get_ref<const std::string&>().empty()) {
+    r.error(field.where, "expected a non-empty string saying why the scenario is chaotic, got " +
+                             describe(*field.value));
+    return;
+  }
+  reason = field.value->get_ref<const std::string&>();
+}
+
 void read_scenario(JsonReader& r, const Field& root, Scenario& s, LoadContext& context) {
   if (!r.object(root)) return;
   ObjectReader o(r, root);
@@ -74,6 +86,7 @@ void read_scenario(JsonReader& r, const Field& root, Scenario& s, LoadContext& c
                : between(0.0, static_cast<double>(Limits::max_ticks));
   read_expect(r, o.optional("expect"), checked_ticks, s.world, s.expect);
   read_tolerances(r, o.optional("tolerance"), s.tolerance);
+  read_chaotic(r, o.optional("chaotic"), s.chaotic);
   o.reject_unknown();
 }
 

@@ -258,6 +258,9 @@ struct Scenario {
   std::vector<InputKey> input;
   std::vector<ExpectCheck> expect;
   std::vector<ColumnTolerance> tolerance;  ///< the scenario's own, over the project's (docs/format.md §4.2)
+  /// Why the scenario's path is on a knife edge, so that `check --perturb`
+  /// reports its spread without failing (docs/format.md §3.2); "" when not declared.
+  std::string chaotic;
 };
 
 }  // namespace stepslide

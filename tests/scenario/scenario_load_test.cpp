@@ -164,6 +164,12 @@ TEST(ScenarioLoad, MinimalScenarioGetsDefaults) {
   EXPECT_TRUE(s.expect.empty());
 }
 
+TEST(ScenarioLoad, ChaoticKeepsItsReasonAndIsNotDeclaredByDefault) {
+  EXPECT_EQ(loaded(load_scenario_text(minimal(), "t")).chaotic, "");
+  EXPECT_EQ(test::loaded_with(R"("chaotic": "a grazing sweep decides the path")").chaotic,
+            "a grazing sweep decides the path");
+}
+
 TEST(ScenarioLoad, NameDefaultsToFileNameWithoutJsonExtension) {
   EXPECT_EQ(loaded(load_scenario_text(minimal(), "a/b/c.json")).name, "c");
   EXPECT_EQ(loaded(load_scenario_text(minimal(), "plain")).name, "plain");

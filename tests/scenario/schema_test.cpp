@@ -396,6 +396,8 @@ TEST(ScenarioSchema, AgreesWithTheLoaderOnEveryShapeMotionInputAndCheck) {
       {R"({"format": "stepslide/scenario@1", "ticks": 1, "tick_rate": 240, "gravity": [0, -20, 0], "up": [0, 1, 0],
            "name": "n", "description": "d"})",
        true},
+      {R"({"format": "stepslide/scenario@1", "ticks": 1, "chaotic": "a grazing sweep decides the path"})", true},
+      {R"({"format": "stepslide/scenario@1", "ticks": 1, "chaotic": true})", false},
       {R"({"format": "stepslide/scenario@2", "ticks": 1})", false},
       {R"({"ticks": 1})", false},
       {R"({"format": "stepslide/scenario@1"})", false},
@@ -459,6 +461,8 @@ const char* const kExpressible[] = {
     "mesh_file_with_motion",
     "place_unknown",
     "place_without_position",
+    // "chaotic" (check --perturb).
+    "chaotic_not_string",
 };
 
 /// Bad-input files whose problem relates one value to another, or needs
@@ -472,6 +476,8 @@ const char* const kBeyondTheSchema[] = {
     // Issue 14's checks: bounds in order, names of bodies, a window that fits its range.
     "expect_x_between_reversed", "expect_on_body_unknown_name", "expect_window_longer_than_range",
     "expect_step_events_reversed",
+    // "chaotic": "" says nothing; minLength is outside the subset of JSON Schema the checker reads.
+    "chaotic_empty",
     "mesh_repeated_triangle", "moving_body_ticks_too_many",
     // Level, mesh and image files: what they hold, and where they lie, is beyond any schema.
     "heightfield_file_bad_crc",
