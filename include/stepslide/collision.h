@@ -35,6 +35,8 @@ struct Contact {
 /// Query counts since the last reset.
 struct QueryCounts {
   int sweeps = 0;  ///< convex casts (the trajectory's `sweeps` column)
+  /// Overlap queries answered by a clearance certificate instead of Bullet.
+  int reused_contacts = 0;
 };
 
 class CollisionQueries {
@@ -57,20 +59,39 @@ class CollisionQueries {
   void contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out);
 
   /// Deepest overlap of `object` (its shape at its transform) with the world,
-  /// 0 when clear.
+  /// 0 when clear. Always asks Bullet (never a certificate): it is the
+  /// measurement the fuzzer's invariants check the controller against.
   double penetration_depth(btCollisionObject* object);
 
-  /// Closest ray hit from `from` to `to`.
+  /// Closest ray hit from `from` to `to`. Boxes hit from outside are answered
+  /// exactly (ray_box, exact_queries.h); every other pair by Bullet.
   RayHit ray(const btVector3& from, const btVector3& to);
+
+  /// Records that `object` at `pose` is clear of every static object (the
+  /// caller proved it with a query it made, e.g. the ground probe's contacts).
+  /// A later contacts(object, max_distance <= 0) with `object` at exactly that
+  /// pose then answers "no contacts" without asking Bullet, as long as the
+  /// world holds as many objects as now and no moving (kinematic or dynamic)
+  /// body's bounding box overlaps the object's: the end of one tick's ground
+  /// check stands in for the next tick's overlap check. Static bodies are
+  /// assumed not to move; a game that moves one calls forget_clearance().
+  void certify_clear(const btCollisionObject* object, const btTransform& pose);
+  void forget_clearance() { certified_ = nullptr; }
 
   btCollisionWorld* world() const { return world_; }
   const QueryCounts& counts() const { return counts_; }
   void reset_counts() { counts_ = QueryCounts{}; }
 
  private:
+  void query_contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out);
+  bool certified(const btCollisionObject* object) const;
+
   btCollisionWorld* world_;
   const btCollisionObject* self_;
   QueryCounts counts_;
+  const btCollisionObject* certified_ = nullptr;
+  btTransform certified_pose_;
+  int certified_object_count_ = 0;
 };
 
 }  // namespace stepslide

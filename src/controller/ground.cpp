@@ -43,34 +43,22 @@ btVector3 face_normal_at(const CharacterContext& ctx, const btVector3& feet, con
 
 namespace {
 
-GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& position, double max_distance) {
-  GroundInfo g;
-  const SweepHit hit =
-      observed_sweep(ctx, SweepEvent::Purpose::GroundProbe, position, position - ctx.up * max_distance);
-  if (!hit.hit) return g;
-  g.found = true;
-  g.object = hit.object;
-  g.normal = hit.normal;
-  g.distance = hit.fraction * max_distance;
-
-  // The sweep's closest hit may be a riser edge or a steep face the shape is
-  // only leaning on, with the floor right below; and it stops within a
-  // millimetre of the surface. So look at every contact around where it
-  // stopped, and take the best support: a surface walkable by its own
-  // normal first, else an edge the character is perched on; the nearest of
-  // either kind. Its exact distance puts the feet exactly on the ground.
+/// The best support among the probe's `contacts` around `stopped` (the feet
+/// having come down `swept` from where the probe started): a surface walkable
+/// by its own normal first, else an edge the character is perched on; the
+/// nearest of either kind. Its exact distance puts the feet exactly on the
+/// ground. `g` holds what was found before (the sweep's hit, if any) and is
+/// updated; returns the rank found (2 walkable, 1 perched, 0 none) and sets
+/// `best` to the walkable contact when there is one.
+int choose_support(const CharacterContext& ctx, const btVector3& stopped, double swept,
+                   const std::vector<Contact>& contacts, GroundInfo& g, const Contact** best) {
   // Bullet's overlap query reports overlaps only, not small gaps, so the
   // contacts are taken with a copy of the shape grown by probe_inflation: an
   // overlap of depth p is a gap of probe_inflation - p.
-  const btVector3 stopped = position - ctx.up * g.distance;
-  ctx.probe_object->setWorldTransform(ctx.transform_at(stopped));
-  std::vector<Contact> contacts;
-  ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
   const double window = ctx.probe_inflation;
   // How far down the feet can go before touching anything: moving down by t
   // closes a plane's gap by exactly t·rise, an edge's by at least that and
-  // never by more than t. The sweep itself proved `swept` clear.
-  const double swept = g.distance;
+  // never by more than t. `swept` is known clear.
   double snap_limit = std::numeric_limits<double>::infinity();
   for (const Contact& c : contacts) {
     const double rise = c.normal.dot(ctx.up);
@@ -81,7 +69,6 @@ GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& posit
   snap_limit = std::max(snap_limit, swept);
 
   int best_rank = 0;  // 2: walkable surface, 1: perched on an edge
-  const Contact* best = nullptr;
   for (const Contact& c : contacts) {
     const double rise = c.normal.dot(ctx.up);
     if (rise <= 0.05) continue;  // beside or above the shape, not under it
@@ -108,21 +95,111 @@ GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& posit
     g.normal = face;
     g.object = c.object;
     g.point = c.point;
-    best = &c;
+    if (rank == 2) *best = &c;
   }
-  if (best_rank == 2) g.normal = face_normal_at(ctx, stopped, *best);
+  return best_rank;
+}
+
+/// How far the character's own shape at the probe's pose is at least from
+/// every static object, as the probe's contacts prove: the probe is the
+/// shape grown by probe_inflation, so a contact at probe distance d is at
+/// least d + probe_inflation from the shape, and an object the probe did not
+/// touch at least probe_inflation. Moving bodies are left out: they may move
+/// before the proof is used, and the adapter looks for them then.
+double static_clearance(const CharacterContext& ctx, const std::vector<Contact>& contacts) {
+  double clearance = ctx.probe_inflation;
+  for (const Contact& c : contacts) {
+    if (c.object != nullptr && (c.object->isKinematicObject() || !c.object->isStaticObject())) continue;
+    clearance = std::min(clearance, c.distance + ctx.probe_inflation);
+  }
+  return clearance;
+}
+
+/// Whether the support chosen from the contacts where the shape is, without
+/// a sweep, is where the sweep would have put it. The distance to a contact
+/// is gap / rise: exact for a face (moving down by t closes the gap by
+/// exactly t·rise), but at an edge the gap closes faster, by up to t, and only
+/// a sweep finds where it touches. So: the support must be a face (its
+/// contact normal is the face's own), and nothing else may be met before it
+/// (every other contact under the shape is at least that far away, or lies
+/// on a face level with it: seams between coplanar boxes or triangles).
+bool exact_without_sweep(const CharacterContext& ctx, const std::vector<Contact>& contacts, const Contact& best,
+                         const GroundInfo& g) {
+  constexpr double kSameFace = 1e-6;  // 1 - cos: within 0.08 degrees
+  if (g.normal.dot(best.normal) < 1.0 - kSameFace) return false;
+  for (const Contact& c : contacts) {
+    if (&c == &best || c.normal.dot(ctx.up) <= 0.05) continue;
+    const double gap = c.distance + ctx.probe_inflation;
+    if (gap > g.distance + 1e-9) continue;  // not reached first (and did not cap the snap)
+    if (c.normal.dot(g.normal) < 1.0 - kSameFace) return false;
+  }
+  return true;
+}
+
+/// The ground below the probe started at `position` (center-based feet), up
+/// to `max_distance` down. Sets `*clearance` (when not null) to the shape's
+/// proven clearance from static objects at `position`, or -infinity when no
+/// proof was made.
+GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& position, double max_distance,
+                             double* clearance) {
+  if (clearance != nullptr) *clearance = -std::numeric_limits<double>::infinity();
+  std::vector<Contact> contacts;
+  // First the contacts where the shape already is: when they hold walkable
+  // ground within the probe's reach, nothing lower can be met first (it
+  // would be a contact too, nearer), so the downward sweep would only find
+  // the same support. That is every tick spent walking on the ground.
+  ctx.probe_object->setWorldTransform(ctx.transform_at(position));
+  ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
+  {
+    GroundInfo g;
+    g.found = true;
+    g.distance = 0.0;
+    const Contact* best = nullptr;
+    if (choose_support(ctx, position, 0.0, contacts, g, &best) == 2 && g.distance <= max_distance) {
+      g.normal = face_normal_at(ctx, position, *best);
+      if (exact_without_sweep(ctx, contacts, *best, g)) {
+        if (clearance != nullptr) *clearance = static_clearance(ctx, contacts);
+        return g;
+      }
+    }
+  }
+
+  // Else sweep down to the first thing in the way, and look at every contact
+  // around where it stopped: its closest hit may be a riser edge or a steep
+  // face the shape is only leaning on, with the floor right below; and it
+  // stops within a millimetre of the surface.
+  GroundInfo g;
+  const SweepHit hit =
+      observed_sweep(ctx, SweepEvent::Purpose::GroundProbe, position, position - ctx.up * max_distance);
+  if (!hit.hit) return g;
+  g.found = true;
+  g.object = hit.object;
+  g.normal = hit.normal;
+  g.distance = hit.fraction * max_distance;
+  const btVector3 stopped = position - ctx.up * g.distance;
+  ctx.probe_object->setWorldTransform(ctx.transform_at(stopped));
+  ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
+  const Contact* best = nullptr;
+  if (choose_support(ctx, stopped, g.distance, contacts, g, &best) == 2) g.normal = face_normal_at(ctx, stopped, *best);
+  return g;
+}
+
+/// probe_ground, also giving the clearance proof of probe_ground_from
+/// (measured at the feet raised by kGroundClearance).
+GroundInfo probe_ground_proving(const CharacterContext& ctx, const btVector3& feet, double max_distance,
+                                double* clearance) {
+  // Look from kGroundClearance above the feet, so ground up to that much
+  // higher (which walking sweeps skim over) is found too: distances are
+  // measured from there and the clearance taken off at the end.
+  GroundInfo g = probe_ground_from(ctx, feet + ctx.up * kGroundClearance, max_distance + kGroundClearance, clearance);
+  g.distance -= kGroundClearance;
   return g;
 }
 
 }  // namespace
 
 GroundInfo probe_ground(const CharacterContext& ctx, const btVector3& feet, double max_distance) {
-  // Look from kGroundClearance above the feet, so ground up to that much
-  // higher (which walking sweeps skim over) is found too: distances are
-  // measured from there and the clearance taken off at the end.
-  GroundInfo g = probe_ground_from(ctx, feet + ctx.up * kGroundClearance, max_distance + kGroundClearance);
-  g.distance -= kGroundClearance;
-  return g;
+  return probe_ground_proving(ctx, feet, max_distance, nullptr);
 }
 
 namespace {
@@ -172,10 +249,18 @@ void settle(const CharacterContext& ctx, CharacterState& state, const Intent& in
   if (!leaving_ground) {
     const double reach =
         intent.airborne ? ctx.ground_tolerance() : ctx.settings->step_down_height + ctx.ground_tolerance();
-    const GroundInfo g = probe_ground(ctx, state.position, reach);
+    double clearance = 0.0;
+    const GroundInfo g = probe_ground_proving(ctx, state.position, reach, &clearance);
     if (g.found && g.walkable) {
       state.position -= up * g.distance;
       stand_on(state, g);
+      // Moving the shape by the snap changes its distance to anything by at
+      // most the snap: what is left of the proven clearance holds where it
+      // now stands, and next tick's overlap check need not ask Bullet again.
+      const double moved = std::fabs(g.distance + kGroundClearance);
+      if (clearance - moved >= -0.5 * kPenetrationTolerance) {
+        ctx.queries->certify_clear(ctx.object, ctx.transform_at(state.position));
+      }
       const double into_ground = state.velocity.dot(up);
       if (into_ground < 0) state.velocity -= up * into_ground;
     }
