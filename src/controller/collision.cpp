@@ -94,21 +94,43 @@ struct ClosestRay : btBroadphaseRayCallback {
     auto* object = static_cast<btCollisionObject*>(proxy->m_clientObject);
     if (object == self_ || !result.needsCollision(object->getBroadphaseHandle())) return true;
     const btCollisionShape* shape = object->getCollisionShape();
-    if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {
-      bool inside = false;
-      const ExactRayHit hit = ray_box(from_, to_, object->getWorldTransform(),
-                                      static_cast<const btBoxShape*>(shape)->getHalfExtentsWithMargin(), &inside);
-      if (!inside) {
-        if (hit.hit && hit.fraction < result.m_closestHitFraction) {
-          btCollisionWorld::LocalRayResult local(object, nullptr, hit.normal, hit.fraction);
-          result.addSingleResult(local, true);
-        }
-        return true;
+    ExactRayHit hit;
+    if (exact_ray(shape, object->getWorldTransform(), &hit)) {
+      if (hit.hit && hit.fraction < result.m_closestHitFraction) {
+        btCollisionWorld::LocalRayResult local(object, nullptr, hit.normal, hit.fraction);
+        result.addSingleResult(local, true);
       }
+      return true;
     }
     btCollisionWorld::rayTestSingle(btTransform(btMatrix3x3::getIdentity(), from_),
                                     btTransform(btMatrix3x3::getIdentity(), to_), object, shape,
                                     object->getWorldTransform(), result);
+    return true;
+  }
+
+  /// The closest hit of the ray on `shape` at `pose` in `*hit`, when it has
+  /// an exact answer: a box the ray starts outside of, or a small compound of
+  /// such boxes (the stairs of a level). False: ask Bullet.
+  bool exact_ray(const btCollisionShape* shape, const btTransform& pose, ExactRayHit* hit) const {
+    if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {
+      bool inside = false;
+      *hit = ray_box(from_, to_, pose, static_cast<const btBoxShape*>(shape)->getHalfExtentsWithMargin(), &inside);
+      return !inside;
+    }
+    if (shape->getShapeType() != COMPOUND_SHAPE_PROXYTYPE) return false;
+    const auto* compound = static_cast<const btCompoundShape*>(shape);
+    constexpr int kMaxExactChildren = 64;  // beyond, Bullet's tree over the children pays off
+    if (compound->getNumChildShapes() > kMaxExactChildren) return false;
+    *hit = ExactRayHit{};
+    for (int i = 0; i < compound->getNumChildShapes(); ++i) {
+      const btCollisionShape* child = compound->getChildShape(i);
+      if (child->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
+      bool inside = false;
+      const ExactRayHit h = ray_box(from_, to_, pose * compound->getChildTransform(i),
+                                    static_cast<const btBoxShape*>(child)->getHalfExtentsWithMargin(), &inside);
+      if (inside) return false;
+      if (h.hit && (!hit->hit || h.fraction < hit->fraction)) *hit = h;
+    }
     return true;
   }
 
