@@ -30,6 +30,11 @@ struct Contact {
   double distance = 0.0;      ///< signed: negative is penetration depth
   btVector3 point{0, 0, 0};   ///< on the world surface
   const btCollisionObject* object = nullptr;
+  /// The normal of the face the contact lies on, read from the shape (a
+  /// box's axis, a cylinder's cap, a mesh or heightfield triangle's normal), facing the
+  /// character; zero where the contact is not on one face of a box or
+  /// triangle (an edge, a corner, a rounded shape).
+  btVector3 face_normal{0, 0, 0};
 };
 
 /// Query counts since the last reset.

@@ -2,7 +2,10 @@
 
 #include "stepslide/exact_queries.h"
 
+#include <BulletCollision/CollisionShapes/btTriangleShape.h>
+
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 
 namespace stepslide {
@@ -44,6 +47,46 @@ struct ClosestOpposingSweep : btCollisionWorld::ConvexResultCallback {
   SweepHit hit;
 };
 
+/// Contact normals within this of a face's normal (1 - cos, 0.08 degrees)
+/// are on that face: GJK's normal carries a little noise, an edge's leans.
+constexpr double kSameFace = 1e-6;
+
+/// The normal of the face of `world_side` (the shape Bullet handed the
+/// contact callback: a box, a compound's child box, a cylinder's cap, or one
+/// triangle of a mesh or heightfield, at its world transform) that a contact with `normal`
+/// lies on, facing the character; zero when it is not on one face.
+btVector3 face_normal(const btCollisionObjectWrapper* world_side, const btVector3& normal) {
+  const btCollisionShape* shape = world_side->getCollisionShape();
+  const btMatrix3x3& basis = world_side->getWorldTransform().getBasis();
+  if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {
+    const btVector3 local = basis.transpose() * normal;
+    const int axis = local.absolute().maxAxis();
+    if (std::fabs(local[axis]) < 1.0 - kSameFace) return btVector3(0, 0, 0);
+    btVector3 face(0, 0, 0);
+    face[axis] = local[axis] > 0 ? 1.0 : -1.0;
+    return basis * face;
+  }
+  if (shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE) {  // a cap (disc platforms), not the side
+    const btVector3 local = basis.transpose() * normal;
+    const int axis = static_cast<const btCylinderShape*>(shape)->getUpAxis();
+    if (std::fabs(local[axis]) < 1.0 - kSameFace) return btVector3(0, 0, 0);
+    btVector3 face(0, 0, 0);
+    face[axis] = local[axis] > 0 ? 1.0 : -1.0;
+    return basis * face;
+  }
+  if (shape->getShapeType() == TRIANGLE_SHAPE_PROXYTYPE) {
+    const auto* triangle = static_cast<const btTriangleShape*>(shape);
+    btVector3 face = basis * (triangle->m_vertices1[1] - triangle->m_vertices1[0])
+                                 .cross(triangle->m_vertices1[2] - triangle->m_vertices1[0]);
+    if (face.length2() < 1e-24) return btVector3(0, 0, 0);  // degenerate
+    face.normalize();
+    if (face.dot(normal) < 0) face = -face;  // either side may face the character
+    if (face.dot(normal) < 1.0 - kSameFace) return btVector3(0, 0, 0);
+    return face;
+  }
+  return btVector3(0, 0, 0);
+}
+
 struct AllContacts : btCollisionWorld::ContactResultCallback {
   AllContacts(const btCollisionObject* character, const btCollisionObject* self, std::vector<Contact>* out)
       : character_(character), self_(self), out_(out) {}
@@ -66,6 +109,7 @@ struct AllContacts : btCollisionWorld::ContactResultCallback {
     c.object = character_is_0 ? wrap1->getCollisionObject() : wrap0->getCollisionObject();
     if (c.normal.length2() < 1e-24) return 0;
     c.normal.normalize();
+    c.face_normal = face_normal(character_is_0 ? wrap1 : wrap0, c.normal);
     out_->push_back(c);
     return 0;
   }

@@ -31,6 +31,8 @@ btVector3 perch_face_normal(const CharacterContext& ctx, const btVector3& feet, 
 /// into the real one), and at an edge it leans toward the character. A short
 /// vertical ray just beside the contact, away from the axis, reads the face.
 btVector3 face_normal_at(const CharacterContext& ctx, const btVector3& feet, const Contact& c) {
+  // On one face of a box or triangle the shape itself says which: no ray.
+  if (!c.face_normal.isZero() && ctx.is_walkable(c.face_normal)) return c.face_normal;
   const btVector3 away = safe_normalized(horizontal_part(c.point - feet, ctx.up));
   const btVector3 at = c.point + away * (0.1 * kEdgeRayInset);
   const RayHit face =
@@ -100,46 +102,49 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
   return best_rank;
 }
 
-/// How far the character's own shape at the probe's pose is at least from
-/// every static object, as the probe's contacts prove: the probe is the
-/// shape grown by probe_inflation, so a contact at probe distance d is at
-/// least d + probe_inflation from the shape, and an object the probe did not
-/// touch at least probe_inflation. Moving bodies are left out: they may move
-/// before the proof is used, and the adapter looks for them then.
-double static_clearance(const CharacterContext& ctx, const std::vector<Contact>& contacts) {
-  double clearance = ctx.probe_inflation;
+/// Whether the support chosen from the contacts where the shape is, without
+/// a sweep, is where the sweep would have put it, and if so how clear of the
+/// static level the shape is once moved there (else -infinity).
+///
+/// Moving down by t closes a contact's gap by at most t; for a contact on a
+/// face (its normal the face's own) the shape lies wholly on the face's side
+/// of its plane, so the gap closes by exactly t·rise until the plane is
+/// reached and the face cannot be touched sooner: it is reached no earlier
+/// than gap/rise. The support's distance t = gap/rise is then exact when the
+/// support is a face, the snap did not cap it, and nothing else can be
+/// reached before t (or lies on a face level with it: seams between
+/// coplanar boxes or triangles). The same bounds give the clearance left at
+/// t: gap - t·rise on faces, gap - t elsewhere, probe_inflation - t from
+/// anything the probe did not touch. Moving bodies are left out of the
+/// clearance: they may move before it is used, and the adapter looks for
+/// them then.
+double exact_without_sweep(const CharacterContext& ctx, const std::vector<Contact>& contacts, const Contact& best,
+                           const GroundInfo& g) {
+  constexpr double kSameFace = 1e-6;  // 1 - cos: within 0.08 degrees
+  constexpr double kNone = -std::numeric_limits<double>::infinity();
+  const double t = g.distance;
+  if (g.normal.dot(best.normal) < 1.0 - kSameFace) return kNone;
+  const double best_rise = best.normal.dot(ctx.up);
+  if (std::fabs(std::max(0.0, (best.distance + ctx.probe_inflation) / best_rise) - t) > 1e-12) return kNone;
+  double clearance = ctx.probe_inflation - t;
   for (const Contact& c : contacts) {
-    if (c.object != nullptr && (c.object->isKinematicObject() || !c.object->isStaticObject())) continue;
-    clearance = std::min(clearance, c.distance + ctx.probe_inflation);
+    const double gap = c.distance + ctx.probe_inflation;
+    const double rise = c.normal.dot(ctx.up);
+    const bool face = !c.face_normal.isZero() && c.face_normal.dot(ctx.up) > 0;
+    const bool moving = c.object != nullptr && (c.object->isKinematicObject() || !c.object->isStaticObject());
+    if (!moving) clearance = std::min(clearance, face ? gap - t * rise : gap - t);
+    if (&c == &best || rise <= 0.05) continue;
+    const double reached_no_earlier_than = face ? gap / rise : gap;
+    if (reached_no_earlier_than > t + 1e-9) continue;
+    if (c.normal.dot(g.normal) < 1.0 - kSameFace) return kNone;
   }
   return clearance;
 }
 
-/// Whether the support chosen from the contacts where the shape is, without
-/// a sweep, is where the sweep would have put it. The distance to a contact
-/// is gap / rise: exact for a face (moving down by t closes the gap by
-/// exactly t·rise), but at an edge the gap closes faster, by up to t, and only
-/// a sweep finds where it touches. So: the support must be a face (its
-/// contact normal is the face's own), and nothing else may be met before it
-/// (every other contact under the shape is at least that far away, or lies
-/// on a face level with it: seams between coplanar boxes or triangles).
-bool exact_without_sweep(const CharacterContext& ctx, const std::vector<Contact>& contacts, const Contact& best,
-                         const GroundInfo& g) {
-  constexpr double kSameFace = 1e-6;  // 1 - cos: within 0.08 degrees
-  if (g.normal.dot(best.normal) < 1.0 - kSameFace) return false;
-  for (const Contact& c : contacts) {
-    if (&c == &best || c.normal.dot(ctx.up) <= 0.05) continue;
-    const double gap = c.distance + ctx.probe_inflation;
-    if (gap > g.distance + 1e-9) continue;  // not reached first (and did not cap the snap)
-    if (c.normal.dot(g.normal) < 1.0 - kSameFace) return false;
-  }
-  return true;
-}
-
 /// The ground below the probe started at `position` (center-based feet), up
 /// to `max_distance` down. Sets `*clearance` (when not null) to the shape's
-/// proven clearance from static objects at `position`, or -infinity when no
-/// proof was made.
+/// proven clearance from static objects where the probe puts it, or
+/// -infinity when no proof was made.
 GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& position, double max_distance,
                              double* clearance) {
   if (clearance != nullptr) *clearance = -std::numeric_limits<double>::infinity();
@@ -157,8 +162,9 @@ GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& posit
     const Contact* best = nullptr;
     if (choose_support(ctx, position, 0.0, contacts, g, &best) == 2 && g.distance <= max_distance) {
       g.normal = face_normal_at(ctx, position, *best);
-      if (exact_without_sweep(ctx, contacts, *best, g)) {
-        if (clearance != nullptr) *clearance = static_clearance(ctx, contacts);
+      const double clear = exact_without_sweep(ctx, contacts, *best, g);
+      if (clear > -std::numeric_limits<double>::infinity()) {
+        if (clearance != nullptr) *clearance = clear;
         return g;
       }
     }
@@ -254,11 +260,9 @@ void settle(const CharacterContext& ctx, CharacterState& state, const Intent& in
     if (g.found && g.walkable) {
       state.position -= up * g.distance;
       stand_on(state, g);
-      // Moving the shape by the snap changes its distance to anything by at
-      // most the snap: what is left of the proven clearance holds where it
-      // now stands, and next tick's overlap check need not ask Bullet again.
-      const double moved = std::fabs(g.distance + kGroundClearance);
-      if (clearance - moved >= -0.5 * kPenetrationTolerance) {
+      // Clear of the static level where it now stands, as the ground
+      // contacts proved: next tick's overlap check need not ask Bullet again.
+      if (clearance >= -0.5 * kPenetrationTolerance) {
         ctx.queries->certify_clear(ctx.object, ctx.transform_at(state.position));
       }
       const double into_ground = state.velocity.dot(up);
