@@ -6,6 +6,8 @@
 
 #include <vector>
 
+#include "stepslide/clearance.h"
+
 namespace stepslide {
 
 struct SweepHit {
@@ -72,16 +74,21 @@ class CollisionQueries {
   /// exactly (ray_box, exact_queries.h); every other pair by Bullet.
   RayHit ray(const btVector3& from, const btVector3& to);
 
-  /// Records that `object` at `pose` is clear of every static object (the
-  /// caller proved it with a query it made, e.g. the ground probe's contacts).
-  /// A later contacts(object, max_distance <= 0) with `object` at exactly that
-  /// pose then answers "no contacts" without asking Bullet, as long as the
-  /// world holds as many objects as now and no moving (kinematic or dynamic)
-  /// body's bounding box overlaps the object's: the end of one tick's ground
-  /// check stands in for the next tick's overlap check. Static bodies are
-  /// assumed not to move; a game that moves one calls forget_clearance().
-  void certify_clear(const btCollisionObject* object, const btTransform& pose);
-  void forget_clearance() { certified_ = nullptr; }
+  /// Records that `object` at `pose` overlaps nothing (the caller proved it
+  /// with a query it made, e.g. the ground probe's contacts) and is at least
+  /// `static_clearance` from every static object. A later contacts(object,
+  /// max_distance <= 0) then answers "no contacts" without asking Bullet
+  /// while the proof holds (ClearanceCertificate::holds: the object stayed
+  /// within its static clearance of that pose, and every moving body near it
+  /// carried it rigidly): the end of one tick's ground check stands in for
+  /// the next tick's overlap check. Touching contacts (|distance| below
+  /// kClearanceTolerance) are not reported then. Static bodies are assumed
+  /// not to move; a game that moves one calls forget_clearance().
+  void certify_clear(const btCollisionObject* object, const btTransform& pose, double static_clearance);
+  void forget_clearance() { certificate_.forget(); }
+  /// How deep an overlap a certificate may overlook: half the controller's
+  /// penetration tolerance (overlaps shallower than that are contact).
+  static constexpr double kClearanceTolerance = 0.5e-6;
 
   btCollisionWorld* world() const { return world_; }
   const QueryCounts& counts() const { return counts_; }
@@ -89,14 +96,11 @@ class CollisionQueries {
 
  private:
   void query_contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out);
-  bool certified(const btCollisionObject* object) const;
 
   btCollisionWorld* world_;
   const btCollisionObject* self_;
   QueryCounts counts_;
-  const btCollisionObject* certified_ = nullptr;
-  btTransform certified_pose_;
-  int certified_object_count_ = 0;
+  ClearanceCertificate certificate_;
 };
 
 }  // namespace stepslide

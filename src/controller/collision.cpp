@@ -184,21 +184,6 @@ struct ClosestRay : btBroadphaseRayCallback {
   btCollisionWorld::ClosestRayResultCallback result;
 };
 
-/// Whether a moving (kinematic or dynamic) body's bounding box overlaps the
-/// box given: such a body may have moved into a pose certified clear.
-struct MovingBodyNear : btBroadphaseAabbCallback {
-  MovingBodyNear(const btCollisionObject* self, const btCollisionObject* object) : self_(self), object_(object) {}
-  bool process(const btBroadphaseProxy* proxy) override {
-    const auto* object = static_cast<const btCollisionObject*>(proxy->m_clientObject);
-    if (object == self_ || object == object_) return true;
-    if (object->isKinematicObject() || !object->isStaticObject()) found = true;
-    return !found;
-  }
-  const btCollisionObject* self_;
-  const btCollisionObject* object_;
-  bool found = false;
-};
-
 }  // namespace
 
 CollisionQueries::CollisionQueries(btCollisionWorld* world, const btCollisionObject* self)
@@ -213,25 +198,13 @@ SweepHit CollisionQueries::sweep(const btConvexShape* shape, const btTransform& 
   return callback.hit;
 }
 
-void CollisionQueries::certify_clear(const btCollisionObject* object, const btTransform& pose) {
-  certified_ = object;
-  certified_pose_ = pose;
-  certified_object_count_ = world_->getNumCollisionObjects();
-}
-
-bool CollisionQueries::certified(const btCollisionObject* object) const {
-  if (object != certified_ || !(object->getWorldTransform() == certified_pose_)) return false;
-  if (world_->getNumCollisionObjects() != certified_object_count_) return false;
-  btVector3 low;
-  btVector3 high;
-  object->getCollisionShape()->getAabb(certified_pose_, low, high);
-  MovingBodyNear near(self_, object);
-  world_->getBroadphase()->aabbTest(low, high, near);
-  return !near.found;
+void CollisionQueries::certify_clear(const btCollisionObject* object, const btTransform& pose,
+                                     double static_clearance) {
+  certificate_.certify(world_, object, pose, static_clearance);
 }
 
 void CollisionQueries::contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out) {
-  if (max_distance <= 0.0 && certified(object)) {
+  if (max_distance <= 0.0 && certificate_.holds(world_, object, self_, kClearanceTolerance)) {
     out.clear();
     ++counts_.reused_contacts;
     return;

@@ -115,36 +115,42 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
 /// reached before t (or lies on a face level with it: seams between
 /// coplanar boxes or triangles). The same bounds give the clearance left at
 /// t: gap - t·rise on faces, gap - t elsewhere, probe_inflation - t from
-/// anything the probe did not touch. Moving bodies are left out of the
-/// clearance: they may move before it is used, and the adapter looks for
-/// them then.
-double exact_without_sweep(const CharacterContext& ctx, const std::vector<Contact>& contacts, const Contact& best,
-                           const GroundInfo& g) {
+/// anything the probe did not touch; kept apart for static and moving
+/// bodies (ClearanceCertificate).
+struct Proof {
+  bool exact = false;
+  double static_clearance = -std::numeric_limits<double>::infinity();
+  double moving_clearance = -std::numeric_limits<double>::infinity();
+};
+Proof exact_without_sweep(const CharacterContext& ctx, const std::vector<Contact>& contacts, const Contact& best,
+                          const GroundInfo& g) {
   constexpr double kSameFace = 1e-6;  // 1 - cos: within 0.08 degrees
-  constexpr double kNone = -std::numeric_limits<double>::infinity();
+  Proof proof;
   const double t = g.distance;
-  if (g.normal.dot(best.normal) < 1.0 - kSameFace) return kNone;
+  if (g.normal.dot(best.normal) < 1.0 - kSameFace) return proof;
   const double best_rise = best.normal.dot(ctx.up);
-  if (std::fabs(std::max(0.0, (best.distance + ctx.probe_inflation) / best_rise) - t) > 1e-12) return kNone;
-  double clearance = ctx.probe_inflation - t;
+  if (std::fabs(std::max(0.0, (best.distance + ctx.probe_inflation) / best_rise) - t) > 1e-12) return proof;
+  proof.static_clearance = proof.moving_clearance = ctx.probe_inflation - t;
   for (const Contact& c : contacts) {
     const double gap = c.distance + ctx.probe_inflation;
     const double rise = c.normal.dot(ctx.up);
     const bool face = !c.face_normal.isZero() && c.face_normal.dot(ctx.up) > 0;
     const bool moving = c.object != nullptr && (c.object->isKinematicObject() || !c.object->isStaticObject());
-    if (!moving) clearance = std::min(clearance, face ? gap - t * rise : gap - t);
+    double& clearance = moving ? proof.moving_clearance : proof.static_clearance;
+    clearance = std::min(clearance, face ? gap - t * rise : gap - t);
     if (&c == &best || rise <= 0.05) continue;
     const double reached_no_earlier_than = face ? gap / rise : gap;
     if (reached_no_earlier_than > t + 1e-9) continue;
-    if (c.normal.dot(g.normal) < 1.0 - kSameFace) return kNone;
+    if (c.normal.dot(g.normal) < 1.0 - kSameFace) return Proof{};
   }
-  return clearance;
+  proof.exact = true;
+  return proof;
 }
 
 /// The ground below the probe started at `position` (center-based feet), up
 /// to `max_distance` down. Sets `*clearance` (when not null) to the shape's
-/// proven clearance from static objects where the probe puts it, or
-/// -infinity when no proof was made.
+/// proven clearance from static objects where the probe puts it, when it is
+/// also proven clear of moving ones; else to -infinity.
 GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& position, double max_distance,
                              double* clearance) {
   if (clearance != nullptr) *clearance = -std::numeric_limits<double>::infinity();
@@ -162,9 +168,11 @@ GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& posit
     const Contact* best = nullptr;
     if (choose_support(ctx, position, 0.0, contacts, g, &best) == 2 && g.distance <= max_distance) {
       g.normal = face_normal_at(ctx, position, *best);
-      const double clear = exact_without_sweep(ctx, contacts, *best, g);
-      if (clear > -std::numeric_limits<double>::infinity()) {
-        if (clearance != nullptr) *clearance = clear;
+      const Proof proof = exact_without_sweep(ctx, contacts, *best, g);
+      if (proof.exact) {
+        if (clearance != nullptr && proof.moving_clearance >= -CollisionQueries::kClearanceTolerance) {
+          *clearance = proof.static_clearance;
+        }
         return g;
       }
     }
@@ -262,8 +270,8 @@ void settle(const CharacterContext& ctx, CharacterState& state, const Intent& in
       stand_on(state, g);
       // Clear of the static level where it now stands, as the ground
       // contacts proved: next tick's overlap check need not ask Bullet again.
-      if (clearance >= -0.5 * kPenetrationTolerance) {
-        ctx.queries->certify_clear(ctx.object, ctx.transform_at(state.position));
+      if (clearance >= -CollisionQueries::kClearanceTolerance) {
+        ctx.queries->certify_clear(ctx.object, ctx.transform_at(state.position), clearance);
       }
       const double into_ground = state.velocity.dot(up);
       if (into_ground < 0) state.velocity -= up * into_ground;
