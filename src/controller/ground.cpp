@@ -106,17 +106,21 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
 /// a sweep, is where the sweep would have put it, and if so how clear of the
 /// static level the shape is once moved there (else -infinity).
 ///
-/// Moving down by t closes a contact's gap by at most t; for a contact on a
-/// face (its normal the face's own) the shape lies wholly on the face's side
-/// of its plane, so the gap closes by exactly t·rise until the plane is
-/// reached and the face cannot be touched sooner: it is reached no earlier
-/// than gap/rise. The support's distance t = gap/rise is then exact when the
+/// Moving down by t closes a contact's gap by at most t. Closer bounds: for a
+/// contact on a face (its normal the face's own) the shape lies wholly on the
+/// face's side of its plane, so the gap closes by exactly t·rise until the
+/// plane is reached, and the face cannot be touched sooner than gap/rise. For
+/// a capsule or sphere the same holds at any contact it is clear of (an edge,
+/// a corner): the probe is the shape grown by a sphere, so its contact normal
+/// is the real shape's separating direction, and the obstacle lies beyond the
+/// plane through its closest point, which the shape cannot reach before
+/// gap/rise. The support's distance t = gap/rise is then exact when the
 /// support is a face, the snap did not cap it, and nothing else can be
 /// reached before t (or lies on a face level with it: seams between
 /// coplanar boxes or triangles). The same bounds give the clearance left at
-/// t: gap - t·rise on faces, gap - t elsewhere, probe_inflation - t from
-/// anything the probe did not touch; kept apart for static and moving
-/// bodies (ClearanceCertificate).
+/// t: gap - t·rise where the plane bound holds, gap - t elsewhere,
+/// probe_inflation - t from anything the probe did not touch; kept apart
+/// for static and moving bodies (ClearanceCertificate).
 struct Proof {
   bool exact = false;
   double static_clearance = -std::numeric_limits<double>::infinity();
@@ -130,16 +134,19 @@ Proof exact_without_sweep(const CharacterContext& ctx, const std::vector<Contact
   if (g.normal.dot(best.normal) < 1.0 - kSameFace) return proof;
   const double best_rise = best.normal.dot(ctx.up);
   if (std::fabs(std::max(0.0, (best.distance + ctx.probe_inflation) / best_rise) - t) > 1e-12) return proof;
+  const int shape = ctx.shape->getShapeType();
+  const bool rounded = shape == CAPSULE_SHAPE_PROXYTYPE || shape == SPHERE_SHAPE_PROXYTYPE;
   proof.static_clearance = proof.moving_clearance = ctx.probe_inflation - t;
   for (const Contact& c : contacts) {
     const double gap = c.distance + ctx.probe_inflation;
     const double rise = c.normal.dot(ctx.up);
     const bool face = !c.face_normal.isZero() && c.face_normal.dot(ctx.up) > 0;
+    const bool plane_bound = rise > 0 && (face || (rounded && gap >= 0));
     const bool moving = c.object != nullptr && (c.object->isKinematicObject() || !c.object->isStaticObject());
     double& clearance = moving ? proof.moving_clearance : proof.static_clearance;
-    clearance = std::min(clearance, face ? gap - t * rise : gap - t);
+    clearance = std::min(clearance, plane_bound ? gap - t * rise : gap - t);
     if (&c == &best || rise <= 0.05) continue;
-    const double reached_no_earlier_than = face ? gap / rise : gap;
+    const double reached_no_earlier_than = plane_bound ? gap / rise : gap;
     if (reached_no_earlier_than > t + 1e-9) continue;
     if (c.normal.dot(g.normal) < 1.0 - kSameFace) return Proof{};
   }
@@ -191,8 +198,10 @@ GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& posit
   g.normal = hit.normal;
   g.distance = hit.fraction * max_distance;
   const btVector3 stopped = position - ctx.up * g.distance;
-  ctx.probe_object->setWorldTransform(ctx.transform_at(stopped));
-  ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
+  if (g.distance != 0.0) {  // else the contacts where it stands are those already found
+    ctx.probe_object->setWorldTransform(ctx.transform_at(stopped));
+    ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
+  }
   const Contact* best = nullptr;
   if (choose_support(ctx, stopped, g.distance, contacts, g, &best) == 2) g.normal = face_normal_at(ctx, stopped, *best);
   return g;
