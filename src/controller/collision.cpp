@@ -55,9 +55,7 @@ constexpr double kSameFace = 1e-6;
 /// contact callback: a box, a compound's child box, a cylinder's cap, or one
 /// triangle of a mesh or heightfield, at its world transform) that a contact with `normal`
 /// lies on, facing the character; zero when it is not on one face.
-btVector3 face_normal(const btCollisionObjectWrapper* world_side, const btVector3& normal) {
-  const btCollisionShape* shape = world_side->getCollisionShape();
-  const btMatrix3x3& basis = world_side->getWorldTransform().getBasis();
+btVector3 face_normal(const btCollisionShape* shape, const btMatrix3x3& basis, const btVector3& normal) {
   if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {
     const btVector3 local = basis.transpose() * normal;
     const int axis = local.absolute().maxAxis();
@@ -109,7 +107,8 @@ struct AllContacts : btCollisionWorld::ContactResultCallback {
     c.object = character_is_0 ? wrap1->getCollisionObject() : wrap0->getCollisionObject();
     if (c.normal.length2() < 1e-24) return 0;
     c.normal.normalize();
-    c.face_normal = face_normal(character_is_0 ? wrap1 : wrap0, c.normal);
+    const btCollisionObjectWrapper* world_side = character_is_0 ? wrap1 : wrap0;
+    c.face_normal = face_normal(world_side->getCollisionShape(), world_side->getWorldTransform().getBasis(), c.normal);
     out_->push_back(c);
     return 0;
   }
@@ -184,6 +183,95 @@ struct ClosestRay : btBroadphaseRayCallback {
   btCollisionWorld::ClosestRayResultCallback result;
 };
 
+/// The query object's shape as a segment a→b grown by a radius, when it is
+/// a capsule or a sphere.
+bool as_capsule(const btCollisionObject* object, btVector3* a, btVector3* b, double* radius) {
+  const btCollisionShape* shape = object->getCollisionShape();
+  const btTransform& pose = object->getWorldTransform();
+  if (shape->getShapeType() == CAPSULE_SHAPE_PROXYTYPE) {
+    const auto* capsule = static_cast<const btCapsuleShape*>(shape);
+    btVector3 half(0, 0, 0);
+    half[capsule->getUpAxis()] = capsule->getHalfHeight();
+    *a = pose * -half;
+    *b = pose * half;
+    *radius = capsule->getRadius();
+    return true;
+  }
+  if (shape->getShapeType() == SPHERE_SHAPE_PROXYTYPE) {
+    *a = *b = pose.getOrigin();
+    *radius = static_cast<const btSphereShape*>(shape)->getRadius();
+    return true;
+  }
+  return false;
+}
+
+/// Contacts of the query object with each broadphase candidate: exact for a
+/// capsule or sphere against boxes, Bullet's contactPairTest for the rest.
+struct PairContacts : btBroadphaseAabbCallback {
+  PairContacts(btCollisionWorld* world, btCollisionObject* object, const btCollisionObject* self, double threshold,
+               AllContacts* callback)
+      : world_(world), object_(object), self_(self), threshold_(threshold), callback_(callback) {
+    capsule_ = as_capsule(object, &a_, &b_, &radius_);
+  }
+
+  bool process(const btBroadphaseProxy* proxy) override {
+    auto* other = static_cast<btCollisionObject*>(proxy->m_clientObject);
+    if (other == object_ || other == self_ || !callback_->needsCollision(other->getBroadphaseHandle())) return true;
+    if (!(capsule_ && exact(other))) world_->contactPairTest(object_, other, *callback_);
+    return true;
+  }
+
+  /// Adds the exact contacts with `other` and returns true, or adds nothing
+  /// and returns false when it has no exact answer here.
+  bool exact(const btCollisionObject* other) {
+    found_.clear();
+    const btCollisionShape* shape = other->getCollisionShape();
+    const btTransform& pose = other->getWorldTransform();
+    if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {
+      if (!add_box(other, static_cast<const btBoxShape*>(shape), pose)) return false;
+    } else if (shape->getShapeType() == COMPOUND_SHAPE_PROXYTYPE) {
+      const auto* compound = static_cast<const btCompoundShape*>(shape);
+      if (compound->getNumChildShapes() > 64) return false;
+      for (int i = 0; i < compound->getNumChildShapes(); ++i) {
+        const btCollisionShape* child = compound->getChildShape(i);
+        if (child->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
+        if (!add_box(other, static_cast<const btBoxShape*>(child), pose * compound->getChildTransform(i))) return false;
+      }
+    } else {
+      return false;
+    }
+    callback_->out_->insert(callback_->out_->end(), found_.begin(), found_.end());
+    return true;
+  }
+
+  bool add_box(const btCollisionObject* other, const btBoxShape* box, const btTransform& pose) {
+    // Bullet's box is its core grown by the margin (edges rounded by it):
+    // the same solid is the capsule grown by the margin against the core.
+    const ExactContact e = capsule_box(a_, b_, radius_ + box->getMargin(), pose, box->getHalfExtentsWithoutMargin());
+    if (!e.separated) return false;
+    if (e.distance > threshold_) return true;  // Bullet may report a few of these, never all: none
+    Contact c;
+    c.normal = e.normal;
+    c.distance = e.distance;
+    c.point = e.point;
+    c.object = other;
+    c.face_normal = face_normal(box, pose.getBasis(), e.normal);
+    found_.push_back(c);
+    return true;
+  }
+
+  btCollisionWorld* world_;
+  btCollisionObject* object_;
+  const btCollisionObject* self_;
+  double threshold_;
+  AllContacts* callback_;
+  bool capsule_ = false;
+  btVector3 a_;
+  btVector3 b_;
+  double radius_ = 0.0;
+  std::vector<Contact> found_;
+};
+
 }  // namespace
 
 CollisionQueries::CollisionQueries(btCollisionWorld* world, const btCollisionObject* self)
@@ -216,7 +304,14 @@ void CollisionQueries::query_contacts(btCollisionObject* object, double max_dist
   out.clear();
   AllContacts callback(object, self_, &out);
   callback.m_closestDistanceThreshold = max_distance;
-  world_->contactTest(object, callback);
+  // Bullet's contactTest pair by pair, as it walks the broadphase, but a
+  // capsule or sphere against a box (or a compound of boxes) is answered
+  // exactly (capsule_box) while its axis stays outside the box.
+  PairContacts pairs(world_, object, self_, max_distance, &callback);
+  btVector3 low;
+  btVector3 high;
+  object->getCollisionShape()->getAabb(object->getWorldTransform(), low, high);
+  world_->getBroadphase()->aabbTest(low, high, pairs);
   // Broadphase pair order is deterministic for a given world, but sorting makes
   // the solver's input independent of it altogether.
   std::sort(out.begin(), out.end(), [](const Contact& a, const Contact& b) {

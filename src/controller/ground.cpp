@@ -131,6 +131,9 @@ Proof exact_without_sweep(const CharacterContext& ctx, const std::vector<Contact
   constexpr double kSameFace = 1e-6;  // 1 - cos: within 0.08 degrees
   Proof proof;
   const double t = g.distance;
+  // Anything the probe did not touch is more than probe_inflation away, so
+  // it cannot be reached before t only if t is within that.
+  if (t > ctx.probe_inflation) return proof;
   if (g.normal.dot(best.normal) < 1.0 - kSameFace) return proof;
   const double best_rise = best.normal.dot(ctx.up);
   if (std::fabs(std::max(0.0, (best.distance + ctx.probe_inflation) / best_rise) - t) > 1e-12) return proof;
