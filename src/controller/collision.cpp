@@ -253,7 +253,7 @@ struct PairContacts : btBroadphaseAabbCallback {
     Contact c;
     c.normal = e.normal;
     c.distance = e.distance;
-    c.point = e.point;
+    c.point = e.point + e.normal * box->getMargin();  // on the rounded surface, not the core
     c.object = other;
     c.face_normal = face_normal(box, pose.getBasis(), e.normal);
     found_.push_back(c);

@@ -112,3 +112,21 @@ TEST(Update, WalkingOnFlatGroundIsOneSweepAndNoOverlapQueryPerTick) {
 
 }  // namespace
 }  // namespace stepslide::test
+
+namespace stepslide::test {
+namespace {
+
+TEST(ContactPoint, LiesOnTheBoxSurfaceNotItsCore) {
+  // Bullet's box is its core grown by the margin (1 mm in scenario worlds);
+  // the exact contact must give the point on the outer surface, where the
+  // face-normal and perch rays start from (it was 1 mm inside: a bug).
+  Rig rig({floor_at(0)});
+  const std::vector<Contact> contacts = probe_contacts(rig, btVector3(0.3, 0.005, -0.2));
+  ASSERT_EQ(contacts.size(), 1u);
+  EXPECT_NEAR(contacts[0].point.y(), 0.0, 1e-9);
+  EXPECT_NEAR(contacts[0].point.x(), 0.3, 1e-9);
+  EXPECT_NEAR(contacts[0].point.z(), -0.2, 1e-9);
+}
+
+}  // namespace
+}  // namespace stepslide::test
