@@ -9,7 +9,9 @@ packages=(
   libbullet-dev libcli11-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
   python3 libpng-dev libassimp-dev
   libjs-three
+  valgrind
 )
+# valgrind: callgrind counts instructions for the cost gate (tools/cost-gate.sh).
 # libjs-three: three.js r111 and its OrbitControls, which `stepslide view`
 # inlines into its pages at run time (/usr/share/javascript/three, about 10 MB installed).
 # Headless Chromium (about 350 MB installed) renders a plot, a report and a 3D

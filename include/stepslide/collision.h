@@ -6,6 +6,8 @@
 
 #include <vector>
 
+#include "stepslide/clearance.h"
+
 namespace stepslide {
 
 struct SweepHit {
@@ -30,11 +32,18 @@ struct Contact {
   double distance = 0.0;      ///< signed: negative is penetration depth
   btVector3 point{0, 0, 0};   ///< on the world surface
   const btCollisionObject* object = nullptr;
+  /// The normal of the face the contact lies on, read from the shape (a
+  /// box's axis, a cylinder's cap, a mesh or heightfield triangle's normal), facing the
+  /// character; zero where the contact is not on one face of a box or
+  /// triangle (an edge, a corner, a rounded shape).
+  btVector3 face_normal{0, 0, 0};
 };
 
 /// Query counts since the last reset.
 struct QueryCounts {
   int sweeps = 0;  ///< convex casts (the trajectory's `sweeps` column)
+  /// Overlap queries answered by a clearance certificate instead of Bullet.
+  int reused_contacts = 0;
 };
 
 class CollisionQueries {
@@ -57,20 +66,41 @@ class CollisionQueries {
   void contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out);
 
   /// Deepest overlap of `object` (its shape at its transform) with the world,
-  /// 0 when clear.
+  /// 0 when clear. Always asks Bullet (never a certificate): it is the
+  /// measurement the fuzzer's invariants check the controller against.
   double penetration_depth(btCollisionObject* object);
 
-  /// Closest ray hit from `from` to `to`.
+  /// Closest ray hit from `from` to `to`. Boxes hit from outside are answered
+  /// exactly (ray_box, exact_queries.h); every other pair by Bullet.
   RayHit ray(const btVector3& from, const btVector3& to);
+
+  /// Records that `object` at `pose` overlaps nothing (the caller proved it
+  /// with a query it made, e.g. the ground probe's contacts) and is at least
+  /// `static_clearance` from every static object. A later contacts(object,
+  /// max_distance <= 0) then answers "no contacts" without asking Bullet
+  /// while the proof holds (ClearanceCertificate::holds: the object stayed
+  /// within its static clearance of that pose, and every moving body near it
+  /// carried it rigidly): the end of one tick's ground check stands in for
+  /// the next tick's overlap check. Touching contacts (|distance| below
+  /// kClearanceTolerance) are not reported then. Static bodies are assumed
+  /// not to move; a game that moves one calls forget_clearance().
+  void certify_clear(const btCollisionObject* object, const btTransform& pose, double static_clearance);
+  void forget_clearance() { certificate_.forget(); }
+  /// How deep an overlap a certificate may overlook: half the controller's
+  /// penetration tolerance (overlaps shallower than that are contact).
+  static constexpr double kClearanceTolerance = 0.5e-6;
 
   btCollisionWorld* world() const { return world_; }
   const QueryCounts& counts() const { return counts_; }
   void reset_counts() { counts_ = QueryCounts{}; }
 
  private:
+  void query_contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out);
+
   btCollisionWorld* world_;
   const btCollisionObject* self_;
   QueryCounts counts_;
+  ClearanceCertificate certificate_;
 };
 
 }  // namespace stepslide

@@ -31,6 +31,8 @@ btVector3 perch_face_normal(const CharacterContext& ctx, const btVector3& feet, 
 /// into the real one), and at an edge it leans toward the character. A short
 /// vertical ray just beside the contact, away from the axis, reads the face.
 btVector3 face_normal_at(const CharacterContext& ctx, const btVector3& feet, const Contact& c) {
+  // On one face of a box or triangle the shape itself says which: no ray.
+  if (!c.face_normal.isZero() && ctx.is_walkable(c.face_normal)) return c.face_normal;
   const btVector3 away = safe_normalized(horizontal_part(c.point - feet, ctx.up));
   const btVector3 at = c.point + away * (0.1 * kEdgeRayInset);
   const RayHit face =
@@ -43,34 +45,22 @@ btVector3 face_normal_at(const CharacterContext& ctx, const btVector3& feet, con
 
 namespace {
 
-GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& position, double max_distance) {
-  GroundInfo g;
-  const SweepHit hit =
-      observed_sweep(ctx, SweepEvent::Purpose::GroundProbe, position, position - ctx.up * max_distance);
-  if (!hit.hit) return g;
-  g.found = true;
-  g.object = hit.object;
-  g.normal = hit.normal;
-  g.distance = hit.fraction * max_distance;
-
-  // The sweep's closest hit may be a riser edge or a steep face the shape is
-  // only leaning on, with the floor right below; and it stops within a
-  // millimetre of the surface. So look at every contact around where it
-  // stopped, and take the best support: a surface walkable by its own
-  // normal first, else an edge the character is perched on; the nearest of
-  // either kind. Its exact distance puts the feet exactly on the ground.
+/// The best support among the probe's `contacts` around `stopped` (the feet
+/// having come down `swept` from where the probe started): a surface walkable
+/// by its own normal first, else an edge the character is perched on; the
+/// nearest of either kind. Its exact distance puts the feet exactly on the
+/// ground. `g` holds what was found before (the sweep's hit, if any) and is
+/// updated; returns the rank found (2 walkable, 1 perched, 0 none) and sets
+/// `best` to the walkable contact when there is one.
+int choose_support(const CharacterContext& ctx, const btVector3& stopped, double swept,
+                   const std::vector<Contact>& contacts, GroundInfo& g, const Contact** best) {
   // Bullet's overlap query reports overlaps only, not small gaps, so the
   // contacts are taken with a copy of the shape grown by probe_inflation: an
   // overlap of depth p is a gap of probe_inflation - p.
-  const btVector3 stopped = position - ctx.up * g.distance;
-  ctx.probe_object->setWorldTransform(ctx.transform_at(stopped));
-  std::vector<Contact> contacts;
-  ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
   const double window = ctx.probe_inflation;
   // How far down the feet can go before touching anything: moving down by t
   // closes a plane's gap by exactly t·rise, an edge's by at least that and
-  // never by more than t. The sweep itself proved `swept` clear.
-  const double swept = g.distance;
+  // never by more than t. `swept` is known clear.
   double snap_limit = std::numeric_limits<double>::infinity();
   for (const Contact& c : contacts) {
     const double rise = c.normal.dot(ctx.up);
@@ -81,7 +71,6 @@ GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& posit
   snap_limit = std::max(snap_limit, swept);
 
   int best_rank = 0;  // 2: walkable surface, 1: perched on an edge
-  const Contact* best = nullptr;
   for (const Contact& c : contacts) {
     const double rise = c.normal.dot(ctx.up);
     if (rise <= 0.05) continue;  // beside or above the shape, not under it
@@ -108,21 +97,135 @@ GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& posit
     g.normal = face;
     g.object = c.object;
     g.point = c.point;
-    best = &c;
+    if (rank == 2) *best = &c;
   }
-  if (best_rank == 2) g.normal = face_normal_at(ctx, stopped, *best);
+  return best_rank;
+}
+
+/// Whether the support chosen from the contacts where the shape is, without
+/// a sweep, is where the sweep would have put it, and if so how clear of the
+/// static level the shape is once moved there (else -infinity).
+///
+/// Moving down by t closes a contact's gap by at most t. Closer bounds: for a
+/// contact on a face (its normal the face's own) the shape lies wholly on the
+/// face's side of its plane, so the gap closes by exactly t·rise until the
+/// plane is reached, and the face cannot be touched sooner than gap/rise. For
+/// a capsule or sphere the same holds at any contact it is clear of (an edge,
+/// a corner): the probe is the shape grown by a sphere, so its contact normal
+/// is the real shape's separating direction, and the obstacle lies beyond the
+/// plane through its closest point, which the shape cannot reach before
+/// gap/rise. The support's distance t = gap/rise is then exact when the
+/// support is a face, the snap did not cap it, and nothing else can be
+/// reached before t (or lies on a face level with it: seams between
+/// coplanar boxes or triangles). The same bounds give the clearance left at
+/// t: gap - t·rise where the plane bound holds, gap - t elsewhere,
+/// probe_inflation - t from anything the probe did not touch; kept apart
+/// for static and moving bodies (ClearanceCertificate).
+struct Proof {
+  bool exact = false;
+  double static_clearance = -std::numeric_limits<double>::infinity();
+  double moving_clearance = -std::numeric_limits<double>::infinity();
+};
+Proof exact_without_sweep(const CharacterContext& ctx, const std::vector<Contact>& contacts, const Contact& best,
+                          const GroundInfo& g) {
+  constexpr double kSameFace = 1e-6;  // 1 - cos: within 0.08 degrees
+  Proof proof;
+  const double t = g.distance;
+  // Anything the probe did not touch is more than probe_inflation away, so
+  // it cannot be reached before t only if t is within that.
+  if (t > ctx.probe_inflation) return proof;
+  if (g.normal.dot(best.normal) < 1.0 - kSameFace) return proof;
+  const double best_rise = best.normal.dot(ctx.up);
+  if (std::fabs(std::max(0.0, (best.distance + ctx.probe_inflation) / best_rise) - t) > 1e-12) return proof;
+  const int shape = ctx.shape->getShapeType();
+  const bool rounded = shape == CAPSULE_SHAPE_PROXYTYPE || shape == SPHERE_SHAPE_PROXYTYPE;
+  proof.static_clearance = proof.moving_clearance = ctx.probe_inflation - t;
+  for (const Contact& c : contacts) {
+    const double gap = c.distance + ctx.probe_inflation;
+    const double rise = c.normal.dot(ctx.up);
+    const bool face = !c.face_normal.isZero() && c.face_normal.dot(ctx.up) > 0;
+    const bool plane_bound = rise > 0 && (face || (rounded && gap >= 0));
+    const bool moving = c.object != nullptr && (c.object->isKinematicObject() || !c.object->isStaticObject());
+    double& clearance = moving ? proof.moving_clearance : proof.static_clearance;
+    clearance = std::min(clearance, plane_bound ? gap - t * rise : gap - t);
+    if (&c == &best || rise <= 0.05) continue;
+    const double reached_no_earlier_than = plane_bound ? gap / rise : gap;
+    if (reached_no_earlier_than > t + 1e-9) continue;
+    if (c.normal.dot(g.normal) < 1.0 - kSameFace) return Proof{};
+  }
+  proof.exact = true;
+  return proof;
+}
+
+/// The ground below the probe started at `position` (center-based feet), up
+/// to `max_distance` down. Sets `*clearance` (when not null) to the shape's
+/// proven clearance from static objects where the probe puts it, when it is
+/// also proven clear of moving ones; else to -infinity.
+GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& position, double max_distance,
+                             double* clearance) {
+  if (clearance != nullptr) *clearance = -std::numeric_limits<double>::infinity();
+  std::vector<Contact> contacts;
+  // First the contacts where the shape already is: when they hold walkable
+  // ground within the probe's reach, nothing lower can be met first (it
+  // would be a contact too, nearer), so the downward sweep would only find
+  // the same support. That is every tick spent walking on the ground.
+  ctx.probe_object->setWorldTransform(ctx.transform_at(position));
+  ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
+  {
+    GroundInfo g;
+    g.found = true;
+    g.distance = 0.0;
+    const Contact* best = nullptr;
+    if (choose_support(ctx, position, 0.0, contacts, g, &best) == 2 && g.distance <= max_distance) {
+      g.normal = face_normal_at(ctx, position, *best);
+      const Proof proof = exact_without_sweep(ctx, contacts, *best, g);
+      if (proof.exact) {
+        if (clearance != nullptr && proof.moving_clearance >= -CollisionQueries::kClearanceTolerance) {
+          *clearance = proof.static_clearance;
+        }
+        return g;
+      }
+    }
+  }
+
+  // Else sweep down to the first thing in the way, and look at every contact
+  // around where it stopped: its closest hit may be a riser edge or a steep
+  // face the shape is only leaning on, with the floor right below; and it
+  // stops within a millimetre of the surface.
+  GroundInfo g;
+  const SweepHit hit =
+      observed_sweep(ctx, SweepEvent::Purpose::GroundProbe, position, position - ctx.up * max_distance);
+  if (!hit.hit) return g;
+  g.found = true;
+  g.object = hit.object;
+  g.normal = hit.normal;
+  g.distance = hit.fraction * max_distance;
+  const btVector3 stopped = position - ctx.up * g.distance;
+  if (g.distance != 0.0) {  // else the contacts where it stands are those already found
+    ctx.probe_object->setWorldTransform(ctx.transform_at(stopped));
+    ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
+  }
+  const Contact* best = nullptr;
+  if (choose_support(ctx, stopped, g.distance, contacts, g, &best) == 2) g.normal = face_normal_at(ctx, stopped, *best);
+  return g;
+}
+
+/// probe_ground, also giving the clearance proof of probe_ground_from
+/// (measured at the feet raised by kGroundClearance).
+GroundInfo probe_ground_proving(const CharacterContext& ctx, const btVector3& feet, double max_distance,
+                                double* clearance) {
+  // Look from kGroundClearance above the feet, so ground up to that much
+  // higher (which walking sweeps skim over) is found too: distances are
+  // measured from there and the clearance taken off at the end.
+  GroundInfo g = probe_ground_from(ctx, feet + ctx.up * kGroundClearance, max_distance + kGroundClearance, clearance);
+  g.distance -= kGroundClearance;
   return g;
 }
 
 }  // namespace
 
 GroundInfo probe_ground(const CharacterContext& ctx, const btVector3& feet, double max_distance) {
-  // Look from kGroundClearance above the feet, so ground up to that much
-  // higher (which walking sweeps skim over) is found too: distances are
-  // measured from there and the clearance taken off at the end.
-  GroundInfo g = probe_ground_from(ctx, feet + ctx.up * kGroundClearance, max_distance + kGroundClearance);
-  g.distance -= kGroundClearance;
-  return g;
+  return probe_ground_proving(ctx, feet, max_distance, nullptr);
 }
 
 namespace {
@@ -172,10 +275,16 @@ void settle(const CharacterContext& ctx, CharacterState& state, const Intent& in
   if (!leaving_ground) {
     const double reach =
         intent.airborne ? ctx.ground_tolerance() : ctx.settings->step_down_height + ctx.ground_tolerance();
-    const GroundInfo g = probe_ground(ctx, state.position, reach);
+    double clearance = 0.0;
+    const GroundInfo g = probe_ground_proving(ctx, state.position, reach, &clearance);
     if (g.found && g.walkable) {
       state.position -= up * g.distance;
       stand_on(state, g);
+      // Clear of the static level where it now stands, as the ground
+      // contacts proved: next tick's overlap check need not ask Bullet again.
+      if (clearance >= -CollisionQueries::kClearanceTolerance) {
+        ctx.queries->certify_clear(ctx.object, ctx.transform_at(state.position), clearance);
+      }
       const double into_ground = state.velocity.dot(up);
       if (into_ground < 0) state.velocity -= up * into_ground;
     }

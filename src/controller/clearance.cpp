@@ -1,0 +1,105 @@
+// The clearance certificate (clearance.h).
+#include "stepslide/clearance.h"
+
+#include <algorithm>
+
+namespace stepslide {
+
+namespace {
+
+bool is_moving(const btCollisionObject* object) { return object->isKinematicObject() || !object->isStaticObject(); }
+
+/// The moving bodies whose bounding boxes overlap [low, high], but `a` and `b`.
+struct MovingBodies : btBroadphaseAabbCallback {
+  MovingBodies(const btCollisionObject* a, const btCollisionObject* b) : a_(a), b_(b) {}
+  bool process(const btBroadphaseProxy* proxy) override {
+    const auto* object = static_cast<const btCollisionObject*>(proxy->m_clientObject);
+    if (object == a_ || object == b_) return true;
+    if (is_moving(object)) {
+      found.push_back(object);
+    } else {
+      static_near = true;
+    }
+    return true;
+  }
+  const btCollisionObject* a_;
+  const btCollisionObject* b_;
+  std::vector<const btCollisionObject*> found;
+  bool static_near = false;  ///< a static body's bounding box overlaps too
+};
+
+MovingBodies bodies_near(btCollisionWorld* world, const btCollisionObject* object, const btTransform& pose,
+                         const btCollisionObject* self) {
+  btVector3 low;
+  btVector3 high;
+  object->getCollisionShape()->getAabb(pose, low, high);
+  MovingBodies near(object, self);
+  world->getBroadphase()->aabbTest(low, high, near);
+  return near;
+}
+
+/// Shapes that look the same after any turn about their local Y axis.
+bool symmetric_about_y(const btCollisionShape* shape) {
+  switch (shape->getShapeType()) {
+    case SPHERE_SHAPE_PROXYTYPE:
+      return true;
+    case CAPSULE_SHAPE_PROXYTYPE:
+      return static_cast<const btCapsuleShape*>(shape)->getUpAxis() == 1;
+    case CYLINDER_SHAPE_PROXYTYPE:
+      return static_cast<const btCylinderShape*>(shape)->getUpAxis() == 1;
+    default:
+      return false;
+  }
+}
+
+/// Whether `object` at `now` has the same pose relative to `body` at
+/// `body_now` as at `then` relative to `body_then`, to 1e-9 (a nanometre,
+/// a nanoradian): carried along rigidly, so no nearer to it.
+bool carried_rigidly(const btCollisionShape* shape, const btTransform& then, const btTransform& body_then,
+                     const btTransform& now, const btTransform& body_now) {
+  constexpr double kSame = 1e-9;
+  const btTransform relative_then = body_then.inverseTimes(then);
+  const btTransform relative_now = body_now.inverseTimes(now);
+  if ((relative_then.getOrigin() - relative_now.getOrigin()).length() > kSame) return false;
+  const btMatrix3x3& a = relative_then.getBasis();
+  const btMatrix3x3& b = relative_now.getBasis();
+  if (symmetric_about_y(shape)) return (a.getColumn(1) - b.getColumn(1)).length() <= kSame;
+  for (int i = 0; i < 3; ++i) {
+    if ((a.getColumn(i) - b.getColumn(i)).length() > kSame) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void ClearanceCertificate::certify(btCollisionWorld* world, const btCollisionObject* object, const btTransform& pose,
+                                   double static_clearance) {
+  object_ = object;
+  pose_ = pose;
+  static_clearance_ = static_clearance;
+  object_count_ = world->getNumCollisionObjects();
+  moving_.clear();
+  for (const btCollisionObject* body : bodies_near(world, object, pose, nullptr).found) {
+    moving_.push_back({body, body->getWorldTransform()});
+  }
+}
+
+bool ClearanceCertificate::holds(btCollisionWorld* world, const btCollisionObject* object,
+                                 const btCollisionObject* self, double tolerance) const {
+  if (object_ == nullptr || object != object_ || world->getNumCollisionObjects() != object_count_) return false;
+  const btTransform& now = object->getWorldTransform();
+  if (!(now.getBasis() == pose_.getBasis())) return false;
+  const MovingBodies near = bodies_near(world, object, now, self);
+  // Static bodies stay where they were: moving by d brings the shape at
+  // most d nearer to any of them, and none is near if no bounding box is.
+  const double moved = (now.getOrigin() - pose_.getOrigin()).length();
+  if (static_clearance_ - moved < -tolerance && near.static_near) return false;
+  for (const btCollisionObject* body : near.found) {
+    const auto then = std::find_if(moving_.begin(), moving_.end(), [&](const Carrier& c) { return c.body == body; });
+    if (then == moving_.end()) return false;  // came near since
+    if (!carried_rigidly(object->getCollisionShape(), pose_, then->pose, now, body->getWorldTransform())) return false;
+  }
+  return true;
+}
+
+}  // namespace stepslide
