@@ -41,7 +41,7 @@ STUB
 printf '#!/usr/bin/env bash\necho 0\n' >"$work/bin/id"
 chmod +x "$work/bin/"*
 
-host=(build-essential cmake ninja-build pkg-config libcli11-dev nlohmann-json3-dev libbenchmark-dev python3 libjs-three)
+host=(build-essential cmake ninja-build pkg-config libcli11-dev nlohmann-json3-dev libbenchmark-dev python3 libjs-three valgrind)
 multi=(libbullet-dev libgtest-dev libpng-dev libassimp-dev)
 : >"$work/installed.txt"
 for p in "${host[@]}"; do echo "$p amd64" >>"$work/installed.txt"; done
@@ -59,7 +59,7 @@ run() {  # run EXPECTED_LINE [ENV...]
     failures=$((failures + 1))
   fi
 }
-run "install-deps: all 13 packages present"
+run "install-deps: all 14 packages present"
 [[ ! -s "$work/calls.txt" ]] || { echo "FAIL: apt-get ran with every package present" >&2; failures=$((failures + 1)); }
 run "install-deps: installing qemu-user-static" STEPSLIDE_WITH_ARM64=1 STEPSLIDE_EXTRA_PACKAGES=
 grep -q "apt-get install -y -qq --no-install-recommends qemu-user-static" "$work/calls.txt" ||
@@ -68,7 +68,7 @@ grep -q "apt-get install -y -qq --no-install-recommends qemu-user-static" "$work
 sed -i '/^libpng-dev arm64$/d' "$work/installed.txt"
 echo "qemu-user-static amd64" >>"$work/installed.txt"
 run "install-deps: installing libpng-dev:arm64" STEPSLIDE_WITH_ARM64=1
-run "install-deps: all 13 packages present"
+run "install-deps: all 14 packages present"
 
 if [[ $failures -gt 0 ]]; then exit 1; fi
 echo "install-deps: all cases pass"
