@@ -73,6 +73,11 @@ struct DepenetrationResult {
 /// `converged` is then false (the trajectory's `stuck`).
 DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position);
 
+/// Clears the static level only (moving bodies may keep overlapping).
+DepenetrationResult depenetrate_level(const CharacterContext& ctx, const btVector3& position);
+/// Deepest overlap of the shape at `position` with the static level (0 when clear).
+double level_penetration(const CharacterContext& ctx, const btVector3& position);
+
 /// Solves for a correction c with n_i·c >= depth_i for every contact: the
 /// smallest such c when one exists (found exactly over active sets of up to
 /// three contacts); otherwise, for contacts that oppose each other, the
@@ -180,6 +185,11 @@ struct Intent {
   bool jumped = false;
   bool airborne = false;  ///< not grounded, or jumping this tick
 };
+/// `velocity` with its part along `gravity` limited to `terminal_velocity`
+/// (the rest unchanged). Applied after gravity and again after the move:
+/// sliding under an overhang turns horizontal speed into falling speed.
+btVector3 limit_fall_speed(const btVector3& velocity, const btVector3& gravity, double terminal_velocity);
+
 /// The velocity model: stick, acceleration, friction, air control, jumping
 /// (on the press, not while held: updates `state.jump_was_held`), gravity and
 /// terminal velocity.

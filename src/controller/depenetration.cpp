@@ -123,31 +123,78 @@ btVector3 solve_depenetration(const std::vector<btVector3>& normals, const std::
 
 namespace {
 
+/// Below this cosine between a moving body's motion at a contact and the
+/// contact normal, the body is not approaching the character there (it
+/// slides past or moves away): its motion does not say how to clear the
+/// overlap, the contact normal does.
+constexpr double kMinApproachCosine = 0.05;
+
+/// How the overlaps with moving (kinematic) bodies are treated.
+enum class Mode {
+  /// Pushed along the body's motion at the contact, as far as it moved this
+  /// tick (an overlap it did not cause this tick: along the contact normal).
+  All,
+  /// Crushed: the level blocks the push. Every contact is cleared along its
+  /// contact normal: a body pressing the character into the floor squeezes it
+  /// out sideways where the level allows it.
+  Squeeze,
+  /// Moving bodies are left alone; only the level is cleared.
+  StaticOnly,
+};
+
 struct PushOut {
   btVector3 direction;
   double depth;
+  /// False: clearing it would lift the feet more than a step onto the body
+  /// (the character is pinned inside a body that came down on it). It is
+  /// left, and the tick reports the character stuck.
+  bool allowed = true;
 };
 
-/// How to clear one overlap. The level is left along the shortest way out. A
-/// moving body pushes the character along its own motion at the contact (as
-/// far as it moved this tick): the shortest way out of a thin platform that
-/// has come down through a character's head is up through it.
-PushOut push_out(const Contact& c, double skin) {
+bool is_moving_body(const Contact& c) { return c.object != nullptr && c.object->isKinematicObject(); }
+
+/// How to clear one overlap. The level is left along the shortest way out.
+/// A moving body pushes the character along its own motion at the contact:
+/// the shortest way out of a thin platform that has come down through a
+/// character's head would be up through it. The push is how far the overlap
+/// reaches along that motion (depth / cos of the angle to the normal), never
+/// more than the body moved. A push along a contact normal never lifts the
+/// feet more than max_step_height out of a moving body: deeper, the
+/// character was crushed or pinned by it and stays where it is, stuck (it is
+/// never popped up onto a body that came down on it).
+PushOut push_out(const CharacterContext& ctx, const Contact& c, Mode mode) {
+  const double skin = ctx.settings->skin_width;
   const double depth = -c.distance;
-  if (c.object != nullptr && c.object->isKinematicObject()) {
+  if (!is_moving_body(c)) return {c.normal, depth + skin};
+  if (mode == Mode::All) {
     const btTransform& now = c.object->getWorldTransform();
     const btTransform& before = c.object->getInterpolationWorldTransform();
     const btVector3 moved = now * (before.inverse() * c.point) - c.point;
     const double distance = moved.length();
-    if (distance > 1e-9) return {moved / distance, std::min(depth, distance) + skin};
+    if (distance > 1e-9) {
+      const btVector3 along = moved / distance;
+      const double approach = along.dot(c.normal);
+      if (approach > kMinApproachCosine) return {along, std::min(depth / approach, distance) + skin};
+    }
   }
-  return {c.normal, depth + skin};
+  const double lift = c.normal.dot(ctx.up) * depth;
+  return {c.normal, depth + skin, lift <= ctx.settings->max_step_height};
+}
+
+/// True when moving the character's centre from `from` to `to` crosses a
+/// static surface: a correction must never carry the shape through the
+/// level (a mesh reports a triangle's contact with either of its two
+/// normals, and between opposite ones the solver may find the way out on
+/// the far side of the surface).
+bool crosses_level(const CharacterContext& ctx, const btVector3& from, const btVector3& to) {
+  const btVector3 lift = ctx.up * ctx.feet_to_center;
+  const RayHit hit = observed_ray(ctx, RayEvent::Purpose::DepenetrationPath, from + lift, to + lift);
+  return hit.hit && hit.object != nullptr && !hit.object->isKinematicObject();
 }
 
 /// Iterates queries and corrections until no overlap deeper than the
-/// tolerance is left (converged) or the iterations run out. With
-/// `static_only`, overlaps with moving (kinematic) bodies are left alone.
-DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector3& position, bool static_only,
+/// tolerance is left (converged) or the iterations run out.
+DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector3& position, Mode mode,
                                      int max_iterations) {
   DepenetrationResult result;
   result.position = position;
@@ -162,16 +209,21 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
     overlaps.clear();
     normals.clear();
     depths.clear();
+    bool pinned = false;
     for (const Contact& c : contacts) {
       if (c.distance >= -kPenetrationTolerance) continue;
-      if (static_only && c.object != nullptr && c.object->isKinematicObject()) continue;
+      if (mode == Mode::StaticOnly && is_moving_body(c)) continue;
+      const PushOut push = push_out(ctx, c, mode);
+      if (!push.allowed) {
+        pinned = true;
+        continue;
+      }
       overlaps.push_back(c);
-      const PushOut push = push_out(c, ctx.settings->skin_width);
       normals.push_back(push.direction);
       depths.push_back(push.depth);
     }
     if (normals.empty()) {
-      result.converged = true;
+      result.converged = !pinned;
       return result;
     }
     if (first_depth < 0) {
@@ -188,22 +240,47 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
     ++result.iterations;
     const btVector3 correction = solve_depenetration(normals, depths, 64);
     if (ctx.observer != nullptr) ctx.observer->on_depenetration({result.iterations, overlaps, correction});
+    if (crosses_level(ctx, result.position, result.position + correction)) {
+      result.converged = false;
+      return result;
+    }
     result.position += correction;
   }
 }
 
 }  // namespace
 
+DepenetrationResult depenetrate_level(const CharacterContext& ctx, const btVector3& position) {
+  return resolve_overlaps(ctx, position, Mode::StaticOnly, ctx.settings->max_depenetration_iterations);
+}
+
+double level_penetration(const CharacterContext& ctx, const btVector3& position) {
+  std::vector<Contact> contacts;
+  ctx.object->setWorldTransform(ctx.transform_at(position));
+  ctx.queries->contacts(ctx.object, 0.0, contacts);
+  double deepest = 0.0;
+  for (const Contact& c : contacts) {
+    if (!is_moving_body(c)) deepest = std::max(deepest, -c.distance);
+  }
+  return deepest;
+}
+
 DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position) {
   const int budget = ctx.settings->max_depenetration_iterations;
-  const DepenetrationResult all = resolve_overlaps(ctx, position, false, budget);
+  DepenetrationResult all = resolve_overlaps(ctx, position, Mode::All, budget);
   if (all.converged) return all;
-  // Squeezed: the overlaps cannot all be cleared (crushed between a moving
-  // body and the level, or wedged). Moving bodies may keep overlapping the
-  // character, the level may not: it is never pushed through the floor to
-  // escape a crusher, nor popped out on top of it. Reported as stuck.
-  DepenetrationResult level = resolve_overlaps(ctx, position, true, budget);
-  level.iterations += all.iterations;
+  // The overlaps cannot all be cleared as the bodies pushed: crushed between a
+  // moving body and the level, or wedged. First try to squeeze out along the
+  // contact normals with the level kept clear; failing that, moving bodies may
+  // keep overlapping the character, the level may not: it is never pushed
+  // through the floor to escape a crusher, nor popped out on top of it.
+  // Squeezed out, it is clear; left overlapping a moving body, the tick reports
+  // it stuck (pinned).
+  DepenetrationResult squeezed = resolve_overlaps(ctx, position, Mode::Squeeze, budget);
+  squeezed.iterations += all.iterations;
+  if (squeezed.converged) return squeezed;  // clear of everything: not pinned
+  DepenetrationResult level = resolve_overlaps(ctx, position, Mode::StaticOnly, budget);
+  level.iterations += squeezed.iterations;
   level.converged = false;
   return level;
 }

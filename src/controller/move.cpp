@@ -17,6 +17,24 @@ btVector3 ground_motion(const CharacterContext& ctx, const CharacterState& state
   return safe_normalized(on_plane) * step.length();
 }
 
+namespace {
+
+/// Bullet's convex cast reports no hit on a triangle the shape starts within
+/// a millimetre of when the closest-point normal there is tangent to the
+/// motion: a flat-bottomed box resting on a ridge of a mesh or heightfield
+/// slides along the ridge's normal and passes into the next triangle's face,
+/// which shares the ridge. Every sweep after a hit starts that close, so a
+/// slide that hit something is checked at its end: overlapping the world by
+/// the static level by more than half the skin, it is pushed out of it; when
+/// that fails, the move is undone (the start was clear).
+btVector3 clear_end_of_move(const CharacterContext& ctx, const btVector3& start, const btVector3& end) {
+  if (level_penetration(ctx, end) <= 0.5 * ctx.settings->skin_width) return end;
+  const DepenetrationResult freed = depenetrate_level(ctx, end);
+  return freed.converged ? freed.position : start;
+}
+
+}  // namespace
+
 int move_character(const CharacterContext& ctx, CharacterState& state, const Intent& intent, double dt) {
   SlideOptions options;
   options.max_iterations = ctx.settings->max_slide_iterations;
@@ -28,8 +46,10 @@ int move_character(const CharacterContext& ctx, CharacterState& state, const Int
     options.allow_step_up = true;
     moved = slide(ctx, state.position, ground_motion(ctx, state, intent.horizontal, dt), intent.horizontal, options);
   }
-  state.position = moved.position;
-  state.velocity = moved.velocity;
+  state.position = moved.iterations > 1 ? clear_end_of_move(ctx, state.position, moved.position) : moved.position;
+  // Clipping against a downward-facing surface (the rounded underside of a
+  // box) turns horizontal speed into falling speed: never past the limit.
+  state.velocity = limit_fall_speed(moved.velocity, ctx.gravity, ctx.settings->terminal_velocity);
   return moved.iterations;
 }
 
