@@ -86,6 +86,13 @@ double level_penetration(const CharacterContext& ctx, const btVector3& position)
 btVector3 solve_depenetration(const std::vector<btVector3>& normals, const std::vector<double>& depths,
                               int max_passes = 16);
 
+/// True when sliding `remainder` along the plane `normal` would push back
+/// into `previous_normal` (zero: never) by more than 1e-9 of the remainder's
+/// length: the crease test, with a tolerance so that planes at right angles
+/// (a dot product of a few 1e-17 of either sign) never flip it on the last
+/// bit of a normal.
+bool pushes_into(const btVector3& remainder, const btVector3& normal, const btVector3& previous_normal);
+
 /// The remainder of a motion after hitting `normal`, continuing along the
 /// crease with `previous_normal` when the two planes form an acute corner
 /// (sliding along one would push into the other). `previous_normal` may be zero.
@@ -110,6 +117,9 @@ struct SlideResult {
   bool stepped = false;  ///< a step up was accepted (it ends the slide)
   bool hit_ceiling = false;
   bool blocked = false;         ///< a remainder was left unmoved
+  /// A step-up was refused only for want of motion this tick (no height
+  /// gained): the velocity was kept so the next tick tries with a full tick.
+  bool retrying_step = false;
 };
 /// Collide-and-slide of `motion` from `position`: sweep, stop where the
 /// skin-grown shape touches, project the rest onto the surface (or follow
@@ -127,6 +137,12 @@ struct StepUpResult {
 /// height gained; accept only a walkable landing with room to stand.
 StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, const btVector3& horizontal_motion,
                      const btVector3& riser_normal, const btVector3& riser_point);
+
+/// Whether the character at `position` can rise by `height` (the top of an
+/// edge it is about to roll over while walking): Accepted, or NoHeadroom when
+/// a ceiling is in the way. Reported to the observer as a step attempt.
+StepRule edge_headroom(const CharacterContext& ctx, const btVector3& position, const btVector3& edge_normal,
+                       double height);
 
 /// Downward probe up to `max_distance` below the feet (and from 2 mm above
 /// them, so `distance` may be slightly negative: ground a hair higher than the

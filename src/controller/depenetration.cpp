@@ -240,7 +240,12 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
     ++result.iterations;
     const btVector3 correction = solve_depenetration(normals, depths, 64);
     if (ctx.observer != nullptr) ctx.observer->on_depenetration({result.iterations, overlaps, correction});
-    if (crosses_level(ctx, result.position, result.position + correction)) {
+    // Squeezed out of a crusher, the feet may rise by a step at most over all
+    // the iterations together: each contact's own limit does not stop a
+    // sequence of shallow ones from lifting the character onto the body.
+    const bool climbs = mode == Mode::Squeeze &&
+                        (result.position + correction - position).dot(ctx.up) > ctx.settings->max_step_height;
+    if (climbs || crosses_level(ctx, result.position, result.position + correction)) {
       result.converged = false;
       return result;
     }

@@ -46,10 +46,21 @@ int move_character(const CharacterContext& ctx, CharacterState& state, const Int
     options.allow_step_up = true;
     moved = slide(ctx, state.position, ground_motion(ctx, state, intent.horizontal, dt), intent.horizontal, options);
   }
-  state.position = moved.iterations > 1 ? clear_end_of_move(ctx, state.position, moved.position) : moved.position;
+  const btVector3 start = state.position;
+  state.position = moved.iterations > 1 ? clear_end_of_move(ctx, start, moved.position) : moved.position;
+  btVector3 velocity = moved.velocity;
+  // Blocked means blocked: walking, when the slide could not use all of its
+  // motion (a remainder was left, or the move was undone), the horizontal
+  // velocity is what the collisions allowed, the distance moved over the
+  // tick, as Jolt's character reports it; not the speed the input asked for.
+  // Except while a step-up is retried for want of motion (see slide).
+  const bool undone = moved.position != state.position && state.position == start;
+  if (!intent.airborne && ((moved.blocked && !moved.retrying_step) || undone)) {
+    velocity = horizontal_part(state.position - start, ctx.up) / dt + ctx.up * velocity.dot(ctx.up);
+  }
   // Clipping against a downward-facing surface (the rounded underside of a
   // box) turns horizontal speed into falling speed: never past the limit.
-  state.velocity = limit_fall_speed(moved.velocity, ctx.gravity, ctx.settings->terminal_velocity);
+  state.velocity = limit_fall_speed(velocity, ctx.gravity, ctx.settings->terminal_velocity);
   return moved.iterations;
 }
 

@@ -40,6 +40,7 @@ const char* purpose_name(RayEvent::Purpose p) {
     case RayEvent::Purpose::PerchFace: return "perch-face";
     case RayEvent::Purpose::FaceNormal: return "face-normal";
     case RayEvent::Purpose::DepenetrationPath: return "depenetration-path";
+    case RayEvent::Purpose::Headroom: return "headroom";
   }
   return "?";
 }
