@@ -33,6 +33,16 @@ btVector3 clear_end_of_move(const CharacterContext& ctx, const btVector3& start,
   return freed.converged ? freed.position : start;
 }
 
+/// Boxes and cylinders have a flat bottom: standing on a mesh or
+/// heightfield it is always within a millimetre of the triangles under it,
+/// and GJK's normal there is the bottom face's, tangent to a walking motion,
+/// so even the first sweep of a tick can pass into a rising triangle. Their
+/// moves are always checked at the end (one overlap query per tick).
+bool has_flat_bottom(const CharacterContext& ctx) {
+  const int type = ctx.shape->getShapeType();
+  return type == BOX_SHAPE_PROXYTYPE || type == CYLINDER_SHAPE_PROXYTYPE;
+}
+
 }  // namespace
 
 int move_character(const CharacterContext& ctx, CharacterState& state, const Intent& intent, double dt) {
@@ -47,7 +57,8 @@ int move_character(const CharacterContext& ctx, CharacterState& state, const Int
     moved = slide(ctx, state.position, ground_motion(ctx, state, intent.horizontal, dt), intent.horizontal, options);
   }
   const btVector3 start = state.position;
-  state.position = moved.iterations > 1 ? clear_end_of_move(ctx, start, moved.position) : moved.position;
+  const bool check_end = moved.iterations > 1 || has_flat_bottom(ctx);
+  state.position = check_end ? clear_end_of_move(ctx, start, moved.position) : moved.position;
   btVector3 velocity = moved.velocity;
   // Blocked means blocked: walking, when the slide could not use all of its
   // motion (a remainder was left, or the move was undone), the horizontal
