@@ -5,6 +5,8 @@
 
 namespace stepslide {
 
+using namespace detail;
+
 btVector3 ground_motion(const CharacterContext& ctx, const CharacterState& state, const btVector3& horizontal,
                         double dt) {
   const btVector3 step = horizontal * dt;
@@ -67,7 +69,10 @@ int move_character(const CharacterContext& ctx, CharacterState& state, const Int
   // Except while a step-up is retried for want of motion (see slide).
   const bool undone = moved.position != state.position && state.position == start;
   if (!intent.airborne && ((moved.blocked && !moved.retrying_step) || undone)) {
-    velocity = horizontal_part(state.position - start, ctx.up) / dt + ctx.up * velocity.dot(ctx.up);
+    // Below kMinMove it is rounding: standing still reports exactly zero.
+    btVector3 moved_by = horizontal_part(state.position - start, ctx.up);
+    if (moved_by.length2() < kMinMove * kMinMove) moved_by.setZero();
+    velocity = moved_by / dt + ctx.up * velocity.dot(ctx.up);
   }
   // Clipping against a downward-facing surface (the rounded underside of a
   // box) turns horizontal speed into falling speed: never past the limit.
