@@ -149,6 +149,8 @@ struct PushOut {
   /// (the character is pinned inside a body that came down on it). It is
   /// left, and the tick reports the character stuck.
   bool allowed = true;
+  /// How far the body rose at the contact this tick (0 for the level).
+  double body_rise = 0.0;
 };
 
 bool is_moving_body(const Contact& c) { return c.object != nullptr && c.object->isKinematicObject(); }
@@ -174,7 +176,8 @@ PushOut push_out(const CharacterContext& ctx, const Contact& c, Mode mode) {
     if (distance > 1e-9) {
       const btVector3 along = moved / distance;
       const double approach = along.dot(c.normal);
-      if (approach > kMinApproachCosine) return {along, std::min(depth / approach, distance) + skin};
+      const double rise = std::max(0.0, moved.dot(ctx.up));
+      if (approach > kMinApproachCosine) return {along, std::min(depth / approach, distance) + skin, true, rise};
     }
   }
   const double lift = c.normal.dot(ctx.up) * depth;
@@ -199,6 +202,8 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
   DepenetrationResult result;
   result.position = position;
   double first_depth = -1.0;  // summed depths found by the first query
+  double lift_allowance = 0.0;  // over the whole pass, once a moving body is involved
+  bool moving_contact = false;
   std::vector<Contact> contacts;
   std::vector<Contact> overlaps;
   std::vector<btVector3> normals;
@@ -214,6 +219,10 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
       if (c.distance >= -kPenetrationTolerance) continue;
       if (mode == Mode::StaticOnly && is_moving_body(c)) continue;
       const PushOut push = push_out(ctx, c, mode);
+      if (is_moving_body(c)) {
+        moving_contact = true;
+        lift_allowance = std::max(lift_allowance, ctx.settings->max_step_height + push.body_rise);
+      }
       if (!push.allowed) {
         pinned = true;
         continue;
@@ -240,11 +249,12 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
     ++result.iterations;
     const btVector3 correction = solve_depenetration(normals, depths, 64);
     if (ctx.observer != nullptr) ctx.observer->on_depenetration({result.iterations, overlaps, correction});
-    // Squeezed out of a crusher, the feet may rise by a step at most over all
-    // the iterations together: each contact's own limit does not stop a
-    // sequence of shallow ones from lifting the character onto the body.
-    const bool climbs = mode == Mode::Squeeze &&
-                        (result.position + correction - position).dot(ctx.up) > ctx.settings->max_step_height;
+    // Pushed by moving bodies, the feet may rise over all the iterations
+    // together by a step plus how far those bodies rose: each contact's own
+    // limit does not stop a sequence of shallow ones, nor a push along a
+    // body's motion wedged against a wall, from lifting the character onto
+    // the body or over the wall.
+    const bool climbs = moving_contact && (result.position + correction - position).dot(ctx.up) > lift_allowance;
     if (climbs || crosses_level(ctx, result.position, result.position + correction)) {
       result.converged = false;
       return result;
