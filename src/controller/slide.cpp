@@ -168,6 +168,16 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
       break;
     }
     remaining = slide_direction(left, plane, previous_plane);
+    // In the air, sliding along a surface that faces down (the rounded
+    // underside of a box's edge) turns horizontal motion into falling: the
+    // slide never falls faster than the motion it came from (which gravity
+    // and terminal_velocity already bound). Scaled, not clipped, so it stays
+    // along the surface.
+    if (!options.grounded && !options.horizontal_only) {
+      const double fall = -remaining.dot(ctx.up);
+      const double allowed = std::max(0.0, -left.dot(ctx.up));
+      if (fall > allowed) remaining *= allowed / fall;
+    }
     on_crease = event.crease;
     if (!keeps_velocity) r.velocity = clip_velocity(ctx, r.velocity, walkable, plane, previous_plane, options);
     previous_plane = plane;
