@@ -40,6 +40,11 @@ btVector3 clear_end_of_move(const CharacterContext& ctx, const btVector3& start,
 /// and GJK's normal there is the bottom face's, tangent to a walking motion,
 /// so even the first sweep of a tick can pass into a rising triangle. Their
 /// moves are always checked at the end (one overlap query per tick).
+/// Bullet's convex cast reports a hit once the shapes are within 1 mm, and
+/// misses grazing contacts inside that: a skin under twice that cannot be
+/// kept by the sweeps alone, so every move is checked at its end.
+constexpr double kThinSkin = 2e-3;
+
 bool has_flat_bottom(const CharacterContext& ctx) {
   const int type = ctx.shape->getShapeType();
   return type == BOX_SHAPE_PROXYTYPE || type == CYLINDER_SHAPE_PROXYTYPE;
@@ -59,7 +64,7 @@ int move_character(const CharacterContext& ctx, CharacterState& state, const Int
     moved = slide(ctx, state.position, ground_motion(ctx, state, intent.horizontal, dt), intent.horizontal, options);
   }
   const btVector3 start = state.position;
-  const bool check_end = moved.iterations > 1 || has_flat_bottom(ctx);
+  const bool check_end = moved.iterations > 1 || has_flat_bottom(ctx) || ctx.settings->skin_width < kThinSkin;
   state.position = check_end ? clear_end_of_move(ctx, start, moved.position) : moved.position;
   btVector3 velocity = moved.velocity;
   // Blocked means blocked: walking, when the slide could not use all of its
