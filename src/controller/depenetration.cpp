@@ -189,10 +189,38 @@ PushOut push_out(const CharacterContext& ctx, const Contact& c, Mode mode) {
 /// level (a mesh reports a triangle's contact with either of its two
 /// normals, and between opposite ones the solver may find the way out on
 /// the far side of the surface).
+/// Closest ray hit on the static level only: moving bodies the character is
+/// inside (a crusher) must not hide the level behind them.
+struct LevelRay : btCollisionWorld::ClosestRayResultCallback {
+  LevelRay(const btVector3& from, const btVector3& to, const btCollisionObject* self)
+      : ClosestRayResultCallback(from, to), self_(self) {}
+  bool needsCollision(btBroadphaseProxy* proxy) const override {
+    const auto* object = static_cast<const btCollisionObject*>(proxy->m_clientObject);
+    if (object == self_ || object->isKinematicObject()) return false;
+    return ClosestRayResultCallback::needsCollision(proxy);
+  }
+  const btCollisionObject* self_;
+};
+
 bool crosses_level(const CharacterContext& ctx, const btVector3& from, const btVector3& to) {
   const btVector3 lift = ctx.up * ctx.feet_to_center;
-  const RayHit hit = observed_ray(ctx, RayEvent::Purpose::DepenetrationPath, from + lift, to + lift);
-  return hit.hit && hit.object != nullptr && !hit.object->isKinematicObject();
+  LevelRay ray(from + lift, to + lift, ctx.object);
+  ctx.queries->world()->rayTest(from + lift, to + lift, ray);
+  if (ctx.observer != nullptr) {
+    RayEvent e;
+    e.purpose = RayEvent::Purpose::DepenetrationPath;
+    e.from = from + lift;
+    e.to = to + lift;
+    if (ray.hasHit()) {
+      e.hit.hit = true;
+      e.hit.fraction = ray.m_closestHitFraction;
+      e.hit.normal = ray.m_hitNormalWorld.normalized();
+      e.hit.point = ray.m_hitPointWorld;
+      e.hit.object = ray.m_collisionObject;
+    }
+    ctx.observer->on_ray(e);
+  }
+  return ray.hasHit();
 }
 
 /// Iterates queries and corrections until no overlap deeper than the
