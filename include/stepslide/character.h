@@ -99,6 +99,9 @@ enum class StepRule {
   NoRoomToStand,
   NoHeightGained,
   RiserTooTall,
+  /// The character could climb it but not stand on it: the ceiling above is
+  /// lower than the character is tall (it stops at the riser instead).
+  NoHeadroom,
 };
 /// The rule in words, as `stepslide trace` prints it.
 const char* step_rule_name(StepRule rule);

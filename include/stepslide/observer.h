@@ -30,7 +30,7 @@ struct SweepEvent {
 
 /// One ray, and why it was cast.
 struct RayEvent {
-  enum class Purpose { RiserHeight, Tread, RoomToStand, PerchFace, FaceNormal };
+  enum class Purpose { RiserHeight, Tread, RoomToStand, PerchFace, FaceNormal, DepenetrationPath, Headroom };
   Purpose purpose = Purpose::Tread;
   btVector3 from{0, 0, 0};
   btVector3 to{0, 0, 0};

@@ -73,6 +73,11 @@ struct DepenetrationResult {
 /// `converged` is then false (the trajectory's `stuck`).
 DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position);
 
+/// Clears the static level only (moving bodies may keep overlapping).
+DepenetrationResult depenetrate_level(const CharacterContext& ctx, const btVector3& position);
+/// Deepest overlap of the shape at `position` with the static level (0 when clear).
+double level_penetration(const CharacterContext& ctx, const btVector3& position);
+
 /// Solves for a correction c with n_i·c >= depth_i for every contact: the
 /// smallest such c when one exists (found exactly over active sets of up to
 /// three contacts); otherwise, for contacts that oppose each other, the
@@ -80,6 +85,13 @@ DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& po
 /// Exposed for unit tests.
 btVector3 solve_depenetration(const std::vector<btVector3>& normals, const std::vector<double>& depths,
                               int max_passes = 16);
+
+/// True when sliding `remainder` along the plane `normal` would push back
+/// into `previous_normal` (zero: never) by more than 1e-9 of the remainder's
+/// length: the crease test, with a tolerance so that planes at right angles
+/// (a dot product of a few 1e-17 of either sign) never flip it on the last
+/// bit of a normal.
+bool pushes_into(const btVector3& remainder, const btVector3& normal, const btVector3& previous_normal);
 
 /// The remainder of a motion after hitting `normal`, continuing along the
 /// crease with `previous_normal` when the two planes form an acute corner
@@ -105,6 +117,9 @@ struct SlideResult {
   bool stepped = false;  ///< a step up was accepted (it ends the slide)
   bool hit_ceiling = false;
   bool blocked = false;         ///< a remainder was left unmoved
+  /// A step-up was refused only for want of motion this tick (no height
+  /// gained): the velocity was kept so the next tick tries with a full tick.
+  bool retrying_step = false;
 };
 /// Collide-and-slide of `motion` from `position`: sweep, stop where the
 /// skin-grown shape touches, project the rest onto the surface (or follow
@@ -122,6 +137,12 @@ struct StepUpResult {
 /// height gained; accept only a walkable landing with room to stand.
 StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, const btVector3& horizontal_motion,
                      const btVector3& riser_normal, const btVector3& riser_point);
+
+/// Whether the character at `position` can rise by `height` (the top of an
+/// edge it is about to roll over while walking): Accepted, or NoHeadroom when
+/// a ceiling is in the way. Reported to the observer as a step attempt.
+StepRule edge_headroom(const CharacterContext& ctx, const btVector3& position, const btVector3& edge_normal,
+                       double height);
 
 /// Downward probe up to `max_distance` below the feet (and from 2 mm above
 /// them, so `distance` may be slightly negative: ground a hair higher than the
@@ -180,6 +201,11 @@ struct Intent {
   bool jumped = false;
   bool airborne = false;  ///< not grounded, or jumping this tick
 };
+/// `velocity` with its part along `gravity` limited to `terminal_velocity`
+/// (the rest unchanged). Applied after gravity and again after the move:
+/// sliding under an overhang turns horizontal speed into falling speed.
+btVector3 limit_fall_speed(const btVector3& velocity, const btVector3& gravity, double terminal_velocity);
+
 /// The velocity model: stick, acceleration, friction, air control, jumping
 /// (on the press, not while held: updates `state.jump_was_held`), gravity and
 /// terminal velocity.

@@ -53,6 +53,7 @@ const char* step_rule_name(StepRule rule) {
     case StepRule::NoRoomToStand: return "no room to stand";
     case StepRule::NoHeightGained: return "no height gained";
     case StepRule::RiserTooTall: return "riser taller than max_step_height";
+    case StepRule::NoHeadroom: return "no headroom: the ceiling above it is too low to stand there";
   }
   return "?";
 }

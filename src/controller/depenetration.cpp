@@ -123,35 +123,115 @@ btVector3 solve_depenetration(const std::vector<btVector3>& normals, const std::
 
 namespace {
 
+/// Below this cosine between a moving body's motion at a contact and the
+/// contact normal, the body is not approaching the character there (it
+/// slides past or moves away): its motion does not say how to clear the
+/// overlap, the contact normal does.
+constexpr double kMinApproachCosine = 0.05;
+
+/// How the overlaps with moving (kinematic) bodies are treated.
+enum class Mode {
+  /// Pushed along the body's motion at the contact, as far as it moved this
+  /// tick (an overlap it did not cause this tick: along the contact normal).
+  All,
+  /// Crushed: the level blocks the push. Every contact is cleared along its
+  /// contact normal: a body pressing the character into the floor squeezes it
+  /// out sideways where the level allows it.
+  Squeeze,
+  /// Moving bodies are left alone; only the level is cleared.
+  StaticOnly,
+};
+
 struct PushOut {
   btVector3 direction;
   double depth;
+  /// False: clearing it would lift the feet more than a step onto the body
+  /// (the character is pinned inside a body that came down on it). It is
+  /// left, and the tick reports the character stuck.
+  bool allowed = true;
+  /// How far the body rose at the contact this tick (0 for the level).
+  double body_rise = 0.0;
 };
 
-/// How to clear one overlap. The level is left along the shortest way out. A
-/// moving body pushes the character along its own motion at the contact (as
-/// far as it moved this tick): the shortest way out of a thin platform that
-/// has come down through a character's head is up through it.
-PushOut push_out(const Contact& c, double skin) {
+bool is_moving_body(const Contact& c) { return c.object != nullptr && c.object->isKinematicObject(); }
+
+/// How to clear one overlap. The level is left along the shortest way out.
+/// A moving body pushes the character along its own motion at the contact:
+/// the shortest way out of a thin platform that has come down through a
+/// character's head would be up through it. The push is how far the overlap
+/// reaches along that motion (depth / cos of the angle to the normal), never
+/// more than the body moved. A push along a contact normal never lifts the
+/// feet more than max_step_height out of a moving body: deeper, the
+/// character was crushed or pinned by it and stays where it is, stuck (it is
+/// never popped up onto a body that came down on it).
+PushOut push_out(const CharacterContext& ctx, const Contact& c, Mode mode) {
+  const double skin = ctx.settings->skin_width;
   const double depth = -c.distance;
-  if (c.object != nullptr && c.object->isKinematicObject()) {
+  if (!is_moving_body(c)) return {c.normal, depth + skin};
+  if (mode == Mode::All) {
     const btTransform& now = c.object->getWorldTransform();
     const btTransform& before = c.object->getInterpolationWorldTransform();
     const btVector3 moved = now * (before.inverse() * c.point) - c.point;
     const double distance = moved.length();
-    if (distance > 1e-9) return {moved / distance, std::min(depth, distance) + skin};
+    if (distance > 1e-9) {
+      const btVector3 along = moved / distance;
+      const double approach = along.dot(c.normal);
+      const double rise = std::max(0.0, moved.dot(ctx.up));
+      if (approach > kMinApproachCosine) return {along, std::min(depth / approach, distance) + skin, true, rise};
+    }
   }
-  return {c.normal, depth + skin};
+  const double lift = c.normal.dot(ctx.up) * depth;
+  return {c.normal, depth + skin, lift <= ctx.settings->max_step_height};
+}
+
+/// True when moving the character's centre from `from` to `to` crosses a
+/// static surface: a correction must never carry the shape through the
+/// level (a mesh reports a triangle's contact with either of its two
+/// normals, and between opposite ones the solver may find the way out on
+/// the far side of the surface).
+/// Closest ray hit on the static level only: moving bodies the character is
+/// inside (a crusher) must not hide the level behind them.
+struct LevelRay : btCollisionWorld::ClosestRayResultCallback {
+  LevelRay(const btVector3& from, const btVector3& to, const btCollisionObject* self)
+      : ClosestRayResultCallback(from, to), self_(self) {}
+  bool needsCollision(btBroadphaseProxy* proxy) const override {
+    const auto* object = static_cast<const btCollisionObject*>(proxy->m_clientObject);
+    if (object == self_ || object->isKinematicObject()) return false;
+    return ClosestRayResultCallback::needsCollision(proxy);
+  }
+  const btCollisionObject* self_;
+};
+
+bool crosses_level(const CharacterContext& ctx, const btVector3& from, const btVector3& to) {
+  const btVector3 lift = ctx.up * ctx.feet_to_center;
+  LevelRay ray(from + lift, to + lift, ctx.object);
+  ctx.queries->world()->rayTest(from + lift, to + lift, ray);
+  if (ctx.observer != nullptr) {
+    RayEvent e;
+    e.purpose = RayEvent::Purpose::DepenetrationPath;
+    e.from = from + lift;
+    e.to = to + lift;
+    if (ray.hasHit()) {
+      e.hit.hit = true;
+      e.hit.fraction = ray.m_closestHitFraction;
+      e.hit.normal = ray.m_hitNormalWorld.normalized();
+      e.hit.point = ray.m_hitPointWorld;
+      e.hit.object = ray.m_collisionObject;
+    }
+    ctx.observer->on_ray(e);
+  }
+  return ray.hasHit();
 }
 
 /// Iterates queries and corrections until no overlap deeper than the
-/// tolerance is left (converged) or the iterations run out. With
-/// `static_only`, overlaps with moving (kinematic) bodies are left alone.
-DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector3& position, bool static_only,
+/// tolerance is left (converged) or the iterations run out.
+DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector3& position, Mode mode,
                                      int max_iterations) {
   DepenetrationResult result;
   result.position = position;
   double first_depth = -1.0;  // summed depths found by the first query
+  double lift_allowance = 0.0;  // over the whole pass, once a moving body is involved
+  bool moving_contact = false;
   std::vector<Contact> contacts;
   std::vector<Contact> overlaps;
   std::vector<btVector3> normals;
@@ -162,16 +242,25 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
     overlaps.clear();
     normals.clear();
     depths.clear();
+    bool pinned = false;
     for (const Contact& c : contacts) {
       if (c.distance >= -kPenetrationTolerance) continue;
-      if (static_only && c.object != nullptr && c.object->isKinematicObject()) continue;
+      if (mode == Mode::StaticOnly && is_moving_body(c)) continue;
+      const PushOut push = push_out(ctx, c, mode);
+      if (is_moving_body(c)) {
+        moving_contact = true;
+        lift_allowance = std::max(lift_allowance, ctx.settings->max_step_height + push.body_rise);
+      }
+      if (!push.allowed) {
+        pinned = true;
+        continue;
+      }
       overlaps.push_back(c);
-      const PushOut push = push_out(c, ctx.settings->skin_width);
       normals.push_back(push.direction);
       depths.push_back(push.depth);
     }
     if (normals.empty()) {
-      result.converged = true;
+      result.converged = !pinned;
       return result;
     }
     if (first_depth < 0) {
@@ -188,22 +277,53 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
     ++result.iterations;
     const btVector3 correction = solve_depenetration(normals, depths, 64);
     if (ctx.observer != nullptr) ctx.observer->on_depenetration({result.iterations, overlaps, correction});
+    // Pushed by moving bodies, the feet may rise over all the iterations
+    // together by a step plus how far those bodies rose: each contact's own
+    // limit does not stop a sequence of shallow ones, nor a push along a
+    // body's motion wedged against a wall, from lifting the character onto
+    // the body or over the wall.
+    const bool climbs = moving_contact && (result.position + correction - position).dot(ctx.up) > lift_allowance;
+    if (climbs || crosses_level(ctx, result.position, result.position + correction)) {
+      result.converged = false;
+      return result;
+    }
     result.position += correction;
   }
 }
 
 }  // namespace
 
+DepenetrationResult depenetrate_level(const CharacterContext& ctx, const btVector3& position) {
+  return resolve_overlaps(ctx, position, Mode::StaticOnly, ctx.settings->max_depenetration_iterations);
+}
+
+double level_penetration(const CharacterContext& ctx, const btVector3& position) {
+  std::vector<Contact> contacts;
+  ctx.object->setWorldTransform(ctx.transform_at(position));
+  ctx.queries->contacts(ctx.object, 0.0, contacts);
+  double deepest = 0.0;
+  for (const Contact& c : contacts) {
+    if (!is_moving_body(c)) deepest = std::max(deepest, -c.distance);
+  }
+  return deepest;
+}
+
 DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position) {
   const int budget = ctx.settings->max_depenetration_iterations;
-  const DepenetrationResult all = resolve_overlaps(ctx, position, false, budget);
+  DepenetrationResult all = resolve_overlaps(ctx, position, Mode::All, budget);
   if (all.converged) return all;
-  // Squeezed: the overlaps cannot all be cleared (crushed between a moving
-  // body and the level, or wedged). Moving bodies may keep overlapping the
-  // character, the level may not: it is never pushed through the floor to
-  // escape a crusher, nor popped out on top of it. Reported as stuck.
-  DepenetrationResult level = resolve_overlaps(ctx, position, true, budget);
-  level.iterations += all.iterations;
+  // The overlaps cannot all be cleared as the bodies pushed: crushed between a
+  // moving body and the level, or wedged. First try to squeeze out along the
+  // contact normals with the level kept clear; failing that, moving bodies may
+  // keep overlapping the character, the level may not: it is never pushed
+  // through the floor to escape a crusher, nor popped out on top of it.
+  // Squeezed out, it is clear; left overlapping a moving body, the tick reports
+  // it stuck (pinned).
+  DepenetrationResult squeezed = resolve_overlaps(ctx, position, Mode::Squeeze, budget);
+  squeezed.iterations += all.iterations;
+  if (squeezed.converged) return squeezed;  // clear of everything: not pinned
+  DepenetrationResult level = resolve_overlaps(ctx, position, Mode::StaticOnly, budget);
+  level.iterations += squeezed.iterations;
   level.converged = false;
   return level;
 }

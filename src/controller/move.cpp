@@ -5,6 +5,8 @@
 
 namespace stepslide {
 
+using namespace detail;
+
 btVector3 ground_motion(const CharacterContext& ctx, const CharacterState& state, const btVector3& horizontal,
                         double dt) {
   const btVector3 step = horizontal * dt;
@@ -17,6 +19,39 @@ btVector3 ground_motion(const CharacterContext& ctx, const CharacterState& state
   return safe_normalized(on_plane) * step.length();
 }
 
+namespace {
+
+/// Bullet's convex cast reports no hit on a triangle the shape starts within
+/// a millimetre of when the closest-point normal there is tangent to the
+/// motion: a flat-bottomed box resting on a ridge of a mesh or heightfield
+/// slides along the ridge's normal and passes into the next triangle's face,
+/// which shares the ridge. Every sweep after a hit starts that close, so a
+/// slide that hit something is checked at its end: overlapping the world by
+/// the static level by more than half the skin, it is pushed out of it; when
+/// that fails, the move is undone (the start was clear).
+btVector3 clear_end_of_move(const CharacterContext& ctx, const btVector3& start, const btVector3& end) {
+  if (level_penetration(ctx, end) <= 0.5 * ctx.settings->skin_width) return end;
+  const DepenetrationResult freed = depenetrate_level(ctx, end);
+  return freed.converged ? freed.position : start;
+}
+
+/// Boxes and cylinders have a flat bottom: standing on a mesh or
+/// heightfield it is always within a millimetre of the triangles under it,
+/// and GJK's normal there is the bottom face's, tangent to a walking motion,
+/// so even the first sweep of a tick can pass into a rising triangle. Their
+/// moves are always checked at the end (one overlap query per tick).
+/// Bullet's convex cast reports a hit once the shapes are within 1 mm, and
+/// misses grazing contacts inside that: a skin under twice that cannot be
+/// kept by the sweeps alone, so every move is checked at its end.
+constexpr double kThinSkin = 2e-3;
+
+bool has_flat_bottom(const CharacterContext& ctx) {
+  const int type = ctx.shape->getShapeType();
+  return type == BOX_SHAPE_PROXYTYPE || type == CYLINDER_SHAPE_PROXYTYPE;
+}
+
+}  // namespace
+
 int move_character(const CharacterContext& ctx, CharacterState& state, const Intent& intent, double dt) {
   SlideOptions options;
   options.max_iterations = ctx.settings->max_slide_iterations;
@@ -28,8 +63,25 @@ int move_character(const CharacterContext& ctx, CharacterState& state, const Int
     options.allow_step_up = true;
     moved = slide(ctx, state.position, ground_motion(ctx, state, intent.horizontal, dt), intent.horizontal, options);
   }
-  state.position = moved.position;
-  state.velocity = moved.velocity;
+  const btVector3 start = state.position;
+  const bool check_end = moved.iterations > 1 || has_flat_bottom(ctx) || ctx.settings->skin_width < kThinSkin;
+  state.position = check_end ? clear_end_of_move(ctx, start, moved.position) : moved.position;
+  btVector3 velocity = moved.velocity;
+  // Blocked means blocked: walking, when the slide could not use all of its
+  // motion (a remainder was left, or the move was undone), the horizontal
+  // velocity is what the collisions allowed, the distance moved over the
+  // tick, as Jolt's character reports it; not the speed the input asked for.
+  // Except while a step-up is retried for want of motion (see slide).
+  const bool undone = moved.position != state.position && state.position == start;
+  if (!intent.airborne && ((moved.blocked && !moved.retrying_step) || undone)) {
+    // Below kMinMove it is rounding: standing still reports exactly zero.
+    btVector3 moved_by = horizontal_part(state.position - start, ctx.up);
+    if (moved_by.length2() < kMinMove * kMinMove) moved_by.setZero();
+    velocity = moved_by / dt + ctx.up * velocity.dot(ctx.up);
+  }
+  // Clipping against a downward-facing surface (the rounded underside of a
+  // box) turns horizontal speed into falling speed: never past the limit.
+  state.velocity = limit_fall_speed(velocity, ctx.gravity, ctx.settings->terminal_velocity);
   return moved.iterations;
 }
 

@@ -66,6 +66,16 @@ StepUpResult attempt_step_up(const CharacterContext& ctx, const btVector3& posit
     return result;
   }
   const btVector3 landing = top - ctx.up * (raised_by * down.fraction);
+  // The raised shape must have got over the edge. When the forward move made
+  // no progress toward the step, the down sweep only comes to rest on the
+  // riser's edge beside the start (a rounded shape overlaps it horizontally)
+  // and the "height gained" is that edge's, not a tread's: the ground snap
+  // would drop the feet back where they started, tick after tick. Blocked by
+  // a ceiling, the rule names it.
+  if ((landing - position).dot(into_step) <= kMinMove) {
+    result.rule = moved.hit_ceiling ? StepRule::NoHeadroom : StepRule::NoRoomToStand;
+    return result;
+  }
   const double gained = (landing - position).dot(ctx.up);
   if (gained <= kMinStepGain) {
     result.rule = StepRule::NoHeightGained;
@@ -96,6 +106,13 @@ StepUpResult attempt_step_up(const CharacterContext& ctx, const btVector3& posit
     result.rule = StepRule::RiserTooTall;
     return result;
   }
+  // Headroom: standing on the tread, the character reaches as high as the
+  // up sweep had to go to clear it. A ceiling that stopped the up sweep below
+  // that leaves no room (the landing would wedge the shape under it).
+  if (tread_height - position.dot(ctx.up) > raised_by + kMinStepGain) {
+    result.rule = StepRule::NoHeadroom;
+    return result;
+  }
   // Room to stand: the tread (or a higher one) must continue min_step_depth
   // beyond the riser.
   const btVector3 depth_at = riser_point + into_step * s.min_step_depth;
@@ -107,6 +124,16 @@ StepUpResult attempt_step_up(const CharacterContext& ctx, const btVector3& posit
     return result;
   }
 
+  // Headroom over the tread: standing there, the character reaches its full
+  // height above it. Without it the step would leave the shape perched on
+  // the edge, wedged under the ceiling (it stops at the riser instead).
+  const double stand_height = 2 * ctx.feet_to_center + s.skin_width;
+  const btVector3 head_from = far.point + ctx.up * kEdgeRayInset;
+  if (observed_ray(ctx, RayEvent::Purpose::Headroom, head_from, far.point + ctx.up * stand_height).hit) {
+    result.rule = StepRule::NoHeadroom;
+    return result;
+  }
+
   result.rule = StepRule::Accepted;
   result.position = landing;  // the ground snap settles it exactly onto the tread
   result.height = tread_height - position.dot(ctx.up);
@@ -114,6 +141,16 @@ StepUpResult attempt_step_up(const CharacterContext& ctx, const btVector3& posit
 }
 
 }  // namespace
+
+StepRule edge_headroom(const CharacterContext& ctx, const btVector3& position, const btVector3& edge_normal,
+                       double height) {
+  const SweepHit up = observed_sweep(ctx, SweepEvent::Purpose::StepUp, position, position + ctx.up * height);
+  const StepRule rule = up.hit ? StepRule::NoHeadroom : StepRule::Accepted;
+  if (ctx.observer != nullptr) {
+    ctx.observer->on_step_attempt({position, btVector3(0, 0, 0), edge_normal, rule, rule == StepRule::Accepted ? height : 0.0});
+  }
+  return rule;
+}
 
 StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, const btVector3& horizontal_motion,
                      const btVector3& riser_normal, const btVector3& riser_point) {

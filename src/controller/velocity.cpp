@@ -68,6 +68,12 @@ btVector3 air_velocity(const btVector3& horizontal, const btVector3& wish, const
   return limit_speed_gain(accelerated, horizontal.length(), target);
 }
 
+btVector3 limit_fall_speed(const btVector3& velocity, const btVector3& gravity, double terminal_velocity) {
+  const btVector3 down = safe_normalized(gravity);
+  const double falling = velocity.dot(down);
+  return falling > terminal_velocity ? velocity - down * (falling - terminal_velocity) : velocity;
+}
+
 Intent steer(const CharacterContext& ctx, CharacterState& state, const CharacterInput& input, double dt) {
   const btVector3& up = ctx.up;
   const ControllerSettings& s = *ctx.settings;
@@ -94,10 +100,7 @@ Intent steer(const CharacterContext& ctx, CharacterState& state, const Character
   intent.horizontal = horizontal;
   intent.velocity = horizontal + up * vertical;
   if (intent.airborne) {
-    intent.velocity += ctx.gravity * dt;
-    const btVector3 down = safe_normalized(ctx.gravity);
-    const double falling = intent.velocity.dot(down);
-    if (falling > s.terminal_velocity) intent.velocity -= down * (falling - s.terminal_velocity);
+    intent.velocity = limit_fall_speed(intent.velocity + ctx.gravity * dt, ctx.gravity, s.terminal_velocity);
   }
   if (ctx.observer != nullptr) ctx.observer->on_velocity({state.velocity, intent.velocity, intent.jumped});
   return intent;

@@ -39,6 +39,8 @@ const char* purpose_name(RayEvent::Purpose p) {
     case RayEvent::Purpose::RoomToStand: return "room-to-stand";
     case RayEvent::Purpose::PerchFace: return "perch-face";
     case RayEvent::Purpose::FaceNormal: return "face-normal";
+    case RayEvent::Purpose::DepenetrationPath: return "depenetration-path";
+    case RayEvent::Purpose::Headroom: return "headroom";
   }
   return "?";
 }

@@ -44,7 +44,7 @@ std::vector<Column> make_table() {
       {"depen_iters", "", "depenetration iterations this tick", 0.0, true, true,
        [](const TickSample& s) { return static_cast<double>(s.report.depen_iters); }},
       // Extensions: stepslide's own, after the contract's.
-      {"stuck", "", "1 when the character could not be pushed clear of every overlap (crushed or wedged)", 0.0, true,
+      {"stuck", "", "1 when the character could not be pushed clear of every overlap (crushed, wedged, or pinned inside a moving body that came down on it)", 0.0, true,
        false, [](const TickSample& s) { return flag(!s.report.depenetration_converged); }},
       {"ground_body", "", "index in the scenario's world of the body stood on, -1 when none", 0.0, true, false,
        [](const TickSample& s) { return static_cast<double>(s.ground_body); }},
