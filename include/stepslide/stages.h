@@ -98,6 +98,17 @@ bool pushes_into(const btVector3& remainder, const btVector3& normal, const btVe
 /// (sliding along one would push into the other). `previous_normal` may be zero.
 btVector3 slide_direction(const btVector3& remainder, const btVector3& normal, const btVector3& previous_normal);
 
+/// The walking velocity after hitting a wall `plane` (already flattened to a
+/// vertical plane, or a surface facing down), `previous_wall` being the last
+/// plane that clipped the velocity this move (zero: none). Walkable surfaces
+/// never clip a walking velocity, so they are never a crease partner here: a
+/// crease between a wall and a floor edge's tilted normal climbs. And a walk
+/// without a jump never leaves with upward velocity from a collision: its
+/// upward part is dropped (the feet follow the ground, the ground snap puts
+/// them on it), else the next tick would start airborne and fly.
+btVector3 clip_walking_velocity(const btVector3& velocity, const btVector3& plane, const btVector3& previous_wall,
+                                const btVector3& up);
+
 struct SlideOptions {
   int max_iterations = 4;
   /// Grounded walking: non-walkable normals are flattened to horizontal so

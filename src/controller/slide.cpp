@@ -39,6 +39,14 @@ btVector3 slide_direction(const btVector3& remainder, const btVector3& normal, c
   return crease * remainder.dot(crease);
 }
 
+btVector3 clip_walking_velocity(const btVector3& velocity, const btVector3& plane, const btVector3& previous_wall,
+                                const btVector3& up) {
+  if (velocity.dot(plane) >= 0) return velocity;
+  const btVector3 clipped = slide_direction(velocity, plane, previous_wall);
+  const double rise = clipped.dot(up);
+  return rise > 0 ? clipped - up * rise : clipped;
+}
+
 namespace {
 
 /// Below this (the cosine of the normal with up), a surface faces down: a
@@ -64,17 +72,20 @@ btVector3 slide_plane(const CharacterContext& ctx, const btVector3& hit_normal, 
 
 /// The velocity after a hit. Walking keeps its horizontal velocity over
 /// walkable surfaces (ramps, step edges); only walls take away the part that
-/// runs into them. Landing on walkable ground stops the fall and keeps the
-/// horizontal velocity: projecting it onto an upslope would launch the
-/// character.
+/// runs into them, creasing only with an earlier wall (`previous_wall`) and
+/// never turned upward (clip_walking_velocity). Landing on walkable ground
+/// stops the fall and keeps the horizontal velocity: projecting it onto an
+/// upslope would launch the character.
 btVector3 clip_velocity(const CharacterContext& ctx, const btVector3& velocity, bool walkable,
-                        const btVector3& plane, const btVector3& previous_plane, const SlideOptions& options) {
+                        const btVector3& plane, const btVector3& previous_plane, const btVector3& previous_wall,
+                        const SlideOptions& options) {
   const bool walking = options.grounded || options.horizontal_only;
   if (walkable) {
     if (walking) return velocity;
     const double down = velocity.dot(ctx.up);
     return down < 0 ? velocity - ctx.up * down : velocity;
   }
+  if (walking) return clip_walking_velocity(velocity, plane, previous_wall, ctx.up);
   if (velocity.dot(plane) >= 0) return velocity;
   return slide_direction(velocity, plane, previous_plane);
 }
@@ -99,6 +110,7 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
   r.velocity = velocity;
   btVector3 remaining = motion;
   btVector3 previous_plane(0, 0, 0);
+  btVector3 previous_wall(0, 0, 0);  // the last plane that clipped the velocity
   bool on_crease = false;
   for (int i = 0; i < options.max_iterations; ++i) {
     if (remaining.length2() < kMinMove * kMinMove) break;
@@ -179,8 +191,11 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
       if (fall > allowed) remaining *= allowed / fall;
     }
     on_crease = event.crease;
-    if (!keeps_velocity) r.velocity = clip_velocity(ctx, r.velocity, walkable, plane, previous_plane, options);
+    if (!keeps_velocity) {
+      r.velocity = clip_velocity(ctx, r.velocity, walkable, plane, previous_plane, previous_wall, options);
+    }
     previous_plane = plane;
+    if (!walkable) previous_wall = plane;
   }
   r.blocked = remaining.length2() >= kMinMove * kMinMove;
   return r;

@@ -38,6 +38,45 @@ TEST(SlideDirection, KeepsThePlaneProjectionWhenTheCornerIsOpen) {
   EXPECT_NEAR(out.z(), 0.0, 1e-12);
 }
 
+TEST(ClipWalkingVelocity, NeverCreasesWithAFloorEdgeIntoUpwardVelocity) {
+  // Issue #15: a sill's edge hit by the capsule's round bottom (normal tilted
+  // 37 degrees, walkable) then a jamb beside it. The crease of the two planes
+  // climbs; a walk must keep its horizontal speed along the jamb and gain no
+  // upward velocity (it would leave the ground and fly for 26 ticks).
+  const btVector3 up(0, 1, 0);
+  const btVector3 jamb(-1, 0, 0);
+  const btVector3 velocity(1.36479, 0, 4.81013);
+  const btVector3 out = clip_walking_velocity(velocity, jamb, btVector3(0, 0, 0), up);
+  EXPECT_EQ(out.x(), 0.0);
+  EXPECT_EQ(out.y(), 0.0);
+  EXPECT_DOUBLE_EQ(out.z(), 4.81013);
+  // What the air slide's clip would give with the edge as the previous plane:
+  // the climbing crease, which is what used to be reported.
+  const btVector3 edge(0, 0.796394, -0.604778);
+  EXPECT_GT(slide_direction(velocity, jamb, edge.normalized()).y(), 2.0);
+}
+
+TEST(ClipWalkingVelocity, StopsInACornerOfTwoWalls) {
+  const btVector3 up(0, 1, 0);
+  const btVector3 a(1, 0, 0), b = btVector3(-1, 0, 1).normalized();  // an acute corner
+  const btVector3 first = clip_walking_velocity(btVector3(-3, 0, -4), a, btVector3(0, 0, 0), up);
+  const btVector3 out = clip_walking_velocity(first, b, a, up);
+  EXPECT_NEAR(out.length(), 0.0, 1e-12);
+}
+
+TEST(ClipWalkingVelocity, DropsOnlyTheUpwardPart) {
+  // Walking into a surface facing down (a sloping underside, slid along as
+  // it is) deflects the velocity downward: kept, the ground snap takes it.
+  const btVector3 up(0, 1, 0);
+  const btVector3 underside = btVector3(0, -0.5, 0.866).normalized();
+  const btVector3 out = clip_walking_velocity(btVector3(0, 0, -2), underside, btVector3(0, 0, 0), up);
+  EXPECT_LT(out.y(), 0.0);
+  EXPECT_NEAR(out.dot(underside), 0.0, 1e-12);
+  // Moving away from the plane: untouched.
+  const btVector3 away(0, 0, 3);
+  EXPECT_EQ(clip_walking_velocity(away, underside, btVector3(0, 0, 0), up), away);
+}
+
 TEST(Slide, KeepsTheSkinAlongTheNormalAtGlancingAngles) {
   // Approaching a wall at 0.5 degrees: backing off along the motion would
   // need 1.15 m to open a 1 cm gap; the gap must still be the skin.

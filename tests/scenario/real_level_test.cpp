@@ -98,7 +98,7 @@ TEST(RealLevel, CheckDiscoversTheWalksButNotTheLevelFileAndEachHasAGolden) {
   const ScenarioList list = discover_scenarios({kLevelDir});
   EXPECT_TRUE(list.errors.empty());
   EXPECT_GE(list.files.size(), 8u);
-  EXPECT_LE(list.files.size(), 16u);  // CI time: a level's walks are a handful
+  EXPECT_LE(list.files.size(), 20u);  // CI time: a level's walks are a handful (18 after the #15 hops)
   for (const std::string& file : list.files) {
     EXPECT_EQ(file.find("/level/"), std::string::npos) << file;
     const std::optional<std::string> golden =
