@@ -53,7 +53,10 @@ failures=0
 run() {  # run EXPECTED_LINE [ENV...]
   : >"$work/calls.txt"
   local out
-  out=$(env PATH="$work/bin:$PATH" INSTALLED="$work/installed.txt" "${@:2}" bash "$source_dir/tools/install-deps.sh")
+  # The caller's own choices (CI exports STEPSLIDE_WITH_CHROMIUM=1) must not
+  # leak in: each case sets exactly the variables it tests.
+  out=$(env -u STEPSLIDE_WITH_CHROMIUM -u STEPSLIDE_WITH_CLANG -u STEPSLIDE_WITH_ARM64 \
+    -u STEPSLIDE_EXTRA_PACKAGES PATH="$work/bin:$PATH" INSTALLED="$work/installed.txt" "${@:2}" bash "$source_dir/tools/install-deps.sh")
   if [[ "$out" != "$1" ]]; then
     echo "FAIL: ${*:2}: expected '$1', got '$out'" >&2
     failures=$((failures + 1))
