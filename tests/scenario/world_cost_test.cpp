@@ -32,11 +32,31 @@ void bullet_free(void* memory) { std::free(memory); }
 
 }  // namespace
 
-void* operator new(std::size_t size) {
+// Counted allocation replaces every plain (non-aligned) form of new and
+// delete together, so each block goes back the way it came: a sanitizer build
+// aborts when a malloc'd block meets its own delete, or its own new's block
+// meets free (std::stable_sort's buffer takes the nothrow new).
+namespace {
+void* counted_malloc(std::size_t size) noexcept {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* memory = std::malloc(size == 0 ? 1 : size)) return memory;
+  return std::malloc(size == 0 ? 1 : size);
+}
+void* counted_or_throw(std::size_t size) {
+  if (void* memory = counted_malloc(size)) return memory;
   throw std::bad_alloc();
 }
+}  // namespace
+
+void* operator new(std::size_t size) { return counted_or_throw(size); }
+void* operator new[](std::size_t size) { return counted_or_throw(size); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return counted_malloc(size); }
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return counted_malloc(size); }
+void operator delete(void* memory) noexcept { std::free(memory); }
+void operator delete[](void* memory) noexcept { std::free(memory); }
+void operator delete(void* memory, std::size_t) noexcept { std::free(memory); }
+void operator delete[](void* memory, std::size_t) noexcept { std::free(memory); }
+void operator delete(void* memory, const std::nothrow_t&) noexcept { std::free(memory); }
+void operator delete[](void* memory, const std::nothrow_t&) noexcept { std::free(memory); }
 
 namespace stepslide {
 namespace {
