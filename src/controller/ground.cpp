@@ -62,8 +62,20 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
   // closes a plane's gap by exactly t·rise, an edge's by at least that and
   // never by more than t. `swept` is known clear.
   double snap_limit = std::numeric_limits<double>::infinity();
+  const int shape = ctx.shape->getShapeType();
+  const bool flat = shape == BOX_SHAPE_PROXYTYPE || shape == CYLINDER_SHAPE_PROXYTYPE;
   for (const Contact& c : contacts) {
     const double rise = c.normal.dot(ctx.up);
+    // A contact beside the shape bounds nothing below it only while the
+    // shape is clear of it along its normal. A capsule's or sphere's probe
+    // is the shape grown by a sphere, so its normal is the real shape's
+    // separating direction; a box's or cylinder's probe is a bigger box or
+    // cylinder, and its overlap direction is only Bullet's shortest way out
+    // of that: over a triangle rising just inside the bottom edge it points
+    // sideways, while the real shape already overlaps the triangle's extent
+    // along it and meets the triangle as soon as it moves down. Only the
+    // sweep then says how far down is clear (issue #15).
+    if (rise <= 0.05 && flat && c.distance + ctx.probe_inflation <= 0.0) snap_limit = swept;
     if (rise <= 0.05) continue;
     const double gap = std::max(0.0, c.distance + ctx.probe_inflation);
     snap_limit = std::min(snap_limit, swept + (ctx.is_walkable(c.normal) ? gap / rise : gap));
