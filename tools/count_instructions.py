@@ -59,6 +59,25 @@ def ticks_of(csv_text):
     return len(rows) - 2  # header and row 0
 
 
+def inclusive_counts(out_file, signatures):
+    """Inclusive instructions per name in `signatures` (name -> text a callgrind_annotate
+    function line contains; the largest line wins) and "total", the program's total."""
+    annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out_file],
+                               check=True, capture_output=True, text=True).stdout
+    counts = {}
+    for line in annotated.splitlines():
+        match = re.match(r"\s*([\d,]+) ", line)
+        if not match:
+            continue
+        ir = int(match.group(1).replace(",", ""))
+        if "PROGRAM TOTALS" in line:
+            counts["total"] = ir
+        for name, signature in signatures.items():
+            if signature in line:
+                counts[name] = max(counts.get(name, 0), ir)
+    return counts
+
+
 def count(binary, scenario, controller, work):
     out_file = os.path.join(work, "callgrind.out")
     csv_file = os.path.join(work, "run.csv")
@@ -72,20 +91,9 @@ def count(binary, scenario, controller, work):
         return 0, 0, {}
     with open(csv_file, encoding="utf-8") as f:
         ticks = ticks_of(f.read())
-    annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out_file],
-                               check=True, capture_output=True, text=True).stdout
-    total, parts = None, {}
-    for line in annotated.splitlines():
-        match = re.match(r"\s*([\d,]+) .*?\s(\S.*)$", line)
-        if not match:
-            continue
-        ir = int(match.group(1).replace(",", ""))
-        if "PROGRAM TOTALS" in line:
-            total = ir
-        for name, signature in QUERIES.items():
-            if signature in line:
-                parts[name] = max(parts.get(name, 0), ir)
-    return ticks, total or 0, parts
+    counts = inclusive_counts(out_file, QUERIES)
+    total = counts.pop("total", 0)
+    return ticks, total, counts
 
 
 def scenario_name(path):

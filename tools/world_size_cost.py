@@ -19,7 +19,6 @@ is what "linear" means. Needs valgrind. Standard library only.
 
 import argparse
 import os
-import re
 import resource
 import subprocess
 import sys
@@ -27,6 +26,9 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import count_instructions  # noqa: E402  (the one reader of callgrind_annotate and of a run's tick count)
+
 FUNCTIONS = {
     "load": "stepslide::load_scenario_text(",
     "build": "stepslide::World::World(",
@@ -34,29 +36,6 @@ FUNCTIONS = {
     "simulate": "stepslide::simulate(",
     "set_time": "stepslide::World::set_time(",
 }
-
-
-def inclusive_counts(out_file):
-    annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out_file],
-                               check=True, capture_output=True, text=True).stdout
-    counts = {}
-    for line in annotated.splitlines():
-        match = re.match(r"\s*([\d,]+) ", line)
-        if not match:
-            continue
-        ir = int(match.group(1).replace(",", ""))
-        if "PROGRAM TOTALS" in line:
-            counts["total"] = ir
-        for name, signature in FUNCTIONS.items():
-            if signature in line:
-                counts[name] = max(counts.get(name, 0), ir)
-    return counts
-
-
-def ticks_of(csv_file):
-    with open(csv_file, encoding="utf-8") as f:
-        rows = [line for line in f.read().splitlines() if line and not line.startswith("#")]
-    return len(rows) - 2  # header and row 0
 
 
 def best_seconds(command, repeats):
@@ -82,8 +61,9 @@ def measure(binary, base, count, work, repeats):
     csv_file = os.path.join(work, f"run_{count}.csv")
     subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out_file, binary, "run", scenario,
                     "--out", csv_file], check=True, capture_output=True)
-    counts = inclusive_counts(out_file)
-    ticks = ticks_of(csv_file)
+    counts = count_instructions.inclusive_counts(out_file, FUNCTIONS)
+    with open(csv_file, encoding="utf-8") as f:
+        ticks = count_instructions.ticks_of(f.read())
     counts["per_tick"] = (counts.get("simulate", 0) - counts.get("build", 0) - counts.get("free", 0)) / ticks
     counts["set_time_per_tick"] = counts.get("set_time", 0) / ticks
     counts["ticks"] = ticks
