@@ -26,8 +26,8 @@ namespace {
 /// motion: a flat-bottomed box resting on a ridge of a mesh or heightfield
 /// slides along the ridge's normal and passes into the next triangle's face,
 /// which shares the ridge. Every sweep after a hit starts that close, so a
-/// slide that hit something is checked at its end: overlapping the world by
-/// the static level by more than half the skin, it is pushed out of it; when
+/// slide that hit something is checked at its end: overlapping the static
+/// level by more than half the skin, it is pushed out of it; when
 /// that fails, the move is undone (the start was clear).
 btVector3 clear_end_of_move(const CharacterContext& ctx, const btVector3& start, const btVector3& end) {
   if (level_penetration(ctx, end) <= 0.5 * ctx.settings->skin_width) return end;
@@ -35,16 +35,16 @@ btVector3 clear_end_of_move(const CharacterContext& ctx, const btVector3& start,
   return freed.converged ? freed.position : start;
 }
 
-/// Boxes and cylinders have a flat bottom: standing on a mesh or
-/// heightfield it is always within a millimetre of the triangles under it,
-/// and GJK's normal there is the bottom face's, tangent to a walking motion,
-/// so even the first sweep of a tick can pass into a rising triangle. Their
-/// moves are always checked at the end (one overlap query per tick).
 /// Bullet's convex cast reports a hit once the shapes are within 1 mm, and
 /// misses grazing contacts inside that: a skin under twice that cannot be
 /// kept by the sweeps alone, so every move is checked at its end.
 constexpr double kThinSkin = 2e-3;
 
+/// Boxes and cylinders have a flat bottom: standing on a mesh or
+/// heightfield it is always within a millimetre of the triangles under it,
+/// and GJK's normal there is the bottom face's, tangent to a walking motion,
+/// so even the first sweep of a tick can pass into a rising triangle. Their
+/// moves are always checked at the end (one overlap query per tick).
 bool has_flat_bottom(const CharacterContext& ctx) {
   const int type = ctx.shape->getShapeType();
   return type == BOX_SHAPE_PROXYTYPE || type == CYLINDER_SHAPE_PROXYTYPE;
