@@ -1,0 +1,24 @@
+// Private to the collision adapter's files: what the query functions need to
+// know about the shapes Bullet hands them. Not installed.
+#pragma once
+
+#include <btBulletCollisionCommon.h>
+
+namespace stepslide::detail {
+
+/// Contact normals within this of a face's normal (1 - cos, 0.08 degrees)
+/// are on that face: GJK's normal carries a little noise, an edge's leans.
+constexpr double kSameFace = 1e-6;
+
+/// The normal of the face of `shape` (the shape Bullet handed the contact
+/// callback: a box, a compound's child box, a cylinder's cap, or one
+/// triangle of a mesh or heightfield, with `basis` its world rotation) that a
+/// contact with `normal` lies on, facing the character; zero when it is not
+/// on one face.
+btVector3 face_normal(const btCollisionShape* shape, const btMatrix3x3& basis, const btVector3& normal);
+
+/// The query object's shape as a segment a→b grown by a radius, when it is
+/// a capsule or a sphere.
+bool as_capsule(const btCollisionObject* object, btVector3* a, btVector3* b, double* radius);
+
+}  // namespace stepslide::detail

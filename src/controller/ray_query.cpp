@@ -1,0 +1,90 @@
+// The adapter's ray: Bullet's broadphase walk, with boxes answered exactly.
+#include "stepslide/collision.h"
+
+#include "stepslide/exact_queries.h"
+
+namespace stepslide {
+
+namespace {
+
+/// The closest ray hit over the broadphase's candidates, as Bullet's own
+/// rayTest walks them, but a box hit from outside is answered by the exact
+/// slab test instead of Bullet's subsimplex cast (about 40 times cheaper).
+struct ClosestRay : btBroadphaseRayCallback {
+  ClosestRay(const btVector3& from, const btVector3& to, const btCollisionObject* self)
+      : from_(from), to_(to), self_(self), result(from, to) {
+    const btVector3 direction = (to - from).normalized();
+    for (int i = 0; i < 3; ++i) {
+      m_rayDirectionInverse[i] = direction[i] == 0.0 ? BT_LARGE_FLOAT : 1.0 / direction[i];
+      m_signs[i] = m_rayDirectionInverse[i] < 0.0;
+    }
+    m_lambda_max = direction.dot(to - from);
+  }
+
+  bool process(const btBroadphaseProxy* proxy) override {
+    if (result.m_closestHitFraction == 0.0) return false;
+    auto* object = static_cast<btCollisionObject*>(proxy->m_clientObject);
+    if (object == self_ || !result.needsCollision(object->getBroadphaseHandle())) return true;
+    const btCollisionShape* shape = object->getCollisionShape();
+    ExactRayHit hit;
+    if (exact_ray(shape, object->getWorldTransform(), &hit)) {
+      if (hit.hit && hit.fraction < result.m_closestHitFraction) {
+        btCollisionWorld::LocalRayResult local(object, nullptr, hit.normal, hit.fraction);
+        result.addSingleResult(local, true);
+      }
+      return true;
+    }
+    btCollisionWorld::rayTestSingle(btTransform(btMatrix3x3::getIdentity(), from_),
+                                    btTransform(btMatrix3x3::getIdentity(), to_), object, shape,
+                                    object->getWorldTransform(), result);
+    return true;
+  }
+
+  /// The closest hit of the ray on `shape` at `pose` in `*hit`, when it has
+  /// an exact answer: a box the ray starts outside of, or a small compound of
+  /// such boxes (the stairs of a level). False: ask Bullet.
+  bool exact_ray(const btCollisionShape* shape, const btTransform& pose, ExactRayHit* hit) const {
+    if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {
+      bool inside = false;
+      *hit = ray_box(from_, to_, pose, static_cast<const btBoxShape*>(shape)->getHalfExtentsWithMargin(), &inside);
+      return !inside;
+    }
+    if (shape->getShapeType() != COMPOUND_SHAPE_PROXYTYPE) return false;
+    const auto* compound = static_cast<const btCompoundShape*>(shape);
+    constexpr int kMaxExactChildren = 64;  // beyond, Bullet's tree over the children pays off
+    if (compound->getNumChildShapes() > kMaxExactChildren) return false;
+    *hit = ExactRayHit{};
+    for (int i = 0; i < compound->getNumChildShapes(); ++i) {
+      const btCollisionShape* child = compound->getChildShape(i);
+      if (child->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
+      bool inside = false;
+      const ExactRayHit h = ray_box(from_, to_, pose * compound->getChildTransform(i),
+                                    static_cast<const btBoxShape*>(child)->getHalfExtentsWithMargin(), &inside);
+      if (inside) return false;
+      if (h.hit && (!hit->hit || h.fraction < hit->fraction)) *hit = h;
+    }
+    return true;
+  }
+
+  btVector3 from_;
+  btVector3 to_;
+  const btCollisionObject* self_;
+  btCollisionWorld::ClosestRayResultCallback result;
+};
+
+}  // namespace
+
+RayHit CollisionQueries::ray(const btVector3& from, const btVector3& to) {
+  ClosestRay callback(from, to, self_);
+  world_->getBroadphase()->rayTest(from, to, callback);
+  RayHit hit;
+  if (!callback.result.hasHit()) return hit;
+  hit.hit = true;
+  hit.fraction = callback.result.m_closestHitFraction;
+  hit.normal = callback.result.m_hitNormalWorld.normalized();
+  hit.point = callback.result.m_hitPointWorld;
+  hit.object = callback.result.m_collisionObject;
+  return hit;
+}
+
+}  // namespace stepslide
