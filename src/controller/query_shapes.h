@@ -22,3 +22,16 @@ btVector3 face_normal(const btCollisionShape* shape, const btMatrix3x3& basis, c
 bool as_capsule(const btCollisionObject* object, btVector3* a, btVector3* b, double* radius);
 
 }  // namespace stepslide::detail
+
+namespace stepslide::detail {
+
+/// Answers the sweep of `shape` from `from` to `to` against `object` exactly,
+/// reporting any hit to `result` as Bullet's objectQuerySingle would (a
+/// LocalConvexResult with the fraction, the world normal and point), and
+/// returns true; or returns false and reports nothing when no exact pair
+/// function covers this pair, and Bullet answers it. Defined in
+/// sweep_query.cpp.
+bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                      const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
+
+}  // namespace stepslide::detail

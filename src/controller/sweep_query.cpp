@@ -1,5 +1,14 @@
 // The adapter's convex cast: the closest hit that opposes the motion.
+// Bullet's convexSweepTest, unrolled so each broadphase candidate can be
+// answered by an exact pair function (exact_sweep_pair) before Bullet's
+// iterative cast: the same broadphase walk, the same per-object
+// objectQuerySingle, the same result callback.
 #include "stepslide/collision.h"
+
+#include "query_shapes.h"
+
+#include <BulletCollision/BroadphaseCollision/btBroadphaseInterface.h>
+#include <LinearMath/btTransformUtil.h>
 
 namespace stepslide {
 
@@ -40,14 +49,69 @@ struct ClosestOpposingSweep : btCollisionWorld::ConvexResultCallback {
   SweepHit hit;
 };
 
+/// The broadphase walk of one sweep: every object whose bounds the swept
+/// shape's bounds cross, nearest first as the tree finds them, each answered
+/// exactly where a pair function has the answer and by Bullet otherwise.
+struct SweepPairs : btBroadphaseRayCallback {
+  SweepPairs(const btCollisionWorld* world, const btConvexShape* shape, const btTransform& from,
+             const btTransform& to, ClosestOpposingSweep* result)
+      : world_(world), shape_(shape), from_(from), to_(to), result_(result) {
+    const btVector3 motion = to.getOrigin() - from.getOrigin();
+    const btVector3 direction = motion.normalized();
+    for (int i = 0; i < 3; ++i) {
+      m_rayDirectionInverse[i] = direction[i] == 0.0 ? BT_LARGE_FLOAT : 1.0 / direction[i];
+      m_signs[i] = m_rayDirectionInverse[i] < 0.0;
+    }
+    m_lambda_max = direction.dot(motion);
+  }
+
+  bool process(const btBroadphaseProxy* proxy) override {
+    if (result_->m_closestHitFraction == 0.0) return false;
+    auto* object = static_cast<btCollisionObject*>(proxy->m_clientObject);
+    if (!result_->needsCollision(object->getBroadphaseHandle())) return true;
+    if (detail::exact_sweep_pair(shape_, from_, to_, object, result_)) return true;
+    btCollisionWorld::objectQuerySingle(shape_, from_, to_, object, object->getCollisionShape(),
+                                        object->getWorldTransform(), *result_, 0.0);
+    return true;
+  }
+
+  const btCollisionWorld* world_;
+  const btConvexShape* shape_;
+  btTransform from_;
+  btTransform to_;
+  ClosestOpposingSweep* result_;
+};
+
+/// The bounds of `shape` at `from`'s rotation about the origin, as Bullet's
+/// convexSweepTest grows the swept ray by (the motion does not turn).
+void shape_bounds(const btConvexShape* shape, const btTransform& from, btVector3* low, btVector3* high) {
+  btTransform rotation;
+  rotation.setIdentity();
+  rotation.setRotation(from.getRotation());
+  shape->calculateTemporalAabb(rotation, btVector3(0, 0, 0), btVector3(0, 0, 0), 1.0, *low, *high);
+}
+
 }  // namespace
+
+namespace detail {
+
+bool exact_sweep_pair(const btConvexShape*, const btTransform&, const btTransform&, const btCollisionObject*,
+                      btCollisionWorld::ConvexResultCallback*) {
+  return false;  // no exact pair yet: Bullet answers every one
+}
+
+}  // namespace detail
 
 SweepHit CollisionQueries::sweep(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin) {
   ++counts_.sweeps;
   btTransform to = from;
   to.setOrigin(to_origin);
   ClosestOpposingSweep callback(self_, to_origin - from.getOrigin());
-  world_->convexSweepTest(shape, from, to, callback, 0.0);
+  btVector3 low;
+  btVector3 high;
+  shape_bounds(shape, from, &low, &high);
+  SweepPairs pairs(world_, shape, from, to, &callback);
+  world_->getBroadphase()->rayTest(from.getOrigin(), to_origin, pairs, low, high);
   return callback.hit;
 }
 
