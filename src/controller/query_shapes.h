@@ -30,7 +30,7 @@ namespace stepslide::detail {
 /// LocalConvexResult with the fraction, the world normal and point), and
 /// returns true; or returns false and reports nothing when no exact pair
 /// function covers this pair, and Bullet answers it. Defined in
-/// sweep_query.cpp.
+/// sweep_pairs.cpp.
 bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                       const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
 

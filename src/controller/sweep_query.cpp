@@ -93,15 +93,6 @@ void shape_bounds(const btConvexShape* shape, const btTransform& from, btVector3
 
 }  // namespace
 
-namespace detail {
-
-bool exact_sweep_pair(const btConvexShape*, const btTransform&, const btTransform&, const btCollisionObject*,
-                      btCollisionWorld::ConvexResultCallback*) {
-  return false;  // no exact pair yet: Bullet answers every one
-}
-
-}  // namespace detail
-
 SweepHit CollisionQueries::sweep(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin) {
   ++counts_.sweeps;
   btTransform to = from;

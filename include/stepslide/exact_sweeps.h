@@ -1,0 +1,43 @@
+// Exact sweeps for the common pairs: the character's capsule or sphere
+// moving against a box, answered with exact distances instead of Bullet's
+// GJK. The collision adapter (sweep_pairs.cpp) asks these before Bullet's
+// convex cast; each is tested against Bullet's answer on random cases
+// (tests/controller/exact_sweeps_test.cpp).
+#pragma once
+
+#include <btBulletCollisionCommon.h>
+
+namespace stepslide {
+
+/// Bullet's convex cast (btContinuousConvexCollision, what objectQuerySingle
+/// runs for a convex pair) stops as soon as the shapes are within this:
+/// its `0.001f`, a float constant, widened as Bullet widens it.
+constexpr double kCastStopDistance = static_cast<double>(0.001f);
+
+struct ExactSweep {
+  /// false: no exact answer here (the segment starts touching or inside the
+  /// box's core, where Bullet asks its penetration solver); ask Bullet.
+  bool answered = false;
+  bool hit = false;
+  double fraction = 1.0;      ///< of the motion, in [0, 1]
+  btVector3 normal{0, 0, 0};  ///< unit, world, from the box toward the capsule
+  btVector3 point{0, 0, 0};   ///< world, on the box's rounded surface
+};
+
+/// The capsule (the segment a→b grown by `radius`; a sphere when a == b)
+/// moving by `motion` against a box whose core of `core_half` extents at
+/// `box` is rounded by `margin` (Bullet's box: see contact_query.cpp).
+///
+/// It is Bullet's cast, conservative advancement, run on exact distances
+/// (capsule_box) in place of GJK: from the start, advance by the distance
+/// over the approach speed along the current normal until the shapes are
+/// within kCastStopDistance; miss where Bullet misses (moving away from the
+/// normal, past the end of the motion, no progress, 64 steps). So the hit
+/// is where the shapes first come within a millimetre, never past touching,
+/// with the normal at that position, and starting overlapped (the core still
+/// clear) or within a millimetre it is fraction 0 with the start's normal,
+/// as Bullet answers; the controller's clearances are built on that.
+ExactSweep capsule_box_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
+                             const btTransform& box, const btVector3& core_half, double margin);
+
+}  // namespace stepslide

@@ -1,0 +1,168 @@
+// The sweep's exact pairs: one broadphase candidate of CollisionQueries::sweep
+// answered without Bullet's convex cast where a pair function has the answer
+// (exact_sweeps.h), reported to the result callback as Bullet's
+// objectQuerySingle reports it.
+#include <algorithm>
+#include <tuple>
+
+#include "query_shapes.h"
+#include "stepslide/exact_sweeps.h"
+
+namespace stepslide::detail {
+
+namespace {
+
+/// Compound shapes with more children than this go to Bullet, whose tree
+/// culls them (as the ray and contact queries do).
+constexpr int kMaxCompoundChildren = 64;
+
+/// The swept shape as a segment a→b grown by a radius, when it is a capsule
+/// or a sphere (Bullet's margin of both is their radius).
+bool cast_capsule(const btConvexShape* shape, const btTransform& pose, btVector3* a, btVector3* b, double* radius) {
+  if (shape->getShapeType() == CAPSULE_SHAPE_PROXYTYPE) {
+    const auto* capsule = static_cast<const btCapsuleShape*>(shape);
+    btVector3 half(0, 0, 0);
+    half[capsule->getUpAxis()] = capsule->getHalfHeight();
+    *a = pose * -half;
+    *b = pose * half;
+    *radius = capsule->getRadius();
+    return true;
+  }
+  if (shape->getShapeType() == SPHERE_SHAPE_PROXYTYPE) {
+    *a = *b = pose.getOrigin();
+    *radius = static_cast<const btSphereShape*>(shape)->getRadius();
+    return true;
+  }
+  return false;
+}
+
+/// One child's hit, kept until every child is answered (plain, so the
+/// array of them costs nothing to set up).
+struct ChildHit {
+  double fraction;
+  btVector3 normal;
+  btVector3 point;
+  int child;
+};
+
+/// The moving capsule against the boxes of one object: a box, or the box
+/// children of a compound.
+struct CapsuleAgainstBoxes {
+  const btConvexShape* shape;
+  const btTransform& from;
+  const btTransform& to;
+  btVector3 a;
+  btVector3 b;
+  double radius = 0.0;
+  btVector3 motion;
+
+  /// Adds the hit of one box (the compound's child `child`, or -1) to
+  /// `hits`; false when it has no exact answer.
+  bool box(const btBoxShape* box, const btTransform& pose, int child, ChildHit* hits, int* count) const {
+    const ExactSweep sweep =
+        capsule_box_sweep(a, b, radius, motion, pose, box->getHalfExtentsWithoutMargin(), box->getMargin());
+    if (!sweep.answered) return false;
+    if (sweep.hit) hits[(*count)++] = ChildHit{sweep.fraction, sweep.normal, sweep.point, child};
+    return true;
+  }
+
+  /// Every child box whose bounds meet the swept shape's in the compound's
+  /// frame, as Bullet's cast culls them with the compound's tree (a child
+  /// the tree culls is not hit, even within Bullet's stop distance of it).
+  bool compound(const btCompoundShape* compound, const btTransform& pose, ChildHit* hits, int* count) const {
+    const int n = compound->getNumChildShapes();
+    if (n > kMaxCompoundChildren) return false;
+    btVector3 low;
+    btVector3 high;
+    btVector3 to_low;
+    btVector3 to_high;
+    const btTransform inverse = pose.inverse();
+    shape->getAabb(inverse * from, low, high);
+    shape->getAabb(inverse * to, to_low, to_high);
+    low.setMin(to_low);
+    high.setMax(to_high);
+    const bool culled = compound->getDynamicAabbTree() != nullptr;
+    for (int i = 0; i < n; ++i) {
+      const btCollisionShape* child = compound->getChildShape(i);
+      if (child->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
+      const btTransform& local = compound->getChildTransform(i);
+      if (culled) {
+        btVector3 child_low;
+        btVector3 child_high;
+        child->getAabb(local, child_low, child_high);
+        if (!TestAabbAgainstAabb2(low, high, child_low, child_high)) continue;
+      }
+      if (!box(static_cast<const btBoxShape*>(child), pose * local, i, hits, count)) return false;
+    }
+    return true;
+  }
+};
+
+/// Earliest first; at one fraction the normal that opposes the motion most,
+/// then the normal and point themselves: an order that does not depend on
+/// the order the children were visited in.
+bool earlier(const ChildHit& x, const ChildHit& y, const btVector3& motion) {
+  const ChildHit& p = x;
+  const ChildHit& q = y;
+  return std::make_tuple(p.fraction, p.normal.dot(motion), p.normal.x(), p.normal.y(), p.normal.z(), p.point.x(),
+                         p.point.y(), p.point.z()) < std::make_tuple(q.fraction, q.normal.dot(motion), q.normal.x(),
+                                                                     q.normal.y(), q.normal.z(), q.point.x(),
+                                                                     q.point.y(), q.point.z());
+}
+
+/// Reports the hits as Bullet's cast would (a compound's child index in the
+/// shape info, as its LocalInfoAdder sets it), earliest first, each only
+/// while it is earlier than the callback's closest: the callback then keeps
+/// the earliest hit it accepts, whatever order the children came in.
+void report(const btCollisionObject* object, bool compound, ChildHit* hits, int count, const btVector3& motion,
+            btCollisionWorld::ConvexResultCallback* result) {
+  std::sort(hits, hits + count, [&](const ChildHit& x, const ChildHit& y) { return earlier(x, y, motion); });
+  for (int i = 0; i < count; ++i) {
+    ChildHit& hit = hits[i];
+    if (!(hit.fraction < result->m_closestHitFraction)) return;
+    btCollisionWorld::LocalShapeInfo info;
+    info.m_shapePart = -1;
+    info.m_triangleIndex = hit.child;
+    btCollisionWorld::LocalConvexResult local(object, compound ? &info : nullptr, hit.normal, hit.point,
+                                              hit.fraction);
+    result->addSingleResult(local, true);
+  }
+}
+
+/// The capsule or sphere against a box or a compound of boxes.
+bool capsule_sweep(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                   const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+  CapsuleAgainstBoxes pair{shape, from, to, {}, {}, 0.0, to.getOrigin() - from.getOrigin()};
+  if (!cast_capsule(shape, from, &pair.a, &pair.b, &pair.radius)) return false;
+  const btCollisionShape* target = object->getCollisionShape();
+  const btTransform& pose = object->getWorldTransform();
+  ChildHit hits[kMaxCompoundChildren];
+  int count = 0;
+  switch (target->getShapeType()) {
+    case BOX_SHAPE_PROXYTYPE:
+      if (!pair.box(static_cast<const btBoxShape*>(target), pose, -1, hits, &count)) return false;
+      break;
+    case COMPOUND_SHAPE_PROXYTYPE:
+      if (!pair.compound(static_cast<const btCompoundShape*>(target), pose, hits, &count)) return false;
+      break;
+    default:
+      return false;
+  }
+  report(object, target->getShapeType() == COMPOUND_SHAPE_PROXYTYPE, hits, count, pair.motion, result);
+  return true;
+}
+
+}  // namespace
+
+bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                      const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+  switch (object->getCollisionShape()->getShapeType()) {
+    case BOX_SHAPE_PROXYTYPE:
+    case COMPOUND_SHAPE_PROXYTYPE:
+      return capsule_sweep(shape, from, to, object, result);
+    default:
+      return false;
+  }
+}
+
+}  // namespace stepslide::detail
