@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include <BulletCollision/BroadphaseCollision/btDbvt.h>
+
 #include "query_shapes.h"
 #include "stepslide/exact_sweeps.h"
 
@@ -75,6 +77,7 @@ struct CapsuleAgainstBoxes {
   bool compound(const btCompoundShape* compound, const btTransform& pose, ChildHit* hits, int* count) const {
     const int n = compound->getNumChildShapes();
     if (n > kMaxCompoundChildren) return false;
+    if (n == 0) return true;
     btVector3 low;
     btVector3 high;
     btVector3 to_low;
@@ -84,16 +87,17 @@ struct CapsuleAgainstBoxes {
     shape->getAabb(inverse * to, to_low, to_high);
     low.setMin(to_low);
     high.setMax(to_high);
+    // The tree's leaf for each child holds the bounds Bullet tests.
     const bool culled = compound->getDynamicAabbTree() != nullptr;
+    // (Bullet offers the child list only to a non-const compound; we read it.)
+    const btCompoundShapeChild* children = const_cast<btCompoundShape*>(compound)->getChildList();
     for (int i = 0; i < n; ++i) {
-      const btCollisionShape* child = compound->getChildShape(i);
+      const btCollisionShape* child = children[i].m_childShape;
       if (child->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
-      const btTransform& local = compound->getChildTransform(i);
-      if (culled) {
-        btVector3 child_low;
-        btVector3 child_high;
-        child->getAabb(local, child_low, child_high);
-        if (!TestAabbAgainstAabb2(low, high, child_low, child_high)) continue;
+      const btTransform& local = children[i].m_transform;
+      if (culled && children[i].m_node != nullptr) {
+        const btDbvtVolume& bounds = children[i].m_node->volume;
+        if (!TestAabbAgainstAabb2(low, high, bounds.Mins(), bounds.Maxs())) continue;
       }
       if (!box(static_cast<const btBoxShape*>(child), pose * local, i, hits, count)) return false;
     }
