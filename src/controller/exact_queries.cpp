@@ -55,7 +55,7 @@ ExactRayHit ray_box(const btVector3& from, const btVector3& to, const btTransfor
 namespace {
 
 /// The box's closest point to `p` (box frame).
-btVector3 clamp_to_box(const btVector3& p, const btVector3& h) {
+inline btVector3 clamp_to_box(const btVector3& p, const btVector3& h) {
   return btVector3(std::clamp(p.x(), -h.x(), h.x()), std::clamp(p.y(), -h.y(), h.y()), std::clamp(p.z(), -h.z(), h.z()));
 }
 
@@ -95,7 +95,12 @@ ExactContact capsule_box(const btVector3& a, const btVector3& b, double radius, 
       if (t > 0.0 && t < 1.0) cuts[n++] = t;
     }
   }
-  std::sort(cuts, cuts + n);
+  for (int i = 1; i < n; ++i) {  // at most 8: an insertion sort
+    const double cut = cuts[i];
+    int j = i;
+    for (; j > 0 && cuts[j - 1] > cut; --j) cuts[j] = cuts[j - 1];
+    cuts[j] = cut;
+  }
   double best_t = 0.0;
   double best = -1.0;
   for (int k = 0; k + 1 < n; ++k) {
@@ -107,6 +112,8 @@ ExactContact capsule_box(const btVector3& a, const btVector3& b, double radius, 
       best = distance2;
       best_t = t;
     }
+    // Convex in t: a minimum before this interval's end is the least of all.
+    if (t < cuts[k + 1]) break;
   }
   const btVector3 closest = p + d * best_t;
   const btVector3 on_box = clamp_to_box(closest, half_extents);
