@@ -6,6 +6,7 @@
 #include "stepslide/collision.h"
 
 #include "query_shapes.h"
+#include "triangle_pairs.h"
 
 #include <BulletCollision/BroadphaseCollision/btBroadphaseInterface.h>
 #include <LinearMath/btTransformUtil.h>
@@ -95,8 +96,9 @@ void shape_bounds(const btConvexShape* shape, const btTransform& from, btVector3
 
 namespace detail {
 
-bool exact_sweep_pair(const btConvexShape*, const btTransform&, const btTransform&, const btCollisionObject*,
-                      btCollisionWorld::ConvexResultCallback*) {
+bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                      const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+  if (triangle_sweep_pair(shape, from, to, object, result)) return true;  // meshes, heightfields
   return false;  // no exact pair yet: Bullet answers every one
 }
 
