@@ -28,8 +28,16 @@ namespace {
 constexpr double kDegenerate = 1e-24;
 /// A segment closer than this to the triangle touches it: no unique normal.
 constexpr double kTouching = 1e-9;
+/// 1 - cos between an edge contact's normal and a face's that is rounding
+/// alone (a contact beside a coplanar neighbour): about 0.1 microradian.
+constexpr double kSameFaceRounding = 1e-14;
 /// Rounding may put a first touch this far before the start of the motion.
 constexpr double kEarly = 1e-12;
+/// Bullet's convex cast stops once the shapes are this close, and gives up
+/// after this many steps (btContinuousConvexCollision's `radius` and
+/// MAX_ITERATIONS).
+constexpr double kBulletStop = 0.001;
+constexpr int kBulletIterations = 64;
 
 /// The parameters s, t in [0, 1] of the closest points of the segments
 /// p + s·d and q + t·e (Ericson, Real-Time Collision Detection, 5.1.9).
@@ -279,30 +287,66 @@ TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double 
   } else {
     result.normal = (on_segment - on_triangle) / core;
   }
-  // The same rule as for Bullet's contacts (face_normal): on the face when
-  // the normal is the triangle's, within kSameFace.
+  // On the face when the closest point is (its normal is then the face's
+  // exactly), or at an edge or corner whose normal is the face's to rounding
+  // (beside a coplanar neighbour). Not within kSameFace, as for GJK's noisy
+  // normals: on a ridge the edge contact would count as on the flatter face
+  // and the other triangle's identical contact as on none, and which of the
+  // two the controller meets first would hinge on rounding.
   if (flat) {
     const double along = result.normal.dot(unit);
-    if (std::fabs(along) >= 1.0 - kSameFace) result.face_normal = along > 0.0 ? unit : -unit;
+    if (on_face || std::fabs(along) >= 1.0 - kSameFaceRounding) result.face_normal = along > 0.0 ? unit : -unit;
   }
   return result;
 }
 
-TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
-                                     const Triangle& tri) {
-  TriangleSweep result;
+namespace {
+
+/// The least first touch of the features, from a start farther than `radius`.
+FirstTouch first_touch(const btVector3& a, const btVector3& b, double radius, const btVector3& m, const Triangle& tri) {
   const btVector3 n = (tri.v[1] - tri.v[0]).cross(tri.v[2] - tri.v[0]);
   const double n2 = n.length2();
   const bool flat = n2 > kDegenerate;
   const btVector3 unit = flat ? n / std::sqrt(n2) : btVector3(0, 0, 0);
-  if (flat) {  // the cheap cull: the whole swept capsule on one side of the plane, beyond the radius
-    const double da = (a - tri.v[0]).dot(unit);
-    const double db = (b - tri.v[0]).dot(unit);
-    const double dm = m.dot(unit);
-    const double lo = std::min(std::min(da, db), std::min(da + dm, db + dm));
-    const double hi = std::max(std::max(da, db), std::max(da + dm, db + dm));
-    if (lo > radius || hi < -radius) return result;
-  }
+  FirstTouch best;
+  endpoint_touches(a, m, radius, tri, n, unit, flat, &best);
+  if (!(b == a)) endpoint_touches(b, m, radius, tri, n, unit, flat, &best);
+  vertex_touches(a, b, m, radius, tri, &best);
+  edge_touches(a, b, m, radius, tri, &best);
+  return best;
+}
+
+/// Whether the capsule swept by m stays on one side of the triangle's plane,
+/// farther than `reach` from it (the cheap cull).
+bool beside_plane(const btVector3& a, const btVector3& b, const btVector3& m, const Triangle& tri, double reach) {
+  const btVector3 n = (tri.v[1] - tri.v[0]).cross(tri.v[2] - tri.v[0]);
+  const double n2 = n.length2();
+  if (!(n2 > kDegenerate)) return false;
+  const btVector3 unit = n / std::sqrt(n2);
+  const double da = (a - tri.v[0]).dot(unit);
+  const double db = (b - tri.v[0]).dot(unit);
+  const double dm = m.dot(unit);
+  const double lo = std::min(std::min(da, db), std::min(da + dm, db + dm));
+  const double hi = std::max(std::max(da, db), std::max(da + dm, db + dm));
+  return lo > reach || hi < -reach;
+}
+
+TriangleSweep hit_at(double fraction, double distance, const btVector3& normal, const btVector3& point) {
+  TriangleSweep s;
+  s.kind = TriangleSweep::Kind::Hit;
+  s.fraction = fraction;
+  s.distance = distance;
+  s.normal = normal;
+  s.point = point;
+  return s;
+}
+
+}  // namespace
+
+TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
+                                     const Triangle& tri) {
+  TriangleSweep result;
+  if (beside_plane(a, b, m, tri, radius)) return result;
   const TriangleContact start = capsule_triangle(a, b, radius, tri, std::numeric_limits<double>::infinity());
   if (!start.separated) {
     result.kind = TriangleSweep::Kind::Unknown;
@@ -311,24 +355,51 @@ TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, dou
   // Distance to a convex set changes at -m·normal first and is convex along
   // the motion: not approaching now, never touching (Bullet's rule too).
   if (-m.dot(start.normal) <= SIMD_EPSILON) return result;
-  if (start.distance <= 0.0) {
-    result.kind = TriangleSweep::Kind::Hit;
-    result.fraction = 0.0;
-    result.normal = start.normal;
-    result.point = start.point;
+  if (start.distance <= 0.0) return hit_at(0.0, start.distance, start.normal, start.point);
+  const FirstTouch best = first_touch(a, b, radius, m, tri);
+  if (!(best.t <= 1.0)) return result;
+  return hit_at(best.t, 0.0, best.normal, best.point);
+}
+
+TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
+                                     const Triangle& tri) {
+  TriangleSweep result;
+  if (beside_plane(a, b, m, tri, radius + kBulletStop)) return result;
+  const TriangleContact start = capsule_triangle(a, b, radius, tri, std::numeric_limits<double>::infinity());
+  if (!start.separated) {
+    result.kind = TriangleSweep::Kind::Unknown;
     return result;
   }
-  FirstTouch best;
-  endpoint_touches(a, m, radius, tri, n, unit, flat, &best);
-  if (!(b == a)) endpoint_touches(b, m, radius, tri, n, unit, flat, &best);
-  vertex_touches(a, b, m, radius, tri, &best);
-  edge_touches(a, b, m, radius, tri, &best);
-  if (!(best.t <= 1.0)) return result;
-  result.kind = TriangleSweep::Kind::Hit;
-  result.fraction = best.t;
-  result.normal = best.normal;
-  result.point = best.point;
-  return result;
+  if (-m.dot(start.normal) <= SIMD_EPSILON) return result;  // see capsule_triangle_touch
+  // Bullet's cast reports a hit only where the capsule comes within
+  // kBulletStop: where the capsule grown by it touches. Most candidates end
+  // here, without iterating.
+  if (start.distance > kBulletStop && !(first_touch(a, b, radius + kBulletStop, m, tri).t <= 1.0)) return result;
+  // Bullet's conservative advancement (btContinuousConvexCollision), step
+  // for step, on exact distances instead of GJK's: advance by distance over
+  // closing speed, which never passes the touch, until within kBulletStop.
+  double lambda = 0.0;
+  double distance = start.distance;
+  btVector3 normal = start.normal;
+  btVector3 point = start.point;
+  for (int iterations = 0; distance > kBulletStop;) {
+    const double closing = -m.dot(normal);
+    if (closing <= SIMD_EPSILON) return result;
+    const double next = lambda + distance / closing;
+    if (next > 1.0 || next < 0.0 || next <= lambda) return result;
+    lambda = next;
+    const btVector3 moved = m * lambda;
+    const TriangleContact c = capsule_triangle(a + moved, b + moved, radius, tri, std::numeric_limits<double>::infinity());
+    if (!c.separated) {  // cannot happen short of the touch; Bullet answers if rounding says otherwise
+      result.kind = TriangleSweep::Kind::Unknown;
+      return result;
+    }
+    distance = c.distance;
+    normal = c.normal;
+    point = c.point;
+    if (++iterations > kBulletIterations) return result;
+  }
+  return hit_at(lambda, distance, normal, point);
 }
 
 }  // namespace stepslide::detail

@@ -25,7 +25,9 @@ struct TriangleContact {
   btVector3 normal{0, 0, 0};  ///< unit, from the triangle toward the capsule
   btVector3 point{0, 0, 0};   ///< on the triangle
   /// The triangle's unit normal facing the capsule when the closest point
-  /// lies on the triangle's face (not on an edge or corner); else zero.
+  /// lies on the triangle's face, or on an edge or corner where the contact
+  /// normal is the face's to rounding (beside a coplanar neighbour); else
+  /// zero.
   btVector3 face_normal{0, 0, 0};
 };
 
@@ -40,17 +42,27 @@ struct TriangleSweep {
   /// Unknown: the segment starts touching or crossing the triangle (ask Bullet).
   Kind kind = Kind::Miss;
   double fraction = 1.0;      ///< of the motion, in [0, 1]
+  double distance = 0.0;      ///< between the two where it stops (0 at a touch)
   btVector3 normal{0, 0, 0};  ///< unit, from the triangle toward the capsule, at contact
   btVector3 point{0, 0, 0};   ///< on the triangle, at contact
 };
 
 /// The capsule a→b of `radius` moving by `motion` (no rotation) against
-/// `triangle`: the first fraction at which they touch, as Bullet's convex
-/// cast reports it (it stops within a millimetre short of it; this is the
-/// touch itself). A capsule already touching or overlapping the triangle
-/// hits at fraction 0 when the motion goes against the contact normal and
-/// misses otherwise (Bullet's rule: motion away from or along the contact
-/// is free).
+/// `triangle`: the first fraction at which they touch. A capsule already
+/// touching or overlapping the triangle hits at fraction 0 when the motion
+/// goes against the contact normal and misses otherwise (Bullet's rule:
+/// motion away from or along the contact is free).
+TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
+                                     const Triangle& triangle);
+
+/// The same motion as Bullet's convex cast (btContinuousConvexCollision, as
+/// objectQuerySingle runs it per triangle) answers it: it advances
+/// conservatively and stops at the first step within 1 mm of the triangle
+/// (so a hit is reported where the capsule passes within 1 mm, and up to
+/// 1 mm before the touch), with the normal and point of the closest points
+/// there. Here every step's distance is exact (capsule_triangle), and the
+/// grown shape's exact touch (capsule_triangle_touch) first decides whether
+/// there is a hit at all, so a miss costs no iteration.
 TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
                                      const Triangle& triangle);
 

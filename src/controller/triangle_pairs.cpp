@@ -72,6 +72,7 @@ struct ContactsInShape : btTriangleCallback {
 
 struct Hit {
   double fraction;
+  double opposing;   ///< -normal · motion direction: how squarely the motion pushes into it
   btVector3 normal;  ///< shape frame
   btVector3 point;   ///< shape frame
   int part;
@@ -81,7 +82,7 @@ struct Hit {
 /// Each triangle's first touch, in the shape's frame.
 struct SweepInShape : btTriangleCallback {
   SweepInShape(const btVector3& a, const btVector3& b, double radius, const btVector3& motion, double before)
-      : a_(a), b_(b), radius_(radius), motion_(motion), before_(before) {}
+      : a_(a), b_(b), radius_(radius), motion_(motion), direction_(motion.normalized()), before_(before) {}
 
   void processTriangle(btVector3* vertices, int part, int index) override {
     if (touching) return;
@@ -91,22 +92,28 @@ struct SweepInShape : btTriangleCallback {
       touching = true;
       return;
     }
-    if (s.kind == TriangleSweep::Kind::Hit && s.fraction < before_) hits.push_back({s.fraction, s.normal, s.point, part, index});
+    if (s.kind == TriangleSweep::Kind::Hit && s.fraction < before_) hits.push_back({s.fraction, -s.normal.dot(direction_), s.normal, s.point, part, index});
   }
 
   btVector3 a_;
   btVector3 b_;
   double radius_;
   btVector3 motion_;
+  btVector3 direction_;
   double before_;
   bool touching = false;
   std::vector<Hit> hits;
 };
 
+/// Earliest first; among hits at the same fraction (several triangles
+/// within Bullet's stop distance at once, mostly at the start) the one the
+/// motion pushes into most squarely, whose plane the slide then clips first;
+/// then by normal and point, so the order the shape visits them in does not
+/// matter (Bullet keeps whichever its tree walk met first).
 bool hit_order(const Hit& x, const Hit& y) {
-  return std::make_tuple(x.fraction, x.normal.x(), x.normal.y(), x.normal.z(), x.point.x(), x.point.y(),
-                         x.point.z()) <
-         std::make_tuple(y.fraction, y.normal.x(), y.normal.y(), y.normal.z(), y.point.x(), y.point.y(), y.point.z());
+  return std::make_tuple(x.fraction, -x.opposing, x.normal.x(), x.normal.y(), x.normal.z(), x.point.x(), x.point.y(),
+                         x.point.z()) < std::make_tuple(y.fraction, -y.opposing, y.normal.x(), y.normal.y(),
+                                                        y.normal.z(), y.point.x(), y.point.y(), y.point.z());
 }
 
 }  // namespace

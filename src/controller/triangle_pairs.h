@@ -29,7 +29,8 @@ bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, co
 /// `object` (a mesh or heightfield), each triangle's first touch reported to
 /// `result` as Bullet's objectQuerySingle would (world normal and point,
 /// only those closer than the callback's closest fraction), in order of
-/// fraction then normal then point, so the visiting order does not matter.
+/// fraction, then how squarely the motion pushes into it, normal and point,
+/// so the visiting order does not matter.
 /// Returns false, reporting nothing, for other shapes or objects, or when the
 /// shape starts with its axis touching a triangle (Bullet answers).
 bool triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,

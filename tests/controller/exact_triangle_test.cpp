@@ -7,6 +7,7 @@
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -160,7 +161,7 @@ TEST(CapsuleTriangle, MatchesBulletsContactOnRandomPairs) {
     const bool parallel = half_height > 0 && std::fabs(axis.dot(ours.normal)) < 1e-3;
     const bool parallel_to_face = half_height > 0 && std::fabs(axis.dot(n)) < 1e-3;
     if (!parallel && !parallel_to_face) EXPECT_LT((ours.point - c.point).length(), 1e-4) << "case " << i;
-    if (ours.face_normal != btVector3(0, 0, 0)) EXPECT_EQ(ours.face_normal, ours.normal) << "case " << i;
+    if (ours.face_normal != btVector3(0, 0, 0)) EXPECT_LT((ours.face_normal - ours.normal).length(), 1e-6) << "case " << i;
   }
   EXPECT_GT(compared, 2000);
   EXPECT_LT(touching, 1500);
@@ -234,19 +235,21 @@ double capsule_gap(const btVector3& a, const btVector3& b, double radius, const 
   return gap;
 }
 
-/// The exact sweep against Bullet's convex cast on random capsules moving
-/// past random triangles (one-triangle meshes at a random pose). Bullet's
-/// cast advances conservatively and stops once within 1 mm, so: where both
-/// hit, Bullet's fraction is no later than ours (1e-9 of the motion), the
-/// capsule at Bullet's fraction is within [-1e-6, 1e-3 + 1e-6] m of the
-/// triangle, ours at 1e-9 m of it (a touch), and the normals agree within
-/// 0.05 (Bullet's is measured up to 1 mm early, where an edge's normal
-/// still leans); hit against miss only where the capsule passes within
-/// 1 mm (Bullet's stop distance) or grazes at under 1e-6 of the motion.
+/// The sweep against Bullet's convex cast on random capsules moving past
+/// random triangles (one-triangle meshes at a random pose), through the
+/// adapter's pair function. Both run the same conservative advancement,
+/// ours on exact distances, Bullet's on GJK's: hit or miss agree, except
+/// where a step lands within 1e-6 m of the 1 mm stop distance and the two
+/// take a different number of steps (counted, rare); otherwise fraction times
+/// motion length within 1e-6 m and normals within 1e-4. The exact touch
+/// (capsule_triangle_touch) is never earlier than the cast's stop, and the
+/// capsule there is at 1e-9 m of the triangle.
 TEST(CapsuleTriangleSweep, MatchesBulletsCastOnRandomMotions) {
   Random random;
   int both = 0;
   int disagree = 0;
+  double worst_fraction = 0.0;
+  double worst_normal = 0.0;
   for (int i = 0; i < 6000; ++i) {
     const Triangle t = random_triangle(random);
     const btTransform pose(random.rotation(), random.point(2));
@@ -267,42 +270,63 @@ TEST(CapsuleTriangleSweep, MatchesBulletsCastOnRandomMotions) {
     if (capsule_gap(a, b, radius, {world}) < 1e-3) continue;
     const SweepAnswers s = both_sweeps(shape, from, to, mesh.object);
     ASSERT_TRUE(s.ours_answered) << "case " << i;
+    const TriangleSweep touch = detail::capsule_triangle_touch(a, b, radius, motion, world);
+    if (touch.kind == TriangleSweep::Kind::Hit) {
+      const btVector3 at_touch = motion * touch.fraction;
+      EXPECT_NEAR(capsule_gap(a + at_touch, b + at_touch, radius, {world}), 0.0, 1e-9) << "case " << i;
+      EXPECT_LT(to_triangle(touch.point, world), 1e-9) << "case " << i;
+      ASSERT_TRUE(s.ours_hit) << "case " << i;
+      EXPECT_LE(s.ours_fraction, touch.fraction + 1e-12) << "case " << i;
+    }
     if (s.ours_hit != s.bullet_hit) {
-      // Along the whole motion the capsule passes within Bullet's stop distance.
-      double closest = std::numeric_limits<double>::infinity();
-      for (int k = 0; k <= 400; ++k) {
-        const btVector3 step = motion * (k / 400.0);
-        closest = std::min(closest, capsule_gap(a + step, b + step, radius, {world}));
-      }
-      EXPECT_LT(closest, 1.5e-3) << "case " << i << ": ours " << s.ours_hit << " Bullet " << s.bullet_hit;
       ++disagree;
       continue;
     }
     if (!s.ours_hit) continue;
     ++both;
-    EXPECT_LE(s.bullet_fraction, s.ours_fraction + 1e-9) << "case " << i;
-    const btVector3 at_bullet = motion * s.bullet_fraction;
-    const double bullet_gap = capsule_gap(a + at_bullet, b + at_bullet, radius, {world});
-    EXPECT_GE(bullet_gap, -1e-6) << "case " << i;
-    EXPECT_LE(bullet_gap, 1e-3 + 1e-6) << "case " << i;
-    const btVector3 at_ours = motion * s.ours_fraction;
-    EXPECT_NEAR(capsule_gap(a + at_ours, b + at_ours, radius, {world}), 0.0, 1e-9) << "case " << i;
+    const double off = std::fabs(s.ours_fraction - s.bullet_fraction) * motion.length();
+    if (off > 1e-6) {
+      ++disagree;  // a different number of steps: the step before stopped within 1e-6 m of 1 mm
+      const btVector3 at_ours = motion * s.ours_fraction;
+      EXPECT_LE(capsule_gap(a + at_ours, b + at_ours, radius, {world}), 1e-3) << "case " << i;
+      continue;
+    }
+    worst_fraction = std::max(worst_fraction, off);
+    worst_normal = std::max(worst_normal, (s.ours_normal - s.bullet_normal).length());
+    EXPECT_LT((s.ours_normal - s.bullet_normal).length(), 1e-4) << "case " << i;
     EXPECT_LT(to_triangle(s.ours_point, world), 1e-9) << "case " << i;
     EXPECT_LT(s.ours_normal.dot(motion), 0.0) << "case " << i;
-    EXPECT_LT((s.ours_normal - s.bullet_normal).length(), 0.05) << "case " << i;
   }
+  std::printf("sweeps: %d both hit, %d disagree, worst %g m, normal %g\n", both, disagree, worst_fraction, worst_normal);
   EXPECT_GT(both, 1500);
-  EXPECT_LT(disagree, 60);  // 1 %
+  EXPECT_LT(disagree, 30);  // 0.5 %
 }
 
 TEST(CapsuleTriangleSweep, FallingOntoTheFaceStopsAtTheTouch) {
   const Triangle t{{btVector3(-1, 0, -1), btVector3(0, 0, 1), btVector3(1, 0, -1)}};
   const TriangleSweep s =
-      capsule_triangle_sweep(btVector3(0, 1.5, 0), btVector3(0, 2.5, 0), 0.5, btVector3(0, -2, 0), t);
+      detail::capsule_triangle_touch(btVector3(0, 1.5, 0), btVector3(0, 2.5, 0), 0.5, btVector3(0, -2, 0), t);
   ASSERT_EQ(s.kind, TriangleSweep::Kind::Hit);
   EXPECT_DOUBLE_EQ(s.fraction, 0.5);
   EXPECT_EQ(s.normal, btVector3(0, 1, 0));
   EXPECT_EQ(s.point, btVector3(0, 0, 0));
+}
+
+TEST(CapsuleTriangleSweep, LikeBulletsCastItStopsOnAFaceAtTheTouchAndHitsWhatItPassesWithinAMillimetre) {
+  const Triangle t{{btVector3(-1, 0, -1), btVector3(0, 0, 1), btVector3(1, 0, -1)}};
+  const TriangleSweep face =
+      capsule_triangle_sweep(btVector3(0, 1.5, 0), btVector3(0, 2.5, 0), 0.5, btVector3(0, -2, 0), t);
+  ASSERT_EQ(face.kind, TriangleSweep::Kind::Hit);
+  EXPECT_DOUBLE_EQ(face.fraction, 0.5);  // one step: a face's distance closes at the closing speed
+  // A sphere passing 0.5 mm beside the corner (1, 0, -1), moving along z.
+  const btVector3 start(1.2005, 0, -3);
+  const TriangleSweep graze = capsule_triangle_sweep(start, start, 0.2, btVector3(0, 0, 4), t);
+  ASSERT_EQ(graze.kind, TriangleSweep::Kind::Hit);
+  EXPECT_EQ(detail::capsule_triangle_touch(start, start, 0.2, btVector3(0, 0, 4), t).kind, TriangleSweep::Kind::Miss);
+  EXPECT_LE(capsule_triangle(start + btVector3(0, 0, 4) * graze.fraction, start + btVector3(0, 0, 4) * graze.fraction,
+                             0.2, t, 1.0)
+                .distance,
+            1e-3);
 }
 
 TEST(CapsuleTriangleSweep, TouchingAndMovingAlongOrAwayMissesMovingInHitsAtZero) {
@@ -325,7 +349,7 @@ TEST(CapsuleTriangleSweep, TheSideOfTheCapsuleMeetsAnEdge) {
   // from (0, 0, -1) to (0, -1, 1), at a point inside both.
   const Triangle t{{btVector3(0, 0, -1), btVector3(0, -2, -1), btVector3(0, -1, 1)}};
   const TriangleSweep s =
-      capsule_triangle_sweep(btVector3(-1, 1, 0), btVector3(1, 1, 0), 0.25, btVector3(0, -3, 0), t);
+      detail::capsule_triangle_touch(btVector3(-1, 1, 0), btVector3(1, 1, 0), 0.25, btVector3(0, -3, 0), t);
   ASSERT_EQ(s.kind, TriangleSweep::Kind::Hit);
   const btVector3 edge = (btVector3(0, -1, 1) - btVector3(0, 0, -1)).normalized();
   const btVector3 rel = btVector3(0, 1 - 3 * s.fraction, 0) - btVector3(0, 0, -1);
@@ -334,8 +358,8 @@ TEST(CapsuleTriangleSweep, TheSideOfTheCapsuleMeetsAnEdge) {
   EXPECT_NEAR(s.normal.x(), 0.0, 1e-12);
 }
 
-/// (For the heightfield, also its sweeps: Bullet's cast stops up to 1 mm
-/// short of ours, and our normal is the contact normal at our touch.)
+/// (For the heightfield, also its sweeps, with the tolerances of the sweep
+/// test above, and our normal is the contact normal where it stops.)
 /// Every overlap Bullet's contactTest reports against a mesh of many
 /// triangles (a random rotated grid of bumps) or a heightfield, ours
 /// reports too, and no other, through the adapter (CollisionQueries::contacts
@@ -405,6 +429,58 @@ TEST(TrianglePairs, MeshContactsMatchBulletsOnePerTriangle) {
   EXPECT_GT(compared, 300);
 }
 
+/// The same triangles in another order (so another tree, walked in another
+/// order) give bit-identical sweeps: ties are broken by the hits themselves.
+/// The motions start touching a ridge of the grid, where several triangles
+/// hit at fraction 0 at once.
+TEST(TrianglePairs, SweepsDoNotDependOnTheTrianglesOrder) {
+  Random random;
+  std::vector<Triangle> triangles;
+  for (int i = -3; i < 3; ++i) {
+    for (int j = -3; j < 3; ++j) {
+      const double x = i * 0.5;
+      const double z = j * 0.5;
+      const btVector3 p00(x, (i + j) % 2 == 0 ? 0.0 : 0.2, z);
+      const btVector3 p10(x + 0.5, 0.1, z);
+      const btVector3 p01(x, 0.1, z + 0.5);
+      const btVector3 p11(x + 0.5, (i + j) % 2 == 0 ? 0.2 : 0.0, z + 0.5);
+      triangles.push_back(Triangle{{p00, p10, p11}});
+      triangles.push_back(Triangle{{p00, p11, p01}});
+    }
+  }
+  std::vector<Triangle> shuffled = triangles;
+  std::shuffle(shuffled.begin(), shuffled.end(), random.engine);
+  Mesh first(triangles, btTransform::getIdentity());
+  Mesh second(shuffled, btTransform::getIdentity());
+  btCapsuleShape shape(0.3, 0.8);
+  int hits = 0;
+  for (int i = 0; i < 300; ++i) {
+    const btVector3 start(random.uniform(-1, 1), 0.0, random.uniform(-1, 1));
+    // Lowered onto the mesh first, so the motion starts in contact.
+    btCollisionWorld::ClosestConvexResultCallback down(start, start);
+    const btTransform high(btQuaternion::getIdentity(), start + btVector3(0, 1.5, 0));
+    btTransform low = high;
+    low.setOrigin(start + btVector3(0, 0.5, 0));
+    ASSERT_TRUE(detail::triangle_sweep_pair(&shape, high, low, &first.object, &down));
+    const btTransform from(btQuaternion::getIdentity(),
+                           high.getOrigin().lerp(low.getOrigin(), down.hasHit() ? down.m_closestHitFraction : 1.0));
+    btTransform to = from;
+    to.setOrigin(from.getOrigin() + btVector3(random.uniform(-0.5, 0.5), random.uniform(-0.2, 0.0),
+                                              random.uniform(-0.5, 0.5)));
+    btCollisionWorld::ClosestConvexResultCallback a(from.getOrigin(), to.getOrigin());
+    btCollisionWorld::ClosestConvexResultCallback b(from.getOrigin(), to.getOrigin());
+    ASSERT_TRUE(detail::triangle_sweep_pair(&shape, from, to, &first.object, &a));
+    ASSERT_TRUE(detail::triangle_sweep_pair(&shape, from, to, &second.object, &b));
+    ASSERT_EQ(a.hasHit(), b.hasHit()) << "case " << i;
+    if (!a.hasHit()) continue;
+    ++hits;
+    EXPECT_EQ(a.m_closestHitFraction, b.m_closestHitFraction) << "case " << i;
+    EXPECT_EQ(a.m_hitNormalWorld, b.m_hitNormalWorld) << "case " << i;
+    EXPECT_EQ(a.m_hitPointWorld, b.m_hitPointWorld) << "case " << i;
+  }
+  EXPECT_GT(hits, 100);
+}
+
 TEST(TrianglePairs, HeightfieldContactsAndSweepsMatchBullets) {
   Random random;
   const int columns = 9;
@@ -420,6 +496,7 @@ TEST(TrianglePairs, HeightfieldContactsAndSweepsMatchBullets) {
   w.world.addCollisionObject(&ground);
   int compared = 0;
   int swept = 0;
+  int ties = 0;
   for (int i = 0; i < 300; ++i) {
     const double radius = random.uniform(0.1, 0.4);
     const double half_height = random.uniform(0.0, 0.5);
@@ -438,21 +515,23 @@ TEST(TrianglePairs, HeightfieldContactsAndSweepsMatchBullets) {
     if (!s.ours_answered || !s.bullet_hit || !s.ours_hit) continue;
     ++swept;
     const double length = (to.getOrigin() - from.getOrigin()).length();
-    EXPECT_LE(s.bullet_fraction, s.ours_fraction + 1e-9) << "case " << i;
-    EXPECT_LT((s.ours_fraction - s.bullet_fraction) * length, 2e-3) << "case " << i;
-    // Bullet's normal is measured up to 1 mm early, where one near an edge leans more.
-    EXPECT_LT((s.ours_normal - s.bullet_normal).length(), 0.1) << "case " << i;
-    // Ours is the contact normal at the touch, as the contact query reports it there.
-    const btVector3 touch = from.getOrigin() + (to.getOrigin() - from.getOrigin()) * s.ours_fraction;
+    EXPECT_LT(std::fabs(s.ours_fraction - s.bullet_fraction) * length, 1e-6) << "case " << i;
+    // Two triangles sharing the edge or corner hit may stop at the same
+    // fraction (to rounding) with different normals: Bullet keeps the one it
+    // visits first, ours the least in (fraction, normal) order. Counted.
+    if ((s.ours_normal - s.bullet_normal).length() > 1e-4) ++ties;
+    // Ours is the contact normal where it stops, as the contact query reports it there.
+    const btVector3 stop = from.getOrigin() + (to.getOrigin() - from.getOrigin()) * s.ours_fraction;
     const btVector3 axis(0, half_height, 0);
-    std::vector<Contact> at_touch;
-    ASSERT_TRUE(detail::triangle_contacts(touch - axis, touch + axis, radius, &ground, 1e-9, &at_touch));
+    std::vector<Contact> there;
+    ASSERT_TRUE(detail::triangle_contacts(stop - axis, stop + axis, radius, &ground, 1e-3, &there));
     bool same = false;
-    for (const Contact& c : at_touch) same = same || (c.normal - s.ours_normal).length() < 1e-6;
+    for (const Contact& c : there) same = same || (c.normal - s.ours_normal).length() < 1e-9;
     EXPECT_TRUE(same) << "case " << i;
   }
   EXPECT_GT(compared, 100);
   EXPECT_GT(swept, 100);
+  EXPECT_LT(ties, 5);
 }
 
 }  // namespace
