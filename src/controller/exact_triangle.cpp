@@ -243,13 +243,16 @@ TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double 
   btVector3 on_segment(0, 0, 0);
   btVector3 on_triangle(0, 0, 0);
   bool on_face = false;
+  int ends_over_face = 0;
   if (flat) {
     const btVector3 ends[2] = {a, b};
     const double heights[2] = {da, db};
     for (int k = 0; k < 2; ++k) {
       const btVector3 projected = ends[k] - unit * heights[k];
+      if (!inside(tri, n, projected)) continue;
+      ++ends_over_face;
       const double d2 = heights[k] * heights[k];
-      if (d2 < best && inside(tri, n, projected)) {
+      if (d2 < best) {
         best = d2;
         on_segment = ends[k];
         on_triangle = projected;
@@ -257,7 +260,10 @@ TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double 
       }
     }
   }
-  for (int i = 0; i < 3; ++i) {
+  // With both ends over the face (and on one side of it) the whole segment
+  // is, and the face is nearer than any edge: the common case of standing on
+  // a triangle costs no edge test.
+  for (int i = 0; i < 3 && ends_over_face < 2; ++i) {
     const btVector3& e0 = tri.v[i];
     const btVector3 u = tri.v[(i + 1) % 3] - e0;
     double s = 0.0;
