@@ -377,10 +377,6 @@ TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, dou
     return result;
   }
   if (-m.dot(start.normal) <= SIMD_EPSILON) return result;  // see capsule_triangle_touch
-  // Bullet's cast reports a hit only where the capsule comes within
-  // kBulletStop: where the capsule grown by it touches. Most candidates end
-  // here, without iterating.
-  if (start.distance > kBulletStop && !(first_touch(a, b, radius + kBulletStop, m, tri).t <= 1.0)) return result;
   // Bullet's conservative advancement (btContinuousConvexCollision), step
   // for step, on exact distances instead of GJK's: advance by distance over
   // closing speed, which never passes the touch, until within kBulletStop.
@@ -393,6 +389,11 @@ TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, dou
     if (closing <= SIMD_EPSILON) return result;
     const double next = lambda + distance / closing;
     if (next > 1.0 || next < 0.0 || next <= lambda) return result;
+    // Bullet's cast reports a hit only where the capsule comes within
+    // kBulletStop: where the capsule grown by it touches. Where it does
+    // not, the steps would only creep on until past the end; asked once,
+    // after the first step (most misses end at it, at no cost).
+    if (iterations == 0 && !(first_touch(a, b, radius + kBulletStop, m, tri).t <= 1.0)) return result;
     lambda = next;
     const btVector3 moved = m * lambda;
     const TriangleContact c = capsule_triangle(a + moved, b + moved, radius, tri, std::numeric_limits<double>::infinity());
