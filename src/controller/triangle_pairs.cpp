@@ -14,6 +14,9 @@ namespace stepslide::detail {
 
 namespace {
 
+/// How near the cast stops to a triangle it hits (capsule_triangle_sweep).
+constexpr double kSweepReach = 0.001;
+
 /// The capsule a→b of `radius` a convex shape at `pose` is, or false.
 bool capsule_of(const btConvexShape* shape, const btTransform& pose, btVector3* a, btVector3* b, double* radius) {
   if (shape->getLocalScaling() != btVector3(1, 1, 1)) return false;
@@ -166,7 +169,10 @@ bool triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, co
   SweepInShape gather(ends[0], ends[1], radius + margin, motion, result->m_closestHitFraction);
   btVector3 low;
   btVector3 high;
-  bounds(ends, 4, radius + margin, &low, &high);
+  // Every triangle the cast may stop within 1 mm of (Bullet's cast, and so
+  // capsule_triangle_sweep, reports those too): the set visited is then all
+  // of them whatever the tree's quantised bounds add.
+  bounds(ends, 4, radius + margin + kSweepReach, &low, &high);
   world_shape->processAllTriangles(&gather, low, high);
   if (gather.touching) return false;
   std::sort(gather.hits.begin(), gather.hits.end(), hit_order);

@@ -429,6 +429,27 @@ TEST(TrianglePairs, MeshContactsMatchBulletsOnePerTriangle) {
   EXPECT_GT(compared, 300);
 }
 
+/// A triangle the motion passes within 1 mm of is a hit (as Bullet's cast
+/// reports one), also where it lies just outside the swept shape's bounds,
+/// which Bullet's tree walk would not visit.
+TEST(TrianglePairs, ASweepPassingWithinAMillimetreOfATriangleOutsideItsBoundsHitsIt) {
+  // The edge x = 0.2005, z = 0 runs along y; the sphere's centre passes at x = 0.
+  Mesh mesh({Triangle{{btVector3(0.2005, -1, 0), btVector3(1, -1, 0), btVector3(0.2005, 1, 0)}}},
+            btTransform::getIdentity());
+  btSphereShape sphere(0.2);
+  const btTransform from(btQuaternion::getIdentity(), btVector3(0, 0, -3));
+  const btTransform to(btQuaternion::getIdentity(), btVector3(0, 0, 3));
+  btCollisionWorld::ClosestConvexResultCallback ours(from.getOrigin(), to.getOrigin());
+  ASSERT_TRUE(detail::triangle_sweep_pair(&sphere, from, to, &mesh.object, &ours));
+  ASSERT_TRUE(ours.hasHit());
+  const double stop_z = -3 + 6 * ours.m_closestHitFraction;
+  EXPECT_LT(stop_z, 0.0);
+  EXPECT_LE(capsule_triangle(btVector3(0, 0, stop_z), btVector3(0, 0, stop_z), 0.2,
+                             Triangle{{btVector3(0.2005, -1, 0), btVector3(1, -1, 0), btVector3(0.2005, 1, 0)}}, 1.0)
+                .distance,
+            1e-3);
+}
+
 /// The same triangles in another order (so another tree, walked in another
 /// order) give bit-identical sweeps: ties are broken by the hits themselves.
 /// The motions start touching a ridge of the grid, where several triangles
