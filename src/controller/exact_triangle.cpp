@@ -75,6 +75,23 @@ void closest_on_segments(const btVector3& p, const btVector3& d, const btVector3
   }
 }
 
+/// The triangle's plane: `n` the cross product of two edges (its length
+/// twice the area), `unit` the unit normal where the triangle has an area.
+struct Plane {
+  btVector3 n;
+  btVector3 unit{0, 0, 0};
+  bool flat = false;
+};
+
+Plane plane_of(const Triangle& tri) {
+  Plane p;
+  p.n = (tri.v[1] - tri.v[0]).cross(tri.v[2] - tri.v[0]);
+  const double n2 = p.n.length2();
+  p.flat = n2 > kDegenerate;
+  if (p.flat) p.unit = p.n / std::sqrt(n2);
+  return p;
+}
+
 /// Whether `x`, on the triangle's plane (normal `n`, any length), is inside
 /// it or on its boundary.
 bool inside(const Triangle& tri, const btVector3& n, const btVector3& x) {
@@ -212,19 +229,16 @@ void edge_touches(const btVector3& a, const btVector3& b, const btVector3& m, do
   }
 }
 
-}  // namespace
-
-TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
-                                 double max_distance) {
+/// capsule_triangle with the triangle's plane already known.
+TriangleContact contact_with(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
+                             const Plane& plane, double max_distance) {
   TriangleContact result;
-  const btVector3 n = (tri.v[1] - tri.v[0]).cross(tri.v[2] - tri.v[0]);
-  const double n2 = n.length2();
-  const bool flat = n2 > kDegenerate;
-  btVector3 unit(0, 0, 0);
+  const btVector3& n = plane.n;
+  const btVector3& unit = plane.unit;
+  const bool flat = plane.flat;
   double da = 0.0;
   double db = 0.0;
   if (flat) {
-    unit = n / std::sqrt(n2);
     da = (a - tri.v[0]).dot(unit);
     db = (b - tri.v[0]).dot(unit);
     const double reach = radius + max_distance;
@@ -306,17 +320,12 @@ TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double 
   return result;
 }
 
-namespace {
-
 /// The least first touch of the features, from a start farther than `radius`.
-FirstTouch first_touch(const btVector3& a, const btVector3& b, double radius, const btVector3& m, const Triangle& tri) {
-  const btVector3 n = (tri.v[1] - tri.v[0]).cross(tri.v[2] - tri.v[0]);
-  const double n2 = n.length2();
-  const bool flat = n2 > kDegenerate;
-  const btVector3 unit = flat ? n / std::sqrt(n2) : btVector3(0, 0, 0);
+FirstTouch first_touch(const btVector3& a, const btVector3& b, double radius, const btVector3& m, const Triangle& tri,
+                       const Plane& plane) {
   FirstTouch best;
-  endpoint_touches(a, m, radius, tri, n, unit, flat, &best);
-  if (!(b == a)) endpoint_touches(b, m, radius, tri, n, unit, flat, &best);
+  endpoint_touches(a, m, radius, tri, plane.n, plane.unit, plane.flat, &best);
+  if (!(b == a)) endpoint_touches(b, m, radius, tri, plane.n, plane.unit, plane.flat, &best);
   vertex_touches(a, b, m, radius, tri, &best);
   edge_touches(a, b, m, radius, tri, &best);
   return best;
@@ -324,11 +333,10 @@ FirstTouch first_touch(const btVector3& a, const btVector3& b, double radius, co
 
 /// Whether the capsule swept by m stays on one side of the triangle's plane,
 /// farther than `reach` from it (the cheap cull).
-bool beside_plane(const btVector3& a, const btVector3& b, const btVector3& m, const Triangle& tri, double reach) {
-  const btVector3 n = (tri.v[1] - tri.v[0]).cross(tri.v[2] - tri.v[0]);
-  const double n2 = n.length2();
-  if (!(n2 > kDegenerate)) return false;
-  const btVector3 unit = n / std::sqrt(n2);
+bool beside_plane(const btVector3& a, const btVector3& b, const btVector3& m, const Triangle& tri, const Plane& plane,
+                  double reach) {
+  if (!plane.flat) return false;
+  const btVector3& unit = plane.unit;
   const double da = (a - tri.v[0]).dot(unit);
   const double db = (b - tri.v[0]).dot(unit);
   const double dm = m.dot(unit);
@@ -349,11 +357,17 @@ TriangleSweep hit_at(double fraction, double distance, const btVector3& normal, 
 
 }  // namespace
 
+TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
+                                 double max_distance) {
+  return contact_with(a, b, radius, tri, plane_of(tri), max_distance);
+}
+
 TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
                                      const Triangle& tri) {
   TriangleSweep result;
-  if (beside_plane(a, b, m, tri, radius)) return result;
-  const TriangleContact start = capsule_triangle(a, b, radius, tri, std::numeric_limits<double>::infinity());
+  const Plane plane = plane_of(tri);
+  if (beside_plane(a, b, m, tri, plane, radius)) return result;
+  const TriangleContact start = contact_with(a, b, radius, tri, plane, std::numeric_limits<double>::infinity());
   if (!start.separated) {
     result.kind = TriangleSweep::Kind::Unknown;
     return result;
@@ -362,7 +376,7 @@ TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, dou
   // the motion: not approaching now, never touching (Bullet's rule too).
   if (-m.dot(start.normal) <= SIMD_EPSILON) return result;
   if (start.distance <= 0.0) return hit_at(0.0, start.distance, start.normal, start.point);
-  const FirstTouch best = first_touch(a, b, radius, m, tri);
+  const FirstTouch best = first_touch(a, b, radius, m, tri, plane);
   if (!(best.t <= 1.0)) return result;
   return hit_at(best.t, 0.0, best.normal, best.point);
 }
@@ -370,8 +384,9 @@ TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, dou
 TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
                                      const Triangle& tri) {
   TriangleSweep result;
-  if (beside_plane(a, b, m, tri, radius + kBulletStop)) return result;
-  const TriangleContact start = capsule_triangle(a, b, radius, tri, std::numeric_limits<double>::infinity());
+  const Plane plane = plane_of(tri);
+  if (beside_plane(a, b, m, tri, plane, radius + kBulletStop)) return result;
+  const TriangleContact start = contact_with(a, b, radius, tri, plane, std::numeric_limits<double>::infinity());
   if (!start.separated) {
     result.kind = TriangleSweep::Kind::Unknown;
     return result;
@@ -393,10 +408,11 @@ TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, dou
     // kBulletStop: where the capsule grown by it touches. Where it does
     // not, the steps would only creep on until past the end; asked once,
     // after the first step (most misses end at it, at no cost).
-    if (iterations == 0 && !(first_touch(a, b, radius + kBulletStop, m, tri).t <= 1.0)) return result;
+    if (iterations == 0 && !(first_touch(a, b, radius + kBulletStop, m, tri, plane).t <= 1.0)) return result;
     lambda = next;
     const btVector3 moved = m * lambda;
-    const TriangleContact c = capsule_triangle(a + moved, b + moved, radius, tri, std::numeric_limits<double>::infinity());
+    const TriangleContact c =
+        contact_with(a + moved, b + moved, radius, tri, plane, std::numeric_limits<double>::infinity());
     if (!c.separated) {  // cannot happen short of the touch; Bullet answers if rounding says otherwise
       result.kind = TriangleSweep::Kind::Unknown;
       return result;
