@@ -1,8 +1,10 @@
 // The adapter's contact queries: every contact of the character's shape
-// with the world, exact for a capsule or sphere against boxes.
+// with the world, exact for a capsule or sphere against boxes, meshes and
+// heightfields.
 #include "stepslide/collision.h"
 
 #include "query_shapes.h"
+#include "triangle_pairs.h"
 #include "stepslide/exact_queries.h"
 
 #include <algorithm>
@@ -49,7 +51,8 @@ struct AllContacts : btCollisionWorld::ContactResultCallback {
 };
 
 /// Contacts of the query object with each broadphase candidate: exact for a
-/// capsule or sphere against boxes, Bullet's contactPairTest for the rest.
+/// capsule or sphere against boxes, meshes and heightfields (one contact per
+/// triangle, as Bullet reports them), Bullet's contactPairTest for the rest.
 struct PairContacts : btBroadphaseAabbCallback {
   PairContacts(btCollisionWorld* world, btCollisionObject* object, const btCollisionObject* self, double threshold,
                AllContacts* callback)
@@ -80,6 +83,8 @@ struct PairContacts : btBroadphaseAabbCallback {
         if (child->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
         if (!add_box(other, static_cast<const btBoxShape*>(child), pose * compound->getChildTransform(i))) return false;
       }
+    } else if (detail::is_triangle_shape(shape)) {
+      if (!detail::triangle_contacts(a_, b_, radius_, other, threshold_, &found_)) return false;
     } else {
       return false;
     }
@@ -131,8 +136,9 @@ void CollisionQueries::query_contacts(btCollisionObject* object, double max_dist
   AllContacts callback(object, self_, &out);
   callback.m_closestDistanceThreshold = max_distance;
   // Bullet's contactTest pair by pair, as it walks the broadphase, but a
-  // capsule or sphere against a box (or a compound of boxes) is answered
-  // exactly (capsule_box) while its axis stays outside the box.
+  // capsule or sphere against a box (or a compound of boxes), a mesh or a
+  // heightfield is answered exactly (capsule_box, triangle_contacts) while
+  // its axis stays outside the box or triangles.
   PairContacts pairs(world_, object, self_, max_distance, &callback);
   btVector3 low;
   btVector3 high;

@@ -9,6 +9,7 @@
 
 #include "query_shapes.h"
 #include "stepslide/exact_sweeps.h"
+#include "triangle_pairs.h"
 
 namespace stepslide::detail {
 
@@ -168,7 +169,7 @@ bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const
     case COMPOUND_SHAPE_PROXYTYPE:
       return capsule_sweep(shape, from, to, object, result);
     default:
-      return false;
+      return triangle_sweep_pair(shape, from, to, object, result);  // meshes, heightfields; false otherwise
   }
 }
 

@@ -1,0 +1,428 @@
+// Exact capsule-vs-triangle queries (see exact_triangle.h).
+//
+// The distance from a segment to a triangle is the least of: each endpoint
+// to the triangle's face (where it projects inside), and the segment to each
+// edge; unless the segment crosses the triangle. A moving capsule first
+// touches the triangle where the motion, as a ray, enters the triangle grown
+// by the segment (a convex polytope) grown by the radius: through an offset
+// face (an endpoint onto the face, or the segment onto an edge, where both
+// closest points are interior), a cylinder (an endpoint onto an edge, or a
+// vertex onto the segment) or a sphere (an endpoint onto a vertex). Each
+// feature's first touch, kept where its closest points are really on the
+// feature, is a point of the grown shape, and the entry is one of them: the
+// least is exact.
+#include "exact_triangle.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "query_shapes.h"
+
+namespace stepslide::detail {
+
+namespace {
+
+/// Squared lengths below this (m², m⁴ for cross products) are degenerate:
+/// a triangle of no area, an edge of no length, parallel directions.
+constexpr double kDegenerate = 1e-24;
+/// A segment closer than this to the triangle touches it: no unique normal.
+constexpr double kTouching = 1e-9;
+/// 1 - cos between an edge contact's normal and a face's that is rounding
+/// alone (a contact beside a coplanar neighbour): about 0.1 microradian.
+constexpr double kSameFaceRounding = 1e-14;
+/// Rounding may put a first touch this far before the start of the motion.
+constexpr double kEarly = 1e-12;
+/// Bullet's convex cast stops once the shapes are this close, and gives up
+/// after this many steps (btContinuousConvexCollision's `radius` and
+/// MAX_ITERATIONS).
+constexpr double kBulletStop = 0.001;
+constexpr int kBulletIterations = 64;
+
+/// The parameters s, t in [0, 1] of the closest points of the segments
+/// p + s·d and q + t·e (Ericson, Real-Time Collision Detection, 5.1.9).
+void closest_on_segments(const btVector3& p, const btVector3& d, const btVector3& q, const btVector3& e, double* s,
+                         double* t) {
+  const btVector3 r = p - q;
+  const double dd = d.dot(d);
+  const double ee = e.dot(e);
+  const double f = e.dot(r);
+  if (dd <= kDegenerate && ee <= kDegenerate) {
+    *s = *t = 0.0;
+    return;
+  }
+  if (dd <= kDegenerate) {
+    *s = 0.0;
+    *t = std::clamp(f / ee, 0.0, 1.0);
+    return;
+  }
+  const double c = d.dot(r);
+  if (ee <= kDegenerate) {
+    *t = 0.0;
+    *s = std::clamp(-c / dd, 0.0, 1.0);
+    return;
+  }
+  const double de = d.dot(e);
+  const double denominator = dd * ee - de * de;
+  *s = denominator > 0.0 ? std::clamp((de * f - c * ee) / denominator, 0.0, 1.0) : 0.0;
+  *t = (de * *s + f) / ee;
+  if (*t < 0.0) {
+    *t = 0.0;
+    *s = std::clamp(-c / dd, 0.0, 1.0);
+  } else if (*t > 1.0) {
+    *t = 1.0;
+    *s = std::clamp((de - c) / dd, 0.0, 1.0);
+  }
+}
+
+/// The triangle's plane: `n` the cross product of two edges (its length
+/// twice the area), `unit` the unit normal where the triangle has an area.
+struct Plane {
+  btVector3 n;
+  btVector3 unit{0, 0, 0};
+  bool flat = false;
+};
+
+Plane plane_of(const Triangle& tri) {
+  Plane p;
+  p.n = (tri.v[1] - tri.v[0]).cross(tri.v[2] - tri.v[0]);
+  const double n2 = p.n.length2();
+  p.flat = n2 > kDegenerate;
+  if (p.flat) p.unit = p.n / std::sqrt(n2);
+  return p;
+}
+
+/// Whether `x`, on the triangle's plane (normal `n`, any length), is inside
+/// it or on its boundary.
+bool inside(const Triangle& tri, const btVector3& n, const btVector3& x) {
+  for (int i = 0; i < 3; ++i) {
+    const btVector3& p = tri.v[i];
+    const btVector3& q = tri.v[(i + 1) % 3];
+    if ((q - p).cross(x - p).dot(n) < 0.0) return false;
+  }
+  return true;
+}
+
+/// The first t >= 0 where |w + t·v| reaches `radius`, from outside: the
+/// smaller root of |v|²t² + 2(w·v)t + |w|² - r² = 0. Negative when it
+/// starts inside, never reaches it, or moves away.
+double first_reach(const btVector3& w, const btVector3& v, double radius) {
+  const double a = v.dot(v);
+  const double half_b = w.dot(v);
+  const double c = w.dot(w) - radius * radius;
+  if (a <= kDegenerate || c < 0.0 || half_b >= 0.0) return -1.0;
+  const double discriminant = half_b * half_b - a * c;
+  if (discriminant < 0.0) return -1.0;
+  return c / (-half_b + std::sqrt(discriminant));  // the smaller root, without cancellation
+}
+
+/// The part of `v` across the direction `u` (|u|² = uu).
+btVector3 across(const btVector3& v, const btVector3& u, double uu) { return v - u * (v.dot(u) / uu); }
+
+/// The least first touch found so far; ties keep the first feature found,
+/// in the fixed order the features are tried.
+struct FirstTouch {
+  double t = std::numeric_limits<double>::infinity();
+  btVector3 normal{0, 0, 0};
+  btVector3 point{0, 0, 0};
+
+  void offer(double at, const btVector3& capsule_point, const btVector3& triangle_point) {
+    if (at < 0.0) {
+      if (at < -kEarly) return;
+      at = 0.0;
+    }
+    if (at > 1.0 || !(at < t)) return;
+    const btVector3 gap = capsule_point - triangle_point;
+    if (gap.length2() <= kDegenerate) return;
+    t = at;
+    normal = gap.normalized();
+    point = triangle_point;
+  }
+};
+
+/// An endpoint `p` onto the face (normal `unit`), its edges and its vertices.
+void endpoint_touches(const btVector3& p, const btVector3& m, double radius, const Triangle& tri, const btVector3& n,
+                      const btVector3& unit, bool flat, FirstTouch* best) {
+  if (flat) {
+    const double s0 = (p - tri.v[0]).dot(unit);
+    const double approach = m.dot(unit);
+    const double side = s0 > 0.0 ? 1.0 : -1.0;
+    if (s0 != 0.0 && side * approach < 0.0 && std::fabs(s0) >= radius) {
+      const double t = (std::fabs(s0) - radius) / (-side * approach);
+      const btVector3 at = p + m * t;
+      const btVector3 on_plane = at - unit * (side * radius);
+      if (inside(tri, n, on_plane)) {
+        FirstTouch face;
+        face.offer(t, at, on_plane);
+        if (face.t < best->t) {
+          best->t = face.t;
+          best->normal = unit * side;  // exactly the face's normal
+          best->point = on_plane;
+        }
+      }
+    }
+  }
+  for (int i = 0; i < 3; ++i) {
+    const btVector3& e0 = tri.v[i];
+    const btVector3 u = tri.v[(i + 1) % 3] - e0;
+    const double uu = u.dot(u);
+    if (uu <= kDegenerate) continue;
+    const double t = first_reach(across(p - e0, u, uu), across(m, u, uu), radius);
+    if (t < -kEarly) continue;
+    const btVector3 at = p + m * std::max(t, 0.0);
+    const double sigma = (at - e0).dot(u) / uu;
+    if (sigma < 0.0 || sigma > 1.0) continue;
+    best->offer(t, at, e0 + u * sigma);
+  }
+  for (const btVector3& v : tri.v) {
+    const double t = first_reach(p - v, m, radius);
+    if (t < -kEarly) continue;
+    best->offer(t, p + m * std::max(t, 0.0), v);
+  }
+}
+
+/// The segment a→b (moving by m) onto each vertex, along its side.
+void vertex_touches(const btVector3& a, const btVector3& b, const btVector3& m, double radius, const Triangle& tri,
+                    FirstTouch* best) {
+  const btVector3 w = b - a;
+  const double ww = w.dot(w);
+  if (ww <= kDegenerate) return;
+  for (const btVector3& v : tri.v) {
+    // In the segment's frame the vertex moves by -m.
+    const double t = first_reach(across(v - a, w, ww), across(-m, w, ww), radius);
+    if (t < -kEarly) continue;
+    const btVector3 start = a + m * std::max(t, 0.0);
+    const double tau = (v - start).dot(w) / ww;
+    if (tau < 0.0 || tau > 1.0) continue;
+    best->offer(t, start + w * tau, v);
+  }
+}
+
+/// The segment's side onto each edge's side: the lines' distance along
+/// their common normal reaches the radius with both closest points interior.
+void edge_touches(const btVector3& a, const btVector3& b, const btVector3& m, double radius, const Triangle& tri,
+                  FirstTouch* best) {
+  const btVector3 w = b - a;
+  const double ww = w.dot(w);
+  if (ww <= kDegenerate) return;
+  for (int i = 0; i < 3; ++i) {
+    const btVector3& e0 = tri.v[i];
+    const btVector3 u = tri.v[(i + 1) % 3] - e0;
+    const double uu = u.dot(u);
+    const btVector3 c = u.cross(w);
+    const double cc = c.dot(c);
+    if (uu <= kDegenerate || cc <= kDegenerate * uu * ww) continue;  // parallel: the ends cover it
+    const btVector3 nc = c / std::sqrt(cc);
+    const double d0 = (e0 - a).dot(nc);  // along nc, from the segment's line to the edge's
+    const double closing = m.dot(nc);    // d(t) = d0 - t·closing
+    const double side = d0 > 0.0 ? 1.0 : -1.0;
+    if (std::fabs(d0) < radius || side * closing <= 0.0) continue;
+    const double t = (std::fabs(d0) - radius) / (side * closing);
+    const btVector3 rhs = a + m * t - e0 + nc * (side * radius);  // sigma·u - tau·w
+    const double ru = rhs.dot(u);
+    const double rw = rhs.dot(w);
+    const double uw = u.dot(w);
+    const double sigma = (ru * ww - uw * rw) / cc;
+    const double tau = (uw * ru - uu * rw) / cc;
+    if (sigma < 0.0 || sigma > 1.0 || tau < 0.0 || tau > 1.0) continue;
+    best->offer(t, a + m * t + w * tau, e0 + u * sigma);
+  }
+}
+
+/// capsule_triangle with the triangle's plane already known.
+TriangleContact contact_with(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
+                             const Plane& plane, double max_distance) {
+  TriangleContact result;
+  const btVector3& n = plane.n;
+  const btVector3& unit = plane.unit;
+  const bool flat = plane.flat;
+  double da = 0.0;
+  double db = 0.0;
+  if (flat) {
+    da = (a - tri.v[0]).dot(unit);
+    db = (b - tri.v[0]).dot(unit);
+    const double reach = radius + max_distance;
+    if ((da > reach && db > reach) || (da < -reach && db < -reach)) {
+      result.separated = true;
+      result.beyond = true;
+      return result;
+    }
+    // Crossing the plane inside the triangle: distance zero, no normal.
+    if (((da <= 0.0 && db >= 0.0) || (da >= 0.0 && db <= 0.0)) && da != db &&
+        inside(tri, n, a + (b - a) * (da / (da - db)))) {
+      return result;
+    }
+  }
+  double best = std::numeric_limits<double>::infinity();
+  btVector3 on_segment(0, 0, 0);
+  btVector3 on_triangle(0, 0, 0);
+  bool on_face = false;
+  int ends_over_face = 0;
+  if (flat) {
+    const btVector3 ends[2] = {a, b};
+    const double heights[2] = {da, db};
+    for (int k = 0; k < 2; ++k) {
+      const btVector3 projected = ends[k] - unit * heights[k];
+      if (!inside(tri, n, projected)) continue;
+      ++ends_over_face;
+      const double d2 = heights[k] * heights[k];
+      if (d2 < best) {
+        best = d2;
+        on_segment = ends[k];
+        on_triangle = projected;
+        on_face = true;
+      }
+    }
+  }
+  // With both ends over the face (and on one side of it) the whole segment
+  // is, and the face is nearer than any edge: the common case of standing on
+  // a triangle costs no edge test.
+  for (int i = 0; i < 3 && ends_over_face < 2; ++i) {
+    const btVector3& e0 = tri.v[i];
+    const btVector3 u = tri.v[(i + 1) % 3] - e0;
+    double s = 0.0;
+    double t = 0.0;
+    closest_on_segments(a, b - a, e0, u, &s, &t);
+    const btVector3 p = a + (b - a) * s;
+    const btVector3 q = e0 + u * t;
+    const double d2 = (p - q).length2();
+    if (d2 < best) {
+      best = d2;
+      on_segment = p;
+      on_triangle = q;
+      on_face = false;
+    }
+  }
+  const double core = std::sqrt(best);
+  if (!(core > kTouching)) return result;
+  result.separated = true;
+  result.distance = core - radius;
+  if (result.distance > max_distance) {
+    result.beyond = true;
+    return result;
+  }
+  result.point = on_triangle;
+  if (on_face) {
+    result.normal = unit * ((on_segment - on_triangle).dot(unit) > 0.0 ? 1.0 : -1.0);
+  } else {
+    result.normal = (on_segment - on_triangle) / core;
+  }
+  // On the face when the closest point is (its normal is then the face's
+  // exactly), or at an edge or corner whose normal is the face's to rounding
+  // (beside a coplanar neighbour). Not within kSameFace, as for GJK's noisy
+  // normals: on a ridge the edge contact would count as on the flatter face
+  // and the other triangle's identical contact as on none, and which of the
+  // two the controller meets first would hinge on rounding.
+  if (flat) {
+    const double along = result.normal.dot(unit);
+    if (on_face || std::fabs(along) >= 1.0 - kSameFaceRounding) result.face_normal = along > 0.0 ? unit : -unit;
+  }
+  return result;
+}
+
+/// The least first touch of the features, from a start farther than `radius`.
+FirstTouch first_touch(const btVector3& a, const btVector3& b, double radius, const btVector3& m, const Triangle& tri,
+                       const Plane& plane) {
+  FirstTouch best;
+  endpoint_touches(a, m, radius, tri, plane.n, plane.unit, plane.flat, &best);
+  if (!(b == a)) endpoint_touches(b, m, radius, tri, plane.n, plane.unit, plane.flat, &best);
+  vertex_touches(a, b, m, radius, tri, &best);
+  edge_touches(a, b, m, radius, tri, &best);
+  return best;
+}
+
+/// Whether the capsule swept by m stays on one side of the triangle's plane,
+/// farther than `reach` from it (the cheap cull).
+bool beside_plane(const btVector3& a, const btVector3& b, const btVector3& m, const Triangle& tri, const Plane& plane,
+                  double reach) {
+  if (!plane.flat) return false;
+  const btVector3& unit = plane.unit;
+  const double da = (a - tri.v[0]).dot(unit);
+  const double db = (b - tri.v[0]).dot(unit);
+  const double dm = m.dot(unit);
+  const double lo = std::min(std::min(da, db), std::min(da + dm, db + dm));
+  const double hi = std::max(std::max(da, db), std::max(da + dm, db + dm));
+  return lo > reach || hi < -reach;
+}
+
+TriangleSweep hit_at(double fraction, double distance, const btVector3& normal, const btVector3& point) {
+  TriangleSweep s;
+  s.kind = TriangleSweep::Kind::Hit;
+  s.fraction = fraction;
+  s.distance = distance;
+  s.normal = normal;
+  s.point = point;
+  return s;
+}
+
+}  // namespace
+
+TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
+                                 double max_distance) {
+  return contact_with(a, b, radius, tri, plane_of(tri), max_distance);
+}
+
+TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
+                                     const Triangle& tri) {
+  TriangleSweep result;
+  const Plane plane = plane_of(tri);
+  if (beside_plane(a, b, m, tri, plane, radius)) return result;
+  const TriangleContact start = contact_with(a, b, radius, tri, plane, std::numeric_limits<double>::infinity());
+  if (!start.separated) {
+    result.kind = TriangleSweep::Kind::Unknown;
+    return result;
+  }
+  // Distance to a convex set changes at -m·normal first and is convex along
+  // the motion: not approaching now, never touching (Bullet's rule too).
+  if (-m.dot(start.normal) <= SIMD_EPSILON) return result;
+  if (start.distance <= 0.0) return hit_at(0.0, start.distance, start.normal, start.point);
+  const FirstTouch best = first_touch(a, b, radius, m, tri, plane);
+  if (!(best.t <= 1.0)) return result;
+  return hit_at(best.t, 0.0, best.normal, best.point);
+}
+
+TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
+                                     const Triangle& tri) {
+  TriangleSweep result;
+  const Plane plane = plane_of(tri);
+  if (beside_plane(a, b, m, tri, plane, radius + kBulletStop)) return result;
+  const TriangleContact start = contact_with(a, b, radius, tri, plane, std::numeric_limits<double>::infinity());
+  if (!start.separated) {
+    result.kind = TriangleSweep::Kind::Unknown;
+    return result;
+  }
+  if (-m.dot(start.normal) <= SIMD_EPSILON) return result;  // see capsule_triangle_touch
+  // Bullet's conservative advancement (btContinuousConvexCollision), step
+  // for step, on exact distances instead of GJK's: advance by distance over
+  // closing speed, which never passes the touch, until within kBulletStop.
+  double lambda = 0.0;
+  double distance = start.distance;
+  btVector3 normal = start.normal;
+  btVector3 point = start.point;
+  for (int iterations = 0; distance > kBulletStop;) {
+    const double closing = -m.dot(normal);
+    if (closing <= SIMD_EPSILON) return result;
+    const double next = lambda + distance / closing;
+    if (next > 1.0 || next < 0.0 || next <= lambda) return result;
+    // Bullet's cast reports a hit only where the capsule comes within
+    // kBulletStop: where the capsule grown by it touches. Where it does
+    // not, the steps would only creep on until past the end; asked once,
+    // after the first step (most misses end at it, at no cost).
+    if (iterations == 0 && !(first_touch(a, b, radius + kBulletStop, m, tri, plane).t <= 1.0)) return result;
+    lambda = next;
+    const btVector3 moved = m * lambda;
+    const TriangleContact c =
+        contact_with(a + moved, b + moved, radius, tri, plane, std::numeric_limits<double>::infinity());
+    if (!c.separated) {  // cannot happen short of the touch; Bullet answers if rounding says otherwise
+      result.kind = TriangleSweep::Kind::Unknown;
+      return result;
+    }
+    distance = c.distance;
+    normal = c.normal;
+    point = c.point;
+    if (++iterations > kBulletIterations) return result;
+  }
+  return hit_at(lambda, distance, normal, point);
+}
+
+}  // namespace stepslide::detail

@@ -1,0 +1,69 @@
+// Exact closed-form queries of a capsule (a segment grown by a radius; a
+// sphere is a capsule of zero length) against one triangle: closest points
+// and the time of first contact along a straight motion. Plain double
+// arithmetic in a fixed order, so the answer depends only on the inputs.
+// Tested against Bullet's GJK and convex cast on random cases
+// (tests/controller/exact_triangle_test.cpp). Private to the controller.
+#pragma once
+
+#include <btBulletCollisionCommon.h>
+
+namespace stepslide::detail {
+
+/// A triangle whose vertices are these three points (any winding).
+struct Triangle {
+  btVector3 v[3];
+};
+
+struct TriangleContact {
+  /// false: the segment touches or crosses the triangle, where the closest
+  /// points have no unique normal (the caller asks Bullet).
+  bool separated = false;
+  /// true: farther than the caller's `max_distance`; nothing else is set.
+  bool beyond = false;
+  double distance = 0.0;      ///< capsule surface to triangle, negative inside
+  btVector3 normal{0, 0, 0};  ///< unit, from the triangle toward the capsule
+  btVector3 point{0, 0, 0};   ///< on the triangle
+  /// The triangle's unit normal facing the capsule when the closest point
+  /// lies on the triangle's face, or on an edge or corner where the contact
+  /// normal is the face's to rounding (beside a coplanar neighbour); else
+  /// zero.
+  btVector3 face_normal{0, 0, 0};
+};
+
+/// The closest points of the capsule a→b of `radius` and `triangle`. When
+/// the capsule's surface is certainly farther than `max_distance` from the
+/// triangle's plane, `beyond` is set and nothing computed (the cheap cull).
+TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& triangle,
+                                 double max_distance);
+
+struct TriangleSweep {
+  enum class Kind { Miss, Hit, Unknown };
+  /// Unknown: the segment starts touching or crossing the triangle (ask Bullet).
+  Kind kind = Kind::Miss;
+  double fraction = 1.0;      ///< of the motion, in [0, 1]
+  double distance = 0.0;      ///< between the two where it stops (0 at a touch)
+  btVector3 normal{0, 0, 0};  ///< unit, from the triangle toward the capsule, at contact
+  btVector3 point{0, 0, 0};   ///< on the triangle, at contact
+};
+
+/// The capsule a→b of `radius` moving by `motion` (no rotation) against
+/// `triangle`: the first fraction at which they touch. A capsule already
+/// touching or overlapping the triangle hits at fraction 0 when the motion
+/// goes against the contact normal and misses otherwise (Bullet's rule:
+/// motion away from or along the contact is free).
+TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
+                                     const Triangle& triangle);
+
+/// The same motion as Bullet's convex cast (btContinuousConvexCollision, as
+/// objectQuerySingle runs it per triangle) answers it: it advances
+/// conservatively and stops at the first step within 1 mm of the triangle
+/// (so a hit is reported where the capsule passes within 1 mm, and up to
+/// 1 mm before the touch), with the normal and point of the closest points
+/// there. Here every step's distance is exact (capsule_triangle), and the
+/// grown shape's exact touch (capsule_triangle_touch) first decides whether
+/// there is a hit at all, so a miss costs no iteration.
+TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
+                                     const Triangle& triangle);
+
+}  // namespace stepslide::detail

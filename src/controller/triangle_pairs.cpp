@@ -1,0 +1,192 @@
+// Exact capsule/sphere queries against meshes and heightfields (see
+// triangle_pairs.h). Everything is computed in the shape's own frame, where
+// the shape hands out its triangles, and turned back into world terms.
+#include "triangle_pairs.h"
+
+#include <BulletCollision/CollisionShapes/btTriangleCallback.h>
+
+#include <algorithm>
+#include <tuple>
+
+#include "exact_triangle.h"
+
+namespace stepslide::detail {
+
+namespace {
+
+/// How near the cast stops to a triangle it hits (capsule_triangle_sweep).
+constexpr double kSweepReach = 0.001;
+
+/// The capsule a→b of `radius` a convex shape at `pose` is, or false.
+bool capsule_of(const btConvexShape* shape, const btTransform& pose, btVector3* a, btVector3* b, double* radius) {
+  if (shape->getLocalScaling() != btVector3(1, 1, 1)) return false;
+  if (shape->getShapeType() == CAPSULE_SHAPE_PROXYTYPE) {
+    const auto* capsule = static_cast<const btCapsuleShape*>(shape);
+    btVector3 half(0, 0, 0);
+    half[capsule->getUpAxis()] = capsule->getHalfHeight();
+    *a = pose * -half;
+    *b = pose * half;
+    *radius = capsule->getRadius();
+    return true;
+  }
+  if (shape->getShapeType() == SPHERE_SHAPE_PROXYTYPE) {
+    *a = *b = pose.getOrigin();
+    *radius = static_cast<const btSphereShape*>(shape)->getRadius();
+    return true;
+  }
+  return false;
+}
+
+/// Bounds of the points, grown by `grow` on every side.
+void bounds(const btVector3* points, int count, double grow, btVector3* low, btVector3* high) {
+  *low = *high = points[0];
+  for (int i = 1; i < count; ++i) {
+    low->setMin(points[i]);
+    high->setMax(points[i]);
+  }
+  const btVector3 g(grow, grow, grow);
+  *low -= g;
+  *high += g;
+}
+
+/// Each triangle's contact, in the shape's frame.
+struct ContactsInShape : btTriangleCallback {
+  ContactsInShape(const btVector3& a, const btVector3& b, double radius, double max_distance)
+      : a_(a), b_(b), radius_(radius), max_distance_(max_distance) {}
+
+  void processTriangle(btVector3* vertices, int, int) override {
+    if (touching) return;
+    const TriangleContact c = capsule_triangle(a_, b_, radius_, Triangle{{vertices[0], vertices[1], vertices[2]}},
+                                               max_distance_);
+    if (!c.separated) {
+      touching = true;
+      return;
+    }
+    if (!c.beyond) found.push_back(c);
+  }
+
+  btVector3 a_;
+  btVector3 b_;
+  double radius_;
+  double max_distance_;
+  bool touching = false;
+  std::vector<TriangleContact> found;
+};
+
+struct Hit {
+  double fraction;
+  double opposing;   ///< -normal · motion direction: how squarely the motion pushes into it
+  btVector3 normal;  ///< shape frame
+  btVector3 point;   ///< shape frame
+  int part;
+  int index;
+};
+
+/// Each triangle's first touch, in the shape's frame.
+struct SweepInShape : btTriangleCallback {
+  SweepInShape(const btVector3& a, const btVector3& b, double radius, const btVector3& motion, double before)
+      : a_(a), b_(b), radius_(radius), motion_(motion), direction_(motion.normalized()), before_(before) {}
+
+  void processTriangle(btVector3* vertices, int part, int index) override {
+    if (touching) return;
+    const TriangleSweep s =
+        capsule_triangle_sweep(a_, b_, radius_, motion_, Triangle{{vertices[0], vertices[1], vertices[2]}});
+    if (s.kind == TriangleSweep::Kind::Unknown) {
+      touching = true;
+      return;
+    }
+    if (s.kind == TriangleSweep::Kind::Hit && s.fraction < before_) hits.push_back({s.fraction, -s.normal.dot(direction_), s.normal, s.point, part, index});
+  }
+
+  btVector3 a_;
+  btVector3 b_;
+  double radius_;
+  btVector3 motion_;
+  btVector3 direction_;
+  double before_;
+  bool touching = false;
+  std::vector<Hit> hits;
+};
+
+/// Earliest first; among hits at the same fraction (several triangles
+/// within Bullet's stop distance at once, mostly at the start) the one the
+/// motion pushes into most squarely, whose plane the slide then clips first;
+/// then by normal and point, so the order the shape visits them in does not
+/// matter (Bullet keeps whichever its tree walk met first).
+bool hit_order(const Hit& x, const Hit& y) {
+  return std::make_tuple(x.fraction, -x.opposing, x.normal.x(), x.normal.y(), x.normal.z(), x.point.x(), x.point.y(),
+                         x.point.z()) < std::make_tuple(y.fraction, -y.opposing, y.normal.x(), y.normal.y(),
+                                                        y.normal.z(), y.point.x(), y.point.y(), y.point.z());
+}
+
+}  // namespace
+
+bool is_triangle_shape(const btCollisionShape* shape) {
+  return shape->getShapeType() == TRIANGLE_MESH_SHAPE_PROXYTYPE || shape->getShapeType() == TERRAIN_SHAPE_PROXYTYPE;
+}
+
+bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, const btCollisionObject* object,
+                       double max_distance, std::vector<Contact>* out) {
+  const auto* shape = static_cast<const btConcaveShape*>(object->getCollisionShape());
+  if (!is_triangle_shape(shape)) return false;
+  const btTransform& pose = object->getWorldTransform();
+  // A triangle grown by the shape's margin is the capsule grown by it.
+  const double margin = shape->getMargin();
+  const btVector3 ends[2] = {pose.invXform(a), pose.invXform(b)};
+  ContactsInShape gather(ends[0], ends[1], radius + margin, max_distance);
+  btVector3 low;
+  btVector3 high;
+  bounds(ends, 2, radius + margin + std::max(max_distance, 0.0), &low, &high);
+  shape->processAllTriangles(&gather, low, high);
+  if (gather.touching) return false;
+  const btMatrix3x3& basis = pose.getBasis();
+  for (const TriangleContact& t : gather.found) {
+    Contact c;
+    c.normal = basis * t.normal;
+    c.distance = t.distance;
+    c.point = pose * (t.point + t.normal * margin);
+    c.object = object;
+    c.face_normal = basis * t.face_normal;
+    out->push_back(c);
+  }
+  return true;
+}
+
+bool triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                         const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+  const auto* world_shape = static_cast<const btConcaveShape*>(object->getCollisionShape());
+  if (!is_triangle_shape(world_shape)) return false;
+  btVector3 a;
+  btVector3 b;
+  double radius = 0.0;
+  if (!capsule_of(shape, from, &a, &b, &radius)) return false;
+  if (!(from.getBasis() == to.getBasis())) return false;  // the sweep turns: Bullet's cast
+  const btTransform& pose = object->getWorldTransform();
+  const double margin = world_shape->getMargin();
+  const btVector3 motion = pose.getBasis().transpose() * (to.getOrigin() - from.getOrigin());
+  const btVector3 ends[4] = {pose.invXform(a), pose.invXform(b), pose.invXform(a) + motion,
+                             pose.invXform(b) + motion};
+  SweepInShape gather(ends[0], ends[1], radius + margin, motion, result->m_closestHitFraction);
+  btVector3 low;
+  btVector3 high;
+  // Every triangle the cast may stop within 1 mm of (Bullet's cast, and so
+  // capsule_triangle_sweep, reports those too): the set visited is then all
+  // of them whatever the tree's quantised bounds add.
+  bounds(ends, 4, radius + margin + kSweepReach, &low, &high);
+  world_shape->processAllTriangles(&gather, low, high);
+  if (gather.touching) return false;
+  std::sort(gather.hits.begin(), gather.hits.end(), hit_order);
+  const btMatrix3x3& basis = pose.getBasis();
+  for (const Hit& h : gather.hits) {
+    if (!(h.fraction < result->m_closestHitFraction)) break;
+    btCollisionWorld::LocalShapeInfo info;
+    info.m_shapePart = h.part;
+    info.m_triangleIndex = h.index;
+    btCollisionWorld::LocalConvexResult hit(object, &info, basis * h.normal, pose * (h.point + h.normal * margin),
+                                            h.fraction);
+    result->addSingleResult(hit, true);
+  }
+  return true;
+}
+
+}  // namespace stepslide::detail

@@ -1,0 +1,39 @@
+// The collision adapter's exact answers for a capsule or sphere against a
+// triangle mesh (btBvhTriangleMeshShape) or a heightfield
+// (btHeightfieldTerrainShape): only the triangles whose bounds meet the
+// query's are visited (the shape's own tree or grid walk), each culled by its
+// plane before the exact pair function (exact_triangle.h). Private to the
+// adapter's files.
+#pragma once
+
+#include <btBulletCollisionCommon.h>
+
+#include <vector>
+
+#include "stepslide/collision.h"
+
+namespace stepslide::detail {
+
+/// Whether `shape` is a mesh or a heightfield these functions answer.
+bool is_triangle_shape(const btCollisionShape* shape);
+
+/// Appends to `out` one contact per triangle of `object` (a mesh or
+/// heightfield) closer than `max_distance` to the capsule a→b of `radius`,
+/// as Bullet's contactPairTest reports them (one per triangle), and returns
+/// true; or appends nothing and returns false when the capsule's axis
+/// touches a triangle (no unique normal: Bullet answers).
+bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, const btCollisionObject* object,
+                       double max_distance, std::vector<Contact>* out);
+
+/// The sweep of `shape` (a capsule or sphere) from `from` to `to` against
+/// `object` (a mesh or heightfield), each triangle's first touch reported to
+/// `result` as Bullet's objectQuerySingle would (world normal and point,
+/// only those closer than the callback's closest fraction), in order of
+/// fraction, then how squarely the motion pushes into it, normal and point,
+/// so the visiting order does not matter.
+/// Returns false, reporting nothing, for other shapes or objects, or when the
+/// shape starts with its axis touching a triangle (Bullet answers).
+bool triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                         const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
+
+}  // namespace stepslide::detail
