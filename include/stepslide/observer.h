@@ -24,8 +24,8 @@ struct SweepEvent {
   /// flattened for walls when walking), or zero when nothing was hit.
   btVector3 slid_along{0, 0, 0};
   bool tries_step = false;  ///< the hit looks like a riser: a step up is tried before sliding
-  bool crease = false;      ///< followed the crease of this plane and the previous one
-  bool stopped = false;     ///< a third plane blocked the crease
+  bool crease = false;      ///< followed the crease of two of the planes met this move
+  bool stopped = false;     ///< the planes met this move, solved together, allow no motion: the move ended
 };
 
 /// One ray, and why it was cast.

@@ -86,28 +86,45 @@ double level_penetration(const CharacterContext& ctx, const btVector3& position)
 btVector3 solve_depenetration(const std::vector<btVector3>& normals, const std::vector<double>& depths,
                               int max_passes = 16);
 
-/// True when sliding `remainder` along the plane `normal` would push back
-/// into `previous_normal` (zero: never) by more than 1e-9 of the remainder's
-/// length: the crease test, with a tolerance so that planes at right angles
-/// (a dot product of a few 1e-17 of either sign) never flip it on the last
-/// bit of a normal.
-bool pushes_into(const btVector3& remainder, const btVector3& normal, const btVector3& previous_normal);
+/// At most this many planes are solved together in one move (the slide
+/// iterations, plus margin); the oldest is dropped beyond it.
+constexpr int kMaxSlidePlanes = 8;
 
-/// The remainder of a motion after hitting `normal`, continuing along the
-/// crease with `previous_normal` when the two planes form an acute corner
-/// (sliding along one would push into the other). `previous_normal` may be zero.
-btVector3 slide_direction(const btVector3& remainder, const btVector3& normal, const btVector3& previous_normal);
+/// The planes one move has met, each a unit normal facing the character.
+/// Normals within about 3 degrees of each other are one plane (the newest
+/// normal kept): a dense mesh's flat wall answers with its face normal and
+/// with normals blended with its triangles' edges.
+struct SlidePlanes {
+  btVector3 normals[kMaxSlidePlanes];
+  int count = 0;
+  /// Adds a plane; false when it merged into one already there.
+  bool add(const btVector3& normal);
+  /// True when `normal` is one of the planes (within the same 3 degrees).
+  bool contains(const btVector3& normal) const;
+};
 
-/// The walking velocity after hitting a wall `plane` (already flattened to a
-/// vertical plane, or a surface facing down), `previous_wall` being the last
-/// plane that clipped the velocity this move (zero: none). Walkable surfaces
-/// never clip a walking velocity, so they are never a crease partner here: a
+struct PlaneSolution {
+  btVector3 direction{0, 0, 0};
+  int active = 0;        ///< planes it slides along: 0 (free), 1 (a plane) or 2 (a crease)
+  bool blocked = false;  ///< the planes together allow no motion toward `wanted`
+};
+
+/// The motion closest to `wanted` that pushes into none of `planes` (by
+/// more than 1e-9 of its length): `wanted` itself, its projection onto a
+/// plane or onto the crease of two, or zero. All the planes at once, as
+/// Jolt's CharacterVirtual solves its contacts: clipping against the latest
+/// plane alone lets an obtuse corner's second wall send the character back
+/// the way it came.
+PlaneSolution constrain_to_planes(const btVector3& wanted, const SlidePlanes& planes);
+
+/// The walking velocity after the walls met in a move (already flattened to
+/// vertical planes, or surfaces facing down), solved together. Walkable
+/// surfaces never clip a walking velocity, so they are not among `walls`: a
 /// crease between a wall and a floor edge's tilted normal climbs. And a walk
 /// without a jump never leaves with upward velocity from a collision: its
 /// upward part is dropped (the feet follow the ground, the ground snap puts
 /// them on it), else the next tick would start airborne and fly.
-btVector3 clip_walking_velocity(const btVector3& velocity, const btVector3& plane, const btVector3& previous_wall,
-                                const btVector3& up);
+btVector3 clip_walking_velocity(const btVector3& velocity, const SlidePlanes& walls, const btVector3& up);
 
 struct SlideOptions {
   int max_iterations = 4;
@@ -118,6 +135,11 @@ struct SlideOptions {
   /// Every normal is flattened: the motion stays horizontal (the forward
   /// sweep of a step-up).
   bool horizontal_only = false;
+  /// Walking: the ground the character stands on (zero: none). It is one of
+  /// the planes the motion is solved against from the start, so a slide
+  /// along a sloping underside never pushes the feet down into the floor
+  /// (the ground snap would lift them back into the underside).
+  btVector3 ground_normal{0, 0, 0};
   /// How the sweeps are labelled for an observer.
   SweepEvent::Purpose purpose = SweepEvent::Purpose::Slide;
 };

@@ -61,6 +61,7 @@ int move_character(const CharacterContext& ctx, CharacterState& state, const Int
   } else {
     options.grounded = true;
     options.allow_step_up = true;
+    if (ctx.is_walkable(state.ground_normal)) options.ground_normal = state.ground_normal;
     moved = slide(ctx, state.position, ground_motion(ctx, state, intent.horizontal, dt), intent.horizontal, options);
   }
   const btVector3 start = state.position;

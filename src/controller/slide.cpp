@@ -10,39 +10,8 @@ namespace stepslide {
 
 using namespace detail;
 
-namespace {
-
-/// Relative tolerance of the crease test: sliding along the new plane counts
-/// as pushing back into the previous one only when it does so by more than
-/// this fraction of the motion. Two walls at right angles give a dot product
-/// of a few 1e-17 of either sign, and Bullet's normals differ in the last bit
-/// between CPUs (fused multiply-adds on arm64), so an exact test against zero
-/// flips between sliding and following the crease. Either choice moves the
-/// feet by at most this fraction of the motion divided by the sine of the
-/// angle between the planes: far below the gate's tolerances.
-constexpr double kCreaseTolerance = 1e-9;
-
-}  // namespace
-
-bool pushes_into(const btVector3& remainder, const btVector3& normal, const btVector3& previous_normal) {
-  if (previous_normal.isZero()) return false;
-  const btVector3 along_plane = remainder - normal * remainder.dot(normal);
-  return along_plane.dot(previous_normal) < -kCreaseTolerance * remainder.length();
-}
-
-btVector3 slide_direction(const btVector3& remainder, const btVector3& normal, const btVector3& previous_normal) {
-  const btVector3 along_plane = remainder - normal * remainder.dot(normal);
-  if (!pushes_into(remainder, normal, previous_normal)) return along_plane;
-  // The planes form an acute corner: sliding along the new one would push back
-  // into the old one, so follow the line where they meet.
-  const btVector3 crease = safe_normalized(normal.cross(previous_normal));
-  return crease * remainder.dot(crease);
-}
-
-btVector3 clip_walking_velocity(const btVector3& velocity, const btVector3& plane, const btVector3& previous_wall,
-                                const btVector3& up) {
-  if (velocity.dot(plane) >= 0) return velocity;
-  const btVector3 clipped = slide_direction(velocity, plane, previous_wall);
+btVector3 clip_walking_velocity(const btVector3& velocity, const SlidePlanes& walls, const btVector3& up) {
+  const btVector3 clipped = constrain_to_planes(velocity, walls).direction;
   const double rise = clipped.dot(up);
   return rise > 0 ? clipped - up * rise : clipped;
 }
@@ -70,24 +39,26 @@ btVector3 slide_plane(const CharacterContext& ctx, const btVector3& hit_normal, 
   return flat.isZero() ? hit_normal : flat;
 }
 
-/// The velocity after a hit. Walking keeps its horizontal velocity over
-/// walkable surfaces (ramps, step edges); only walls take away the part that
-/// runs into them, creasing only with an earlier wall (`previous_wall`) and
-/// never turned upward (clip_walking_velocity). Landing on walkable ground
-/// stops the fall and keeps the horizontal velocity: projecting it onto an
-/// upslope would launch the character.
-btVector3 clip_velocity(const CharacterContext& ctx, const btVector3& velocity, bool walkable,
-                        const btVector3& plane, const btVector3& previous_plane, const btVector3& previous_wall,
+/// The velocity after the planes a move has met: the input velocity solved
+/// against all of them at once (constrain_to_planes), so a corner that
+/// blocks the motion blocks the velocity too. Walking keeps its horizontal
+/// velocity over walkable surfaces (ramps, step edges): only walls are in
+/// `planes`, and the result is never turned upward (clip_walking_velocity).
+/// In the air, landing on walkable ground stops the fall and keeps the
+/// horizontal velocity (projecting it onto an upslope would launch the
+/// character): the ground counts as a floor facing straight up.
+btVector3 clip_velocity(const CharacterContext& ctx, const btVector3& velocity, const SlidePlanes& planes,
                         const SlideOptions& options) {
-  const bool walking = options.grounded || options.horizontal_only;
-  if (walkable) {
-    if (walking) return velocity;
-    const double down = velocity.dot(ctx.up);
-    return down < 0 ? velocity - ctx.up * down : velocity;
-  }
-  if (walking) return clip_walking_velocity(velocity, plane, previous_wall, ctx.up);
-  if (velocity.dot(plane) >= 0) return velocity;
-  return slide_direction(velocity, plane, previous_plane);
+  if (options.grounded || options.horizontal_only) return clip_walking_velocity(velocity, planes, ctx.up);
+  return constrain_to_planes(velocity, planes).direction;
+}
+
+/// The plane a hit adds to the velocity's planes, or zero when it adds none
+/// (walking over a walkable surface).
+btVector3 velocity_plane(const CharacterContext& ctx, bool walkable, const btVector3& plane,
+                         const SlideOptions& options) {
+  if (!walkable) return plane;
+  return options.grounded || options.horizontal_only ? btVector3(0, 0, 0) : ctx.up;
 }
 
 /// True when the surface just beyond `point` (a sweep's contact, into the
@@ -101,6 +72,20 @@ bool is_edge(const CharacterContext& ctx, const btVector3& point, const btVector
   return !face.hit || face.normal.dot(normal) < kSameFaceCosine;
 }
 
+/// Whether a hit is a riser worth a step-up. Not when the surface faces
+/// down (the underside of a spiral stair's tread met with the head: nothing
+/// to step onto, and each attempt costs four sweeps, tick after tick); not
+/// when the planes already met keep the motion off it (a corner's other
+/// wall: the step could make no progress); not twice in one move.
+bool tries_step_up(const CharacterContext& ctx, const SweepHit& hit, const btVector3& wanted,
+                   const SlidePlanes& planes, const SlidePlanes& refused) {
+  if (!is_riser(ctx, hit.normal) || hit.normal.dot(ctx.up) < kCeilingCosine) return false;
+  const btVector3 forward = horizontal_part(constrain_to_planes(wanted, planes).direction, ctx.up);
+  const btVector3 inward = safe_normalized(horizontal_part(-hit.normal, ctx.up));
+  if (forward.length() <= kMinMove || forward.dot(inward) <= kMinMove) return false;
+  return !refused.contains(safe_normalized(horizontal_part(hit.normal, ctx.up)));
+}
+
 }  // namespace
 
 SlideResult slide(const CharacterContext& ctx, const btVector3& position, const btVector3& motion,
@@ -109,9 +94,13 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
   r.position = position;
   r.velocity = velocity;
   btVector3 remaining = motion;
-  btVector3 previous_plane(0, 0, 0);
-  btVector3 previous_wall(0, 0, 0);  // the last plane that clipped the velocity
-  bool on_crease = false;
+  // Every sweep uses up part of the tick; what is left of it, times the
+  // motion asked for, is what the planes met so far are solved against.
+  double time_left = 1.0;
+  SlidePlanes planes;           // every plane the motion met this move
+  SlidePlanes velocity_planes;  // the ones that clip the velocity
+  SlidePlanes refused_risers;   // step-ups already refused this move
+  if (!options.ground_normal.isZero()) planes.add(options.ground_normal);
   for (int i = 0; i < options.max_iterations; ++i) {
     if (remaining.length2() < kMinMove * kMinMove) break;
     ++r.iterations;
@@ -133,10 +122,9 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
     // the wall's normal, however glancing the approach, and it can never creep
     // into that gap.
     r.position += remaining * hit.fraction;
-    const btVector3 left = remaining * (1.0 - hit.fraction);
+    time_left *= 1.0 - hit.fraction;
+    const btVector3 wanted = motion * time_left;
     btVector3 plane = slide_plane(ctx, hit.normal, options);
-    const btVector3 forward = horizontal_part(left, ctx.up);
-    event.tries_step = options.allow_step_up && is_riser(ctx, hit.normal) && forward.length() > kMinMove;
     // Rolling over an edge (a walkable hit above the feet while walking)
     // lifts the feet onto what the edge belongs to: only where there is
     // headroom to stand on it. Under a low ceiling the edge is a riser the
@@ -152,9 +140,14 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
         walkable = false;
       }
     }
+    event.tries_step = options.allow_step_up && tries_step_up(ctx, hit, wanted, planes, refused_risers);
+    const btVector3 forward = horizontal_part(constrain_to_planes(wanted, planes).direction, ctx.up);
+    SlidePlanes with_hit = planes;
+    with_hit.add(plane);
+    const PlaneSolution solved = constrain_to_planes(wanted, with_hit);
     event.slid_along = plane;
-    event.stopped = on_crease;  // already following a crease, and a third plane blocks it
-    event.crease = !on_crease && pushes_into(left, plane, previous_plane);
+    event.stopped = solved.blocked;
+    event.crease = solved.active == 2;
     if (ctx.observer != nullptr) ctx.observer->on_sweep(event);
     if (hit.normal.dot(ctx.up) < -1e-6) r.hit_ceiling = true;
 
@@ -167,6 +160,7 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
         remaining.setZero();
         break;
       }
+      refused_risers.add(safe_normalized(horizontal_part(hit.normal, ctx.up)));
       // Refused only because this tick's motion did not carry the shape far
       // enough over the edge: keep the speed, so the next tick tries again
       // with a full tick of motion instead of starting from rest (at high
@@ -174,12 +168,26 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
       keeps_velocity = step.rule == StepRule::NoHeightGained;
       r.retrying_step = r.retrying_step || keeps_velocity;
     }
-    if (event.stopped) {
-      remaining.setZero();
-      r.velocity.setZero();
-      break;
+    planes = with_hit;
+    if (!keeps_velocity) {
+      const btVector3 clips = velocity_plane(ctx, walkable, plane, options);
+      if (!clips.isZero()) {
+        velocity_planes.add(clips);
+        r.velocity = clip_velocity(ctx, velocity, velocity_planes, options);
+      }
     }
-    remaining = slide_direction(left, plane, previous_plane);
+    if (solved.blocked) {
+      // The planes together allow no motion toward the one asked for: the
+      // move ends here, rather than trading tiny slides back and forth
+      // between them until the iterations run out. When the velocity's own
+      // planes already stop it (walls met head on, a corner) it says so;
+      // when a surface it slides over took part (a ledge's edge, the floor
+      // under a sloping underside), the move is blocked: the velocity
+      // becomes what the tick moved (move_character).
+      r.blocked = !r.velocity.fuzzyZero();
+      return r;
+    }
+    remaining = solved.direction;
     // In the air, sliding along a surface that faces down (the rounded
     // underside of a box's edge) turns horizontal motion into falling: the
     // slide never falls faster than the motion it came from (which gravity
@@ -187,15 +195,9 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
     // along the surface.
     if (!options.grounded && !options.horizontal_only) {
       const double fall = -remaining.dot(ctx.up);
-      const double allowed = std::max(0.0, -left.dot(ctx.up));
+      const double allowed = std::max(0.0, -wanted.dot(ctx.up));
       if (fall > allowed) remaining *= allowed / fall;
     }
-    on_crease = event.crease;
-    if (!keeps_velocity) {
-      r.velocity = clip_velocity(ctx, r.velocity, walkable, plane, previous_plane, previous_wall, options);
-    }
-    previous_plane = plane;
-    if (!walkable) previous_wall = plane;
   }
   r.blocked = remaining.length2() >= kMinMove * kMinMove;
   return r;

@@ -12,6 +12,35 @@ using namespace detail;
 
 namespace {
 
+/// A character resting against a wall is a skin away from it only to
+/// within Bullet's cast tolerance (1 mm), and on a mesh the hit's normal may
+/// be blended with an edge's, tilting the ray: without this margin the ray
+/// passes a hair short of the wall the character rests against, and the
+/// five sweeps of a doomed step-up follow, tick after tick (issue #15: 8
+/// sweeps a tick at rest in a dense mesh's corner).
+constexpr double kRiserReachTolerance = 2e-3;
+/// How far above and below a contact the rays of touched_above_step look:
+/// a contact on an edge has material on one side of it only.
+constexpr double kRiserRayOffset = 1e-3;
+
+/// True when the obstacle was touched higher than a step above the feet and
+/// stands within reach there: the raised shape would meet it too. The eye
+/// ray above misses what lies wholly above it (the low edge of a sloping
+/// underside at 1.1 m) or wholly below it (a 0.5 m block); rays just above
+/// and below the contact's height see either (the second only when the
+/// first misses). Without it, each refused attempt costs five sweeps, tick
+/// after tick, in a wedge under a stair (issue #15).
+bool touched_above_step(const CharacterContext& ctx, const btVector3& position, const btVector3& riser_point,
+                        const btVector3& into_step, double reach) {
+  const double height = (riser_point - position).dot(ctx.up);
+  if (height <= ctx.settings->max_step_height + kMinStepGain) return false;
+  for (const double offset : {kRiserRayOffset, -kRiserRayOffset}) {
+    const btVector3 from = position + ctx.up * (height + offset);
+    if (observed_ray(ctx, RayEvent::Purpose::RiserHeight, from, from + into_step * reach).hit) return true;
+  }
+  return false;
+}
+
 StepUpResult attempt_step_up(const CharacterContext& ctx, const btVector3& position,
                              const btVector3& horizontal_motion, const btVector3& riser_normal,
                              const btVector3& riser_point) {
@@ -31,10 +60,11 @@ StepUpResult attempt_step_up(const CharacterContext& ctx, const btVector3& posit
   const btVector3 into_step = safe_normalized(horizontal_part(-riser_normal, ctx.up));
   // The swept shape is grown by the skin: it would meet anything within its
   // radius plus the skin plus the forward motion.
-  const double reach =
-      ctx.horizontal_radius + ctx.settings->skin_width + std::max(0.0, horizontal_motion.dot(into_step));
+  const double reach = ctx.horizontal_radius + ctx.settings->skin_width + kRiserReachTolerance +
+                       std::max(0.0, horizontal_motion.dot(into_step));
   const btVector3 eye = position + ctx.up * (s.max_step_height + std::min(ctx.horizontal_radius, ctx.feet_to_center));
-  if (observed_ray(ctx, RayEvent::Purpose::RiserHeight, eye, eye + into_step * reach).hit) {
+  if (observed_ray(ctx, RayEvent::Purpose::RiserHeight, eye, eye + into_step * reach).hit ||
+      touched_above_step(ctx, position, riser_point, into_step, reach)) {
     result.rule = StepRule::RiserTooTall;
     return result;
   }

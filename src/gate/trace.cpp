@@ -198,8 +198,8 @@ std::string event_text(const Json& e) {
           << vec_text(e["normal"]);
       if (e.contains("slid_along")) {
         if (e["tries_step"].get<bool>()) out << "  riser: try a step up, else";
-        out << (e["stopped"].get<bool>() ? "  stopped: a third plane blocks the crease"
-                : e["crease"].get<bool>() ? "  slid along the crease with the previous plane"
+        out << (e["stopped"].get<bool>() ? "  stopped: the planes met allow no motion toward the input"
+                : e["crease"].get<bool>() ? "  slid along the crease of two planes met"
                                           : "  slid along plane ")
             << (e["stopped"].get<bool>() || e["crease"].get<bool>() ? "" : vec_text(e["slid_along"]));
       }

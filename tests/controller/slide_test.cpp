@@ -1,67 +1,175 @@
 // Collide-and-slide: the skin, creases and walls.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <initializer_list>
 
 #include "controller/rig.h"
 
 namespace stepslide::test {
 namespace {
 
-TEST(SlideDirection, ProjectsOntoTheHitPlane) {
-  const btVector3 n = btVector3(1, 0, 1).normalized();
-  const btVector3 out = slide_direction(btVector3(0, 0, -1), n, btVector3(0, 0, 0));
-  EXPECT_NEAR(out.dot(n), 0.0, 1e-12);
-  EXPECT_NEAR(out.x(), 0.5, 1e-12);
-  EXPECT_NEAR(out.z(), -0.5, 1e-12);
+SlidePlanes planes_of(std::initializer_list<btVector3> normals) {
+  SlidePlanes planes;
+  for (const btVector3& n : normals) planes.add(n);
+  return planes;
 }
 
-TEST(SlideDirection, FollowsTheCreaseOfAnAcuteCorner) {
+TEST(ConstrainToPlanes, ProjectsOntoTheHitPlane) {
+  const btVector3 n = btVector3(1, 0, 1).normalized();
+  const PlaneSolution out = constrain_to_planes(btVector3(0, 0, -1), planes_of({n}));
+  EXPECT_NEAR(out.direction.dot(n), 0.0, 1e-12);
+  EXPECT_NEAR(out.direction.x(), 0.5, 1e-12);
+  EXPECT_NEAR(out.direction.z(), -0.5, 1e-12);
+  EXPECT_EQ(out.active, 1);
+  EXPECT_FALSE(out.blocked);
+}
+
+TEST(ConstrainToPlanes, FollowsTheCreaseOfAnAcuteCorner) {
   // Two walls leaning into each other like a roof over a corridor: moving up
   // into one and sliding along it would push into the other; the crease is
   // the corridor's direction (Z).
   const btVector3 a = btVector3(1, -1, 0).normalized();
   const btVector3 b = btVector3(-1, -1, 0).normalized();
-  const btVector3 motion(0.3, 1, -1);
-  const btVector3 out = slide_direction(motion, b, a);
-  EXPECT_NEAR(out.x(), 0.0, 1e-12);
-  EXPECT_NEAR(out.y(), 0.0, 1e-12);
-  EXPECT_NEAR(out.z(), -1.0, 1e-12);
+  const PlaneSolution out = constrain_to_planes(btVector3(0.3, 1, -1), planes_of({a, b}));
+  EXPECT_NEAR(out.direction.x(), 0.0, 1e-12);
+  EXPECT_NEAR(out.direction.y(), 0.0, 1e-12);
+  EXPECT_NEAR(out.direction.z(), -1.0, 1e-12);
+  EXPECT_EQ(out.active, 2);
 }
 
-TEST(SlideDirection, KeepsThePlaneProjectionWhenTheCornerIsOpen) {
+TEST(ConstrainToPlanes, KeepsThePlaneProjectionWhenTheCornerIsOpen) {
   // Floor then wall (a right angle): sliding along the wall does not push into
   // the floor, so no crease is needed.
   const btVector3 floor(0, 1, 0), wall(0, 0, 1);
-  const btVector3 out = slide_direction(btVector3(1, 0, -1), wall, floor);
-  EXPECT_NEAR(out.x(), 1.0, 1e-12);
-  EXPECT_NEAR(out.z(), 0.0, 1e-12);
+  const PlaneSolution out = constrain_to_planes(btVector3(1, 0, -1), planes_of({floor, wall}));
+  EXPECT_NEAR(out.direction.x(), 1.0, 1e-12);
+  EXPECT_NEAR(out.direction.z(), 0.0, 1e-12);
+  EXPECT_EQ(out.active, 1);
+}
+
+TEST(ConstrainToPlanes, AnObtuseCornerPushedIntoBlocksTheMotion) {
+  // Issue #15: a 126 degree corner pushed into along its bisector. Clipped
+  // against the second wall alone, the motion runs back out along it (away
+  // from the first wall); solved together, nothing is left.
+  const btVector3 a(0, 0, 1);
+  const btVector3 b(-0.809017, 0, 0.587785);
+  const btVector3 push = -(a + b).normalized();
+  const btVector3 along_b = push - b * push.dot(b);
+  EXPECT_LT(along_b.dot(push), 1.0);  // (what the latest plane alone gives: it moves)
+  EXPECT_GT(along_b.length(), 0.1);
+  const PlaneSolution out = constrain_to_planes(push, planes_of({a, b}));
+  EXPECT_TRUE(out.blocked);
+  EXPECT_EQ(out.direction, btVector3(0, 0, 0));
+}
+
+TEST(ConstrainToPlanes, ALaterPlaneCannotUndoAnEarlierOne) {
+  // corner_on_ledge_edge (oa_dm3): a ledge's tilted edge under the feet, the
+  // wall behind, a diagonal wall ahead. Clipping one plane after the other
+  // sent the character off the edge; together the three block a push into
+  // the corner, and every plane is kept whatever the order.
+  const btVector3 edge(0.588375, 0.808588, 0), wall(1, 0, 0), diagonal(0.587642, 0, -0.809121);
+  const btVector3 push(-0.0106, 0, 0.0047);
+  for (const SlidePlanes& planes : {planes_of({edge, wall, diagonal}), planes_of({diagonal, edge, wall})}) {
+    const PlaneSolution out = constrain_to_planes(push, planes);
+    EXPECT_TRUE(out.blocked);
+  }
+  // Away from the corner it slides: along the wall, up the edge.
+  const PlaneSolution free = constrain_to_planes(btVector3(-0.01, 0, -0.01), planes_of({edge, wall, diagonal}));
+  EXPECT_FALSE(free.blocked);
+  for (const btVector3& n : {edge, wall, diagonal}) EXPECT_GE(free.direction.dot(n), -1e-12);
+}
+
+TEST(ConstrainToPlanes, RightAngleDoesNotFlipOnTheLastBit) {
+  // A wall at right angles to the floor, its normal off by one part in 1e16
+  // either way (as Bullet's normals differ between CPUs): the same answer
+  // both ways, to the last few bits.
+  const btVector3 floor(0, 1, 0);
+  const btVector3 motion(-1, 0, -1);
+  for (double noise : {1e-16, -1e-16}) {
+    const btVector3 wall = btVector3(1, noise, 0).normalized();
+    const PlaneSolution out = constrain_to_planes(motion, planes_of({floor, wall}));
+    EXPECT_EQ(out.active, 1) << noise;
+    EXPECT_NEAR(out.direction.z(), -1.0, 1e-15) << noise;
+  }
+}
+
+TEST(ConstrainToPlanes, IsTheClosestAllowedMotionForRandomPlanes) {
+  // Against brute force: no allowed direction on a fine grid of the sphere
+  // (scaled to every length) is closer to the wanted motion.
+  std::uint32_t seed = 12345;
+  const auto next = [&seed]() {
+    seed = seed * 1664525u + 1013904223u;
+    return (seed >> 8) / double(1 << 24) * 2.0 - 1.0;
+  };
+  for (int trial = 0; trial < 200; ++trial) {
+    SlidePlanes planes;
+    const int count = 1 + trial % 4;
+    for (int i = 0; i < count; ++i) planes.add(btVector3(next(), next(), next()).normalized());
+    const btVector3 wanted(next(), next(), next());
+    const PlaneSolution out = constrain_to_planes(wanted, planes);
+    for (int i = 0; i < planes.count; ++i) EXPECT_GE(out.direction.dot(planes.normals[i]), -1e-9);
+    const double best = (wanted - out.direction).length();
+    for (int u = 0; u < 24; ++u) {
+      for (int v = 0; v <= 12; ++v) {
+        const double theta = u * 2 * 3.14159265358979 / 24, phi = v * 3.14159265358979 / 12;
+        const btVector3 dir(std::sin(phi) * std::cos(theta), std::cos(phi), std::sin(phi) * std::sin(theta));
+        const btVector3 candidate = dir * std::max(0.0, wanted.dot(dir));
+        bool allowed = true;
+        for (int i = 0; i < planes.count; ++i) allowed = allowed && candidate.dot(planes.normals[i]) >= 0;
+        if (allowed) {
+          EXPECT_GE((wanted - candidate).length(), best - 1e-9) << trial;
+        }
+      }
+    }
+  }
+}
+
+TEST(SlidePlanes, NearlyParallelNormalsAreOnePlane) {
+  // A dense mesh's flat wall answers with its face normal and with normals
+  // blended with its triangles' edges (2 degrees off): one plane, the newest
+  // normal kept, so a slide along the wall is never stopped by a crease of
+  // the wall with itself.
+  SlidePlanes planes;
+  EXPECT_TRUE(planes.add(btVector3(0, 0, 1)));
+  const btVector3 blended = btVector3(-0.0322, 0, 0.9995).normalized();
+  EXPECT_FALSE(planes.add(blended));
+  EXPECT_EQ(planes.count, 1);
+  EXPECT_EQ(planes.normals[0], blended);
+  EXPECT_TRUE(planes.contains(btVector3(0, 0, 1)));
+  const PlaneSolution along = constrain_to_planes(btVector3(-1, 0, -0.2), planes);
+  EXPECT_FALSE(along.blocked);
+  EXPECT_LT(along.direction.x(), -0.99);
+  EXPECT_TRUE(planes.add(btVector3(1, 0, 0)));  // a wall at right angles is another plane
+  EXPECT_EQ(planes.count, 2);
 }
 
 TEST(ClipWalkingVelocity, NeverCreasesWithAFloorEdgeIntoUpwardVelocity) {
   // Issue #15: a sill's edge hit by the capsule's round bottom (normal tilted
   // 37 degrees, walkable) then a jamb beside it. The crease of the two planes
   // climbs; a walk must keep its horizontal speed along the jamb and gain no
-  // upward velocity (it would leave the ground and fly for 26 ticks).
+  // upward velocity (it would leave the ground and fly for 26 ticks). The
+  // walkable edge is not among a walk's velocity planes.
   const btVector3 up(0, 1, 0);
   const btVector3 jamb(-1, 0, 0);
   const btVector3 velocity(1.36479, 0, 4.81013);
-  const btVector3 out = clip_walking_velocity(velocity, jamb, btVector3(0, 0, 0), up);
+  const btVector3 out = clip_walking_velocity(velocity, planes_of({jamb}), up);
   EXPECT_EQ(out.x(), 0.0);
   EXPECT_EQ(out.y(), 0.0);
   EXPECT_DOUBLE_EQ(out.z(), 4.81013);
-  // What the air slide's clip would give with the edge as the previous plane:
-  // the climbing crease, which is what used to be reported.
-  const btVector3 edge(0, 0.796394, -0.604778);
-  EXPECT_GT(slide_direction(velocity, jamb, edge.normalized()).y(), 2.0);
+  // With the edge among the planes, the crease climbs.
+  const btVector3 edge = btVector3(0, 0.796394, -0.604778).normalized();
+  EXPECT_GT(constrain_to_planes(velocity, planes_of({edge, jamb})).direction.y(), 2.0);
 }
 
 TEST(ClipWalkingVelocity, StopsInACornerOfTwoWalls) {
   const btVector3 up(0, 1, 0);
   const btVector3 a(1, 0, 0), b = btVector3(-1, 0, 1).normalized();  // an acute corner
-  const btVector3 first = clip_walking_velocity(btVector3(-3, 0, -4), a, btVector3(0, 0, 0), up);
-  const btVector3 out = clip_walking_velocity(first, b, a, up);
-  EXPECT_NEAR(out.length(), 0.0, 1e-12);
+  EXPECT_NEAR(clip_walking_velocity(btVector3(-3, 0, -4), planes_of({a, b}), up).length(), 0.0, 1e-12);
+  const btVector3 c = btVector3(0.8, 0, -0.6);  // an obtuse one
+  EXPECT_NEAR(clip_walking_velocity(-(a + c).normalized() * 5, planes_of({a, c}), up).length(), 0.0, 1e-12);
 }
 
 TEST(ClipWalkingVelocity, DropsOnlyTheUpwardPart) {
@@ -69,12 +177,12 @@ TEST(ClipWalkingVelocity, DropsOnlyTheUpwardPart) {
   // it is) deflects the velocity downward: kept, the ground snap takes it.
   const btVector3 up(0, 1, 0);
   const btVector3 underside = btVector3(0, -0.5, 0.866).normalized();
-  const btVector3 out = clip_walking_velocity(btVector3(0, 0, -2), underside, btVector3(0, 0, 0), up);
+  const btVector3 out = clip_walking_velocity(btVector3(0, 0, -2), planes_of({underside}), up);
   EXPECT_LT(out.y(), 0.0);
   EXPECT_NEAR(out.dot(underside), 0.0, 1e-12);
   // Moving away from the plane: untouched.
   const btVector3 away(0, 0, 3);
-  EXPECT_EQ(clip_walking_velocity(away, underside, btVector3(0, 0, 0), up), away);
+  EXPECT_EQ(clip_walking_velocity(away, planes_of({underside}), up), away);
 }
 
 TEST(Slide, KeepsTheSkinAlongTheNormalAtGlancingAngles) {

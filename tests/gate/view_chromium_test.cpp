@@ -127,7 +127,7 @@ TEST_F(ViewChromium, LoadsWithoutErrorsReadsTheTickAndShowsGhostDivergenceAndQue
   EXPECT_EQ(body_attribute(d.dom, "data-trace"), "yes");
   EXPECT_GT(std::stoi("0" + body_attribute(d.dom, "data-trace-objects")), 10);
   // The panel lists the tick's queries with trace's words.
-  EXPECT_CONTAINS(d.dom, "sweep step-up");
+  EXPECT_CONTAINS(d.dom, "ray riser-height");
   EXPECT_CONTAINS(d.dom, "refused: riser taller than max_step_height");
   EXPECT_CONTAINS(d.dom, "<title>low · tick 12 - stepslide view</title>");
 }
