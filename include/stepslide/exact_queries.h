@@ -32,7 +32,9 @@ struct ExactContact {
 /// box of `half_extents` at `box`, exactly: the squared distance from the
 /// segment to the box is a convex piecewise quadratic in the segment's
 /// parameter, minimised interval by interval. Only when the segment stays
-/// outside the box (`separated`); the capsule's surface may overlap it.
+/// outside the box (`separated`); the capsule's surface may overlap it. Never
+/// for negative `half_extents` (a core inverted by a margin wider than half
+/// the box): not `separated`, the caller asks Bullet.
 ExactContact capsule_box(const btVector3& a, const btVector3& b, double radius, const btTransform& box,
                          const btVector3& half_extents);
 

@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "capture/json_text.h"
+#include "stepslide/box_margin.h"
 
 namespace stepslide::capture {
 
 namespace {
 
-// As src/scenario/world.cpp builds them.
-constexpr double kBoxMargin = 0.001;
+// As src/scenario/world.cpp builds them (boxes: box_margin()).
 constexpr double kHullMargin = 0.0001;
 // As src/scenario/load_shapes.cpp refuses them, with room for rounding:
 // a triangle the loader would refuse must never be written.
@@ -54,7 +54,7 @@ ShapeText box_text(const btBoxShape& box) {
   btVector3 half = box.getHalfExtentsWithMargin();
   auto rebuilt = [](const btVector3& h) {
     btBoxShape replica(h);
-    replica.setMargin(std::min(kBoxMargin, 0.5 * h.minAxis()));
+    replica.setMargin(box_margin(h));
     return std::make_pair(replica.getImplicitShapeDimensions(), replica.getMargin());
   };
   bool all = true;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "stepslide/box_margin.h"
+
 namespace stepslide {
 
 std::unique_ptr<btConvexShape> make_character_shape(const CharacterShapeDesc& desc, double inflation) {
@@ -19,7 +21,8 @@ std::unique_ptr<btConvexShape> make_character_shape(const CharacterShapeDesc& de
     }
     case CharacterShapeDesc::Kind::Box: {
       auto box = std::make_unique<btBoxShape>(desc.half_extents + btVector3(inflation, inflation, inflation));
-      box->setMargin(std::min(0.001, 0.5 * desc.half_extents.minAxis()));
+      // The margin of the uninflated box, so the probe's copy is rounded the same.
+      box->setMargin(box_margin(desc.half_extents));
       return box;
     }
   }

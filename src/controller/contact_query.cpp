@@ -93,6 +93,9 @@ struct PairContacts : btBroadphaseAabbCallback {
   }
 
   bool add_box(const btCollisionObject* other, const btBoxShape* box, const btTransform& pose) {
+    // A margin wider than half the box inverts its core: Bullet's answer (as sweep_pairs.cpp).
+    const btVector3& core = box->getHalfExtentsWithoutMargin();
+    if (core.x() < 0.0 || core.y() < 0.0 || core.z() < 0.0) return false;
     // Bullet's box is its core grown by the margin (edges rounded by it):
     // the same solid is the capsule grown by the margin against the core.
     const ExactContact e = capsule_box(a_, b_, radius_ + box->getMargin(), pose, box->getHalfExtentsWithoutMargin());

@@ -81,6 +81,9 @@ double minimise_on(const btVector3& a, const btVector3& d, const btVector3& h, d
 ExactContact capsule_box(const btVector3& a, const btVector3& b, double radius, const btTransform& box,
                          const btVector3& half_extents) {
   ExactContact contact;
+  // An inverted box (a margin wider than half of it) has no closest point:
+  // clamping to it would take a lower bound above the upper one.
+  if (half_extents.x() < 0.0 || half_extents.y() < 0.0 || half_extents.z() < 0.0) return contact;
   const btVector3 p = box.invXform(a);
   const btVector3 d = box.invXform(b) - p;
   // Where the segment crosses a slab's faces, the squared distance changes form.

@@ -1,6 +1,7 @@
 #include "scenario/world.h"
 
 #include "scenario/convert.h"
+#include "stepslide/box_margin.h"
 #include "stepslide/math.h"
 
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
@@ -19,9 +20,9 @@ namespace {
 
 // Bullet rounds convex shapes by their collision margin. Boxes and cylinders
 // keep their outer size (the margin is carved out of them), so a small margin
-// only rounds their edges by that much; hulls grow by it. 1 mm keeps risers
-// and step edges crisp while leaving GJK well conditioned.
-constexpr double kBoxMargin = 0.001;
+// only rounds their edges by that much; hulls grow by it. 1 mm (kBoxMargin,
+// stepslide/box_margin.h) keeps risers and step edges crisp while leaving GJK
+// well conditioned.
 constexpr double kHullMargin = 0.0001;
 
 // Collision filters. Nothing in this world reads a pair of two world bodies:
@@ -51,7 +52,7 @@ btTransform pose(const Vec3& position, const Vec3& rotation_deg) {
 
 std::unique_ptr<btBoxShape> make_box(const btVector3& half_extents) {
   auto box = std::make_unique<btBoxShape>(half_extents);
-  box->setMargin(std::min(kBoxMargin, 0.5 * half_extents.minAxis()));
+  box->setMargin(box_margin(half_extents));
   return box;
 }
 

@@ -14,16 +14,17 @@
 #include <string>
 #include <vector>
 
+#include "stepslide/box_margin.h"
 #include "stepslide/capture/recorder.h"
 #include "stepslide/controller.h"
 #include "stepslide/math.h"
 
 namespace stepslide::test {
 
-/// A box as the scenario world makes one (1 mm margin).
+/// A box as the scenario world makes one (box_margin: 1 mm).
 inline std::unique_ptr<btBoxShape> scenario_box(const btVector3& half) {
   auto box = std::make_unique<btBoxShape>(half);
-  box->setMargin(std::min(0.001, 0.5 * half.minAxis()));
+  box->setMargin(box_margin(half));
   return box;
 }
 

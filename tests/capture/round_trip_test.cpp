@@ -216,5 +216,29 @@ TEST_F(CaptureRoundTrip, TurningWithTheGroundResumesTheTurn) {
   EXPECT_CONTAINS(read("capture.json"), "\"ground_yaw_deg\": ");
 }
 
+TEST_F(CaptureRoundTrip, AWallThinnestAlongXIsRebuiltWithItsMargin) {
+  // The scenario world gives every box the same 1 mm margin whichever axis is
+  // its thinnest; a game that builds its boxes that way is captured exactly,
+  // and the character sliding round the wall's edge replays bit for bit.
+  GameRig rig;
+  rig.add_static(scenario_box(btVector3(20, 0.5, 20)), at(btVector3(0, -0.5, 0)));
+  auto wall = std::make_unique<btBoxShape>(btVector3(0.1, 1, 2));
+  wall->setMargin(0.001);
+  rig.add_static(std::move(wall), at(btVector3(0, 1, 0)));
+  CaptureConfig config;
+  config.window_seconds = 60;
+  rig.start(btVector3(-0.5, 0, 0), config);
+  for (int t = 0; t < 90; ++t) {
+    CharacterInput pressed;
+    pressed.use_wish_velocity = true;
+    pressed.wish_x = 2;
+    pressed.wish_z = -3;
+    rig.tick(pressed);
+  }
+  const CaptureSummary summary = capture_and_replay(rig, 0);
+  EXPECT_EQ(summary.static_bodies, 2);
+  EXPECT_CONTAINS(read("capture.json"), "[0.1, 1, 2]");
+}
+
 }  // namespace
 }  // namespace stepslide::test
