@@ -2,6 +2,8 @@
 // of messages; parsing is in json_parse.cpp.
 #include "scenario/json_reader.h"
 
+#include "base/json_string.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -84,7 +86,7 @@ std::string quote(std::string_view text) {
     while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
     text = text.substr(0, end);
   }
-  std::string out = Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
+  std::string out = json_string(text);
   if (cut) out.insert(out.size() - 1, "...");
   return out;
 }
