@@ -150,8 +150,9 @@ class DomBuilder {
     return charge(kStringBytes + text_bytes(value.size())) && place(Json(std::move(value))) != nullptr;
   }
 
-  bool start_object(std::size_t /*size*/) { return open(Json::object()); }
-  bool start_array(std::size_t /*size*/) { return open(Json::array()); }
+  // Json(value_t): Json::object() and Json::array() go through the initializer-list constructor.
+  bool start_object(std::size_t /*size*/) { return open(Json(Json::value_t::object)); }
+  bool start_array(std::size_t /*size*/) { return open(Json(Json::value_t::array)); }
   bool end_object() { return close(); }
   bool end_array() { return close(); }
   bool key(std::string& name);
