@@ -6,9 +6,9 @@ namespace stepslide::strict_json {
 
 namespace {
 
-/// Nodes or members per block: large enough that a big document needs few
-/// blocks, small enough that a tiny one wastes little.
-constexpr std::size_t kBlock = 4096;
+/// Nodes or members per block beyond what was reserved (rare: a key whose
+/// value never came, a document built without a counting pass).
+constexpr std::size_t kBlock = 64;
 
 }  // namespace
 
@@ -126,6 +126,14 @@ std::string Node::integer_text() const {
 }
 
 template <class T>
+void Document::Blocks<T>::reserve(std::size_t count) {
+  if (count == 0) return;
+  blocks.push_back(std::make_unique<T[]>(count));
+  capacity = count;
+  used = 0;
+}
+
+template <class T>
 T* Document::Blocks<T>::take(std::size_t count) {
   if (count == 0) return nullptr;
   if (blocks.empty() || capacity - used < count) {
@@ -136,6 +144,11 @@ T* Document::Blocks<T>::take(std::size_t count) {
   T* out = blocks.back().get() + used;
   used += count;
   return out;
+}
+
+void Document::reserve(std::size_t items, std::size_t members) {
+  nodes_.reserve(items);
+  members_.reserve(members);
 }
 
 Node* Document::items(std::size_t count) { return nodes_.take(count); }

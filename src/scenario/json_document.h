@@ -4,7 +4,7 @@
 // nlohmann's DOM (4 containers per box, each two allocations and frees) made
 // loading a scenario of 100 000 boxes cost 22 573 instructions per box
 // (callgrind, load_scenario_text); with these blocks, a bump of a pointer per
-// container and one free per block, it costs 16 672.
+// container and one free per block, it costs 16 727.
 //
 // A Node reads like the nlohmann value it replaces (is_string(), size(),
 // get<double>(), operator[] ...), so the typed readers and the loaders read
@@ -145,6 +145,10 @@ class Document {
 
   Node root;
 
+  /// Room for `items` array elements and `members` object members in all,
+  /// made at once (parse_json's counting pass knows both); what is asked
+  /// beyond it gets blocks of its own.
+  void reserve(std::size_t items, std::size_t members);
   /// `count` elements for an array, in one block (never moved).
   Node* items(std::size_t count);
   /// `count` members for an object, in one block (never moved).
@@ -160,6 +164,7 @@ class Document {
     std::vector<std::unique_ptr<T[]>> blocks;
     std::size_t used = 0;      ///< of the last block
     std::size_t capacity = 0;  ///< of the last block
+    void reserve(std::size_t count);
     T* take(std::size_t count);
   };
   Blocks<Node> nodes_;

@@ -72,8 +72,8 @@ class MemberCounter {
   bool number_float(NJson::number_float_t /*value*/, const std::string& /*text*/) { return value(); }
   bool string(std::string& /*value*/) { return value(); }
   bool binary(NJson::binary_t& /*value*/) { return value(); }
-  bool start_object(std::size_t /*size*/) { return open(); }
-  bool start_array(std::size_t /*size*/) { return open(); }
+  bool start_object(std::size_t /*size*/) { return open(true); }
+  bool start_array(std::size_t /*size*/) { return open(false); }
   bool end_object() { return close(); }
   bool end_array() { return close(); }
   bool key(std::string& /*name*/) { return true; }
@@ -82,16 +82,21 @@ class MemberCounter {
   }
 
   std::vector<std::uint32_t> counts;  ///< per container, in opening order
+  std::size_t array_values = 0;       ///< values directly in arrays, all arrays together
+  std::size_t object_values = 0;      ///< the same in objects: the members
 
  private:
   bool value() {
-    if (!open_.empty()) ++counts[open_.back()];
+    if (open_.empty()) return true;
+    const std::size_t top = open_.back();
+    ++counts[top >> 1];
+    ++((top & 1) != 0 ? object_values : array_values);
     return true;
   }
-  bool open() {
+  bool open(bool object) {
     if (open_.size() >= max_depth_) return false;
     value();
-    open_.push_back(counts.size());
+    open_.push_back(counts.size() << 1 | (object ? 1 : 0));
     counts.push_back(0);
     return true;
   }
@@ -101,6 +106,8 @@ class MemberCounter {
   }
 
   std::size_t max_depth_;
+  /// Per open container, innermost last: its index in counts, times 2,
+  /// plus 1 for an object.
   std::vector<std::size_t> open_;
 };
 
@@ -387,6 +394,7 @@ std::optional<ParsedJson> parse_json_fast(const std::string& text, int max_depth
   if (SaxParser<MemberCounter>(text, counter).run() == SaxOutcome::Declined) return std::nullopt;
   counter.counts.shrink_to_fit();  // they count against the memory limit too
   std::optional<ParsedJson> result(std::in_place);
+  result->document.reserve(counter.array_values, counter.object_values);
   DomBuilder builder(result->document, max_depth, max_duplicates, counter.counts, max_memory_bytes);
   const SaxOutcome outcome = SaxParser<DomBuilder>(text, builder).run();
   if (outcome == SaxOutcome::Declined || (outcome == SaxOutcome::Stopped && builder.issues.empty())) {
@@ -415,6 +423,7 @@ ParsedJson parse_json(const std::string& text, int max_depth, std::size_t max_du
   NJson::sax_parse(text, &counter, NJson::input_format_t::json, /*strict=*/true, /*ignore_comments=*/true);
   counter.counts.shrink_to_fit();  // they count against the memory limit too
   ParsedJson result;
+  result.document.reserve(counter.array_values, counter.object_values);
   DomBuilder builder(result.document, max_depth, max_duplicates, counter.counts, max_memory_bytes);
   const bool parsed = NJson::sax_parse(text, &builder, NJson::input_format_t::json, /*strict=*/true,
                                       /*ignore_comments=*/true);
