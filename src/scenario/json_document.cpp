@@ -61,18 +61,6 @@ Node Node::object(Member* members) {
   return n;
 }
 
-std::size_t Node::size() const {
-  switch (type_) {
-    case value_t::null:
-      return 0;
-    case value_t::array:
-    case value_t::object:
-      return count_;
-    default:
-      return 1;
-  }
-}
-
 Node::Members Node::members() const {
   return is_object() ? Members(value_.members, count_) : Members(nullptr, 0);
 }
