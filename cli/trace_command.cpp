@@ -22,13 +22,15 @@ class TraceCommand final : public Command {
         ->type_name("N|end");
     trace->add_flag("--json", request_.json, "one JSON object per tick, one per line");
     trace->footer(
-        "For each tick, in the order the controller works: the row before; riding (the body stood on, how far it "
+        "For each tick: the row before; the input the runner fed the controller (stick or wish_velocity, yaw, "
+        "jump; under move_to/waypoints the target aimed at, its distance and the stick steering worked out); then, "
+        "in the order the controller works: riding (the body stood on, how far it "
         "carried the feet, its velocity there); depenetration (overlaps, normals, depths, correction per "
         "iteration); the velocity update; each slide sweep (from, to, hit fraction, normal, body, the plane or "
         "crease slid along); each step-up attempt with its sweeps and rays and the rule that accepted or refused "
         "it; the ground probe and snap; leaving a ridden body (the velocity it hands over); then the row after. "
         "The trace is recorded on the same code path as `run`. With --json, one object per tick (tick, before, "
-        "events, after); counts, flags and indices are JSON integers.\n"
+        "input, events, after); counts, flags and indices are JSON integers.\n"
         "Exit codes: 0 success; 2 invalid input or usage.");
     return trace;
   }

@@ -138,11 +138,11 @@ std::string refuse_non_regular(const fs::path& target) {
   return std::string("it is ") + kind_of(info.st_mode) + "; only regular files are written or replaced";
 }
 
-std::string prepare_target(const fs::path& target) {
+std::string prepare_target(const fs::path& target, Parents parents) {
   if (target.empty() || !target.has_filename()) return "cannot write: no file name in \"" + target.string() + "\"";
   const fs::path parent = target.parent_path();
   std::error_code ec;
-  if (!parent.empty()) {
+  if (!parent.empty() && parents == Parents::Create) {
     fs::create_directories(parent, ec);
     if (ec) return "cannot create directory " + parent.string() + ": " + ec.message();
   }
@@ -199,9 +199,9 @@ Expected<std::string> read_file_checked(const std::string& path, long long max_b
   return read_all(fd.get(), size, max_bytes);
 }
 
-Status write_file_atomic(const std::string& path, const std::string& content) {
+Status write_file_atomic(const std::string& path, const std::string& content, Parents parents) {
   const fs::path target(path);
-  std::string problem = prepare_target(target);
+  std::string problem = prepare_target(target, parents);
   if (!problem.empty()) return Status::failure(problem);
 
   fs::path temp;

@@ -20,14 +20,18 @@ Expected<std::string> read_regular_file(const std::string& path, long long max_b
 /// read_file (regular_only false) or read_regular_file (true).
 Expected<std::string> read_file_checked(const std::string& path, long long max_bytes, bool regular_only);
 
+/// Whether write_file_atomic makes the folders above its target.
+enum class Parents { Create, MustExist };
+
 /// Writes `content` to a temporary file beside `path`, flushes it, then
 /// renames it over `path`, so readers never see a partial file. Creates
-/// missing parent directories. Refuses, writing nothing, when something
+/// missing parent directories unless told they must exist (the capture
+/// recorder: a game's mistyped folder is an error, not a new tree). Refuses, writing nothing, when something
 /// other than a regular file is at `path`: a directory, a device, a FIFO, a
 /// socket, or a symbolic link (never followed nor replaced). The temporary
 /// is ".NAME.tmp.PID[.N]" beside the target (gate/stale_temps.h finds those
 /// a killed process left).
-Status write_file_atomic(const std::string& path, const std::string& content);
+Status write_file_atomic(const std::string& path, const std::string& content, Parents parents = Parents::Create);
 
 /// Refuses an output that is one of the command's `inputs` (the same file,
 /// by std::filesystem::equivalent, so another spelling or a hard link counts):

@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 
 namespace stepslide::capture {
 
@@ -14,28 +13,6 @@ std::string json_number(double value) {
 }
 
 std::string json_integer(long long value) { return std::to_string(value); }
-
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (u < 0x20) {
-      char escape[8];
-      std::snprintf(escape, sizeof escape, "\\u%04x", u);
-      out += escape;
-    } else {
-      out += c;  // UTF-8 passes through unchanged
-    }
-  }
-  return out + "\"";
-}
 
 std::string json_numbers(const std::vector<double>& values) {
   JsonList list(JsonList::Kind::Array, false);

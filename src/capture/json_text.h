@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "base/json_string.h"  // json_string, for member keys and text values
+
 namespace stepslide::capture {
 
 /// Shortest text that reads back to `value` (std::to_chars), always as a JSON
@@ -15,8 +17,6 @@ namespace stepslide::capture {
 std::string json_number(double value);
 /// A whole number, for counts and ticks.
 std::string json_integer(long long value);
-/// `text` as a JSON string, quoted and escaped.
-std::string json_string(const std::string& text);
 /// "[a, b, c]" of json_number.
 std::string json_numbers(const std::vector<double>& values);
 

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
+#include "base/file_io.h"
 #include "capture/exact_fit.h"
-#include "capture/file_output.h"
 #include "capture/scenario_writer.h"
 #include "capture/window.h"
 #include "capture/world_bodies.h"
@@ -123,10 +123,12 @@ Expected<CaptureSummary> CaptureRecorder::write_scenario(const std::string& path
   const Expected<std::string> text = scenario_text(&summary);
   if (!text) return Expected<CaptureSummary>::failure(text.error());
   try {
-    const Status written = capture::write_text_file(path, *text);
-    if (!written) return Expected<CaptureSummary>::failure(written);
+    // Parents::MustExist: a mistyped folder in a game's settings is an error,
+    // not a new directory tree.
+    const Status written = write_file_atomic(path, *text, Parents::MustExist);
+    if (!written) return Expected<CaptureSummary>::failure("cannot write " + path + ": " + written.error());
   } catch (const std::exception& e) {
-    return Expected<CaptureSummary>::failure(path + ": cannot write: " + e.what());
+    return Expected<CaptureSummary>::failure("cannot write " + path + ": " + e.what());
   }
   return summary;
 }

@@ -62,9 +62,7 @@ std::string read_scenario(PendingResult& r, const Roots& roots) {
   const std::optional<std::string> recorded = metadata_scenario_hash(*r.result);
   // The hash as the run writes it (scenario_file.cpp): over every file read when there are others.
   Trajectory written;
-  written.metadata = loaded.load.inputs.size() > 1
-                         ? trajectory_metadata(loaded.load.scenario->name, loaded.load.inputs, "")
-                         : trajectory_metadata(loaded.load.scenario->name, loaded.bytes, "");
+  written.metadata = trajectory_metadata(loaded.load.scenario->name, loaded.load.inputs, "");
   const std::string now = metadata_scenario_hash(written).value_or("");
   if (!recorded) return "it records no scenario hash, so it cannot be matched with " + path + "; " + recheck;
   if (*recorded != now) {

@@ -94,7 +94,7 @@ void read_directory(JsonReader& r, const Field& member, const std::string& key, 
 void read_directories(JsonReader& r, const Field& f, const std::string& scenario_root,
                       std::vector<DirectoryTolerances>& out) {
   if (!f || !r.object(f)) return;
-  const Json::object_t& members = f.value->get_ref<const Json::object_t&>();
+  const Json::Members members = f.value->members();
   std::size_t position = 0;
   for (auto it = members.begin(); it != members.end(); ++it, ++position) {
     read_directory(r, Field{&it->second, Where::member(f.where, it->first, position)}, it->first, scenario_root, out);
@@ -141,7 +141,7 @@ Expected<Project> load_text(const std::string& text, const std::string& path) {
   for (JsonIssue& issue : parsed.issues) reader.add(std::move(issue));
   Project project;
   project.file = path;
-  if (parsed.ok) read_project(reader, Field{&parsed.document, Where{}}, fs::path(path).parent_path().string(), project);
+  if (parsed.ok) read_project(reader, Field{&parsed.document.root, Where{}}, fs::path(path).parent_path().string(), project);
   std::vector<JsonIssue> issues = reader.take_sorted_issues();
   if (!issues.empty()) return Result::failure(error_lines(path, std::move(issues)));
   return project;

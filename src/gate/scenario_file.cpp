@@ -13,9 +13,8 @@ namespace {
 /// The run's trajectory with the `#` lines that say where it came from.
 void attach_metadata(SimulationResult& result, const LoadedScenario& loaded, const std::string& fingerprint,
                      ControllerKind controller) {
-  result.trajectory.metadata = loaded.load.inputs.size() > 1
-                                   ? trajectory_metadata(loaded.load.scenario->name, loaded.load.inputs, fingerprint)
-                                   : trajectory_metadata(loaded.load.scenario->name, loaded.bytes, fingerprint);
+  // The loader hashed every file it read (the scenario's text first): not hashed again here.
+  result.trajectory.metadata = trajectory_metadata(loaded.load.scenario->name, loaded.load.inputs, fingerprint);
   if (controller != ControllerKind::Stepslide) {
     result.trajectory.metadata.push_back(std::string(" controller ") + controller_name(controller));
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/format.h"
+#include "gate/trace_input.h"
 #include "scenario/columns.h"
 #include "scenario/simulate.h"
 #include "scenario/trajectory.h"
@@ -265,19 +266,23 @@ std::string row_text(const Json& row) {
 
 TraceRecording record_trace(const Scenario& scenario, std::int64_t first, std::int64_t last, bool sweep_points) {
   TickRecorder recorder(sweep_points);
-  std::vector<Json> ticks;  // events of each traced tick, in order
+  std::vector<Json> ticks;   // events of each traced tick, in order
+  std::vector<Json> inputs;  // the input each traced tick was stepped with
 
   SimulationOptions options;
   // Called after each row is written: attach the recorder for the step that
   // produces the next row if that row is traced; detach it otherwise.
   options.on_tick = [&](const TickView& view) {
-    if (view.tick >= first && view.tick <= last) ticks.push_back(recorder.take());
+    if (view.tick >= first && view.tick <= last) {
+      ticks.push_back(recorder.take());
+      inputs.push_back(trace_input_json(view.input, view.steering));  // the input that made this row
+    }
     const std::int64_t next = view.tick + 1;
     const bool traced = next >= first && next <= last;
     if (traced) recorder.start(view.world);
     view.controller.set_observer(traced ? &recorder : nullptr);
   };
-  TraceRecording recording{simulate(scenario, options), std::move(ticks)};
+  TraceRecording recording{simulate(scenario, options), std::move(ticks), std::move(inputs)};
   return recording;
 }
 
@@ -295,13 +300,16 @@ std::string trace_scenario(const Scenario& scenario, const TraceRequest& request
     const Json before = row_json(result.trajectory, static_cast<std::size_t>(tick - 1));
     const Json after = row_json(result.trajectory, static_cast<std::size_t>(tick));
     if (request.json) {
-      Json line = {{"tick", tick}, {"before", before}, {"events", ticks[i]}, {"after", after}};
+      Json line = {{"tick", tick}, {"before", before}, {"input", recording.inputs[i]}, {"events", ticks[i]},
+                   {"after", after}};
       out << line.dump() << "\n";
       continue;
     }
     out << "tick " << tick << " (row " << tick - 1 << " -> row " << tick << ", t = " << num(after["time"])
         << " s)\n";
     out << "  before  " << row_text(before) << "\n";
+    std::istringstream input_lines(trace_input_text(recording.inputs[i]));
+    for (std::string line; std::getline(input_lines, line);) out << "  " << line << "\n";
     for (const Json& e : ticks[i]) out << "  " << event_text(e) << "\n";
     out << "  after   " << row_text(after) << "\n";
   }

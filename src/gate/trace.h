@@ -34,6 +34,8 @@ struct TraceRecording {
   SimulationResult result;
   /// events[i]: the events of tick first + i, in order.
   std::vector<nlohmann::ordered_json> events;
+  /// inputs[i]: the input tick first + i was stepped with (trace_input.h).
+  std::vector<nlohmann::ordered_json> inputs;
 };
 
 /// Runs `scenario`, recording the events of ticks [first, last] (within

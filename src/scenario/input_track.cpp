@@ -19,10 +19,13 @@ const CharacterInput& InputTrack::at(std::int64_t tick, const CharacterState& st
     // Tick 0 has no last tick: the start velocity.
     const btVector3 moved = !previous_feet_ ? state.velocity : (state.position - *previous_feet_) / dt_;
     const Vec3 velocity{moved.x(), moved.y(), moved.z()};
-    const Vec2 stick =
-        steering_->stick(feet, velocity, current_.yaw_deg + state.ground_yaw_deg, up_, walk_speed_, dt_);
+    const double camera_yaw_deg = current_.yaw_deg + state.ground_yaw_deg;
+    const Vec2 stick = steering_->stick(feet, velocity, camera_yaw_deg, up_, walk_speed_, dt_);
     current_.move_right = stick[0];
     current_.move_forward = stick[1];
+    note_ = SteeringNote{key_steer_, steering_->arrived(), steering_->next_target(), 0.0, feet, velocity,
+                         camera_yaw_deg, stick};
+    if (!note_.arrived) note_.distance = steering_distance(feet, key_steer_->targets[note_.target]);
   }
   previous_feet_ = state.position;
   const bool pushes = current_.use_wish_velocity ? current_.wish_x != 0.0 || current_.wish_z != 0.0
@@ -48,6 +51,7 @@ void InputTrack::apply(const InputKey& key) {
   }
   if (key.steer) {
     steering_.emplace(*key.steer);
+    key_steer_ = &*key.steer;
     current_.use_wish_velocity = false;
   }
   if (key.yaw_deg) current_.yaw_deg = *key.yaw_deg;

@@ -1,7 +1,7 @@
 // Parsing text into a document (json_reader.h's parse_json): the member
-// counting pass, the document builder with its duplicate-key, depth and
-// memory checks, the fast parser of json_sax.h with nlohmann's as the
-// fallback that words every error, and release().
+// counting pass, the document builder (json_document.h) with its
+// duplicate-key, depth and memory checks, and the fast parser of json_sax.h
+// with nlohmann's as the fallback that words every error.
 #include "scenario/json_reader.h"
 
 #include <optional>
@@ -12,6 +12,9 @@
 
 namespace stepslide::strict_json {
 namespace {
+
+/// nlohmann's types, for its SAX interface and its parser (the fallback).
+using NJson = nlohmann::ordered_json;
 
 bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
@@ -64,13 +67,13 @@ class MemberCounter {
 
   bool null() { return value(); }
   bool boolean(bool /*value*/) { return value(); }
-  bool number_integer(Json::number_integer_t /*value*/) { return value(); }
-  bool number_unsigned(Json::number_unsigned_t /*value*/) { return value(); }
-  bool number_float(Json::number_float_t /*value*/, const std::string& /*text*/) { return value(); }
+  bool number_integer(NJson::number_integer_t /*value*/) { return value(); }
+  bool number_unsigned(NJson::number_unsigned_t /*value*/) { return value(); }
+  bool number_float(NJson::number_float_t /*value*/, const std::string& /*text*/) { return value(); }
   bool string(std::string& /*value*/) { return value(); }
-  bool binary(Json::binary_t& /*value*/) { return value(); }
-  bool start_object(std::size_t /*size*/) { return open(); }
-  bool start_array(std::size_t /*size*/) { return open(); }
+  bool binary(NJson::binary_t& /*value*/) { return value(); }
+  bool start_object(std::size_t /*size*/) { return open(true); }
+  bool start_array(std::size_t /*size*/) { return open(false); }
   bool end_object() { return close(); }
   bool end_array() { return close(); }
   bool key(std::string& /*name*/) { return true; }
@@ -79,16 +82,21 @@ class MemberCounter {
   }
 
   std::vector<std::uint32_t> counts;  ///< per container, in opening order
+  std::size_t array_values = 0;       ///< values directly in arrays, all arrays together
+  std::size_t object_values = 0;      ///< the same in objects: the members
 
  private:
   bool value() {
-    if (!open_.empty()) ++counts[open_.back()];
+    if (open_.empty()) return true;
+    const std::size_t top = open_.back();
+    ++counts[top >> 1];
+    ++((top & 1) != 0 ? object_values : array_values);
     return true;
   }
-  bool open() {
+  bool open(bool object) {
     if (open_.size() >= max_depth_) return false;
     value();
-    open_.push_back(counts.size());
+    open_.push_back(counts.size() << 1 | (object ? 1 : 0));
     counts.push_back(0);
     return true;
   }
@@ -98,11 +106,14 @@ class MemberCounter {
   }
 
   std::size_t max_depth_;
+  /// Per open container, innermost last: its index in counts, times 2,
+  /// plus 1 for an object.
   std::vector<std::size_t> open_;
 };
 
-// What the document costs in memory, in bytes, by what Json holds (x86-64,
-// glibc): a value is 16 bytes, in its array's storage or, in an object, in a
+// What a document costs in memory, in bytes, as nlohmann's DOM held it
+// (x86-64, glibc), which the memory limit still charges so that it reads the
+// same documents as before (json_document.h's blocks need less): a value is 16 bytes, in its array's storage or, in an object, in a
 // 48-byte member (key and value); an array or object adds its 24-byte vector
 // (a 32-byte allocation) and its storage's allocation overhead; a string adds
 // its 32-byte std::string (48 allocated) and, beyond 15 characters, its
@@ -121,37 +132,39 @@ std::size_t text_bytes(std::size_t length) { return length > 15 ? length + 1 + 1
 constexpr std::size_t kLinearKeys = 8;
 constexpr std::size_t kNoMember = static_cast<std::size_t>(-1);
 
-// Builds the document from nlohmann's SAX events. Unlike nlohmann's own DOM
-// builder it reports duplicate keys instead of silently keeping the last value,
-// and refuses to open containers beyond the depth limit. The parser itself is
-// iterative, so deep input cannot exhaust the stack.
+// Builds the document (json_document.h) from nlohmann's SAX events. Unlike
+// nlohmann's own DOM builder it reports duplicate keys instead of silently
+// keeping the last value, and refuses to open containers beyond the depth
+// limit. The parser itself is iterative, so deep input cannot exhaust the stack.
 class DomBuilder {
  public:
   static constexpr bool kWantsValues = true;
 
-  DomBuilder(Json& root, int max_depth, std::size_t max_duplicates, const std::vector<std::uint32_t>& sizes,
+  DomBuilder(Document& document, int max_depth, std::size_t max_duplicates, const std::vector<std::uint32_t>& sizes,
              std::size_t max_memory)
-      : root_(root),
+      : document_(document),
         max_depth_(static_cast<std::size_t>(max_depth)),
         max_duplicates_(max_duplicates),
         sizes_(sizes),
         max_memory_(max_memory),
         used_(sizes.capacity() * sizeof(std::uint32_t)) {}
 
-  bool null() { return place(Json(nullptr)) != nullptr; }
-  bool boolean(bool value) { return place(Json(value)) != nullptr; }
-  bool number_integer(Json::number_integer_t value) { return place(Json(value)) != nullptr; }
-  bool number_unsigned(Json::number_unsigned_t value) { return place(Json(value)) != nullptr; }
-  bool number_float(Json::number_float_t value, const std::string& /*text*/) { return place(Json(value)) != nullptr; }
+  bool null() { return place(Node()) != nullptr; }
+  bool boolean(bool value) { return place(Node::boolean(value)) != nullptr; }
+  bool number_integer(NJson::number_integer_t value) { return place(Node::integer(value)) != nullptr; }
+  bool number_unsigned(NJson::number_unsigned_t value) { return place(Node::unsigned_integer(value)) != nullptr; }
+  bool number_float(NJson::number_float_t value, const std::string& /*text*/) {
+    return place(Node::floating(value)) != nullptr;
+  }
   bool string(std::string& value) {
-    return charge(kStringBytes + text_bytes(value.size())) && place(Json(std::move(value))) != nullptr;
+    return charge(kStringBytes + text_bytes(value.size())) &&
+           place(Node::string(document_.keep(std::move(value)))) != nullptr;
   }
-  bool binary(Json::binary_t& value) {
-    return charge(kStringBytes + text_bytes(value.size())) && place(Json(std::move(value))) != nullptr;
-  }
+  /// Only binary formats (CBOR, MessagePack ...) have binary values, never JSON text.
+  bool binary(nlohmann::ordered_json::binary_t& /*value*/) { return place(Node()) != nullptr; }
 
-  bool start_object(std::size_t /*size*/) { return open(Json::object()); }
-  bool start_array(std::size_t /*size*/) { return open(Json::array()); }
+  bool start_object(std::size_t /*size*/) { return open(true); }
+  bool start_array(std::size_t /*size*/) { return open(false); }
   bool end_object() { return close(); }
   bool end_array() { return close(); }
   bool key(std::string& name);
@@ -163,13 +176,14 @@ class DomBuilder {
 
  private:
   struct Frame {
-    Json* container = nullptr;
+    Node* container = nullptr;
+    std::size_t capacity = 0;  ///< of its block: what the counting pass found
     Where slot;  ///< where the container sits in its parent; parent pointer unused
     /// Objects of more than kLinearKeys members: name -> position. Smaller
     /// ones (nearly all) are searched in place, which allocates nothing.
-    std::unordered_map<std::string, std::size_t> members;
+    std::unordered_map<std::string_view, std::size_t> members;
     std::size_t members_bytes = 0;                          ///< charged for `members`
-    Json* pending = nullptr;                               ///< objects: the member whose value comes next
+    Node* pending = nullptr;                                ///< objects: the member whose value comes next
     Where pending_slot;
   };
 
@@ -178,13 +192,21 @@ class DomBuilder {
   /// Indexes the member just appended when the object is large enough for an index.
   static void index_member(Frame& frame);
 
-  Json* place(Json&& value);
-  bool open(Json&& container);
+  Node* place(const Node& value);
+  bool open(bool is_object);
   bool close() {
     used_ -= frames_.back().members_bytes;
     frames_.pop_back();
     return true;
   }
+  /// Room for one more member. The counting pass counts values, and a key
+  /// whose value never comes (a syntax error next) is one more member than
+  /// it counted; the charges stay those of the counted size, as before.
+  void grow(Frame& frame);
+  /// False, with the error recorded, when the counting pass found fewer
+  /// values for the innermost container than the build pass puts in it
+  /// (both read the same events, so this is a bug, never bad input).
+  bool full(const Frame& frame);
   /// Counts `bytes` more against the memory limit; past it, records the error
   /// at the next value's place and stops parsing.
   bool charge(std::size_t bytes) { return charge(bytes, next_slot()); }
@@ -194,7 +216,7 @@ class DomBuilder {
   const Where* next_slot();
   JsonIssue issue_at(const Where* last, std::string message) const;
 
-  Json& root_;
+  Document& document_;
   std::size_t max_depth_;
   std::size_t max_duplicates_;
   const std::vector<std::uint32_t>& sizes_;  ///< members of each container, in opening order
@@ -205,46 +227,63 @@ class DomBuilder {
   Where array_slot_;  ///< scratch for next_slot()
 };
 
-Json* DomBuilder::place(Json&& value) {
+bool DomBuilder::full(const Frame& frame) {
+  if (frame.container->size() < frame.capacity) return false;
+  issues.push_back(JsonIssue{"", {}, "internal error: the two parsing passes disagree on a container's size"});
+  fatal = true;
+  return true;
+}
+
+void DomBuilder::grow(Frame& frame) {
+  frame.capacity += 1;
+  frame.container->move_members(document_.members(frame.capacity));
+  frame.members.clear();  // its keys were views of the old block
+  const Node::Members members = frame.container->members();
+  if (members.size() > kLinearKeys) {
+    for (std::size_t i = 0; i < members.size(); ++i) frame.members.emplace(members.begin()[i].first, i);
+  }
+}
+
+Node* DomBuilder::place(const Node& value) {
   if (frames_.empty()) {
-    root_ = std::move(value);
-    return &root_;
+    document_.root = value;
+    return &document_.root;
   }
   Frame& top = frames_.back();
   if (top.container->is_array()) {
-    top.container->get_ref<Json::array_t&>().push_back(std::move(value));
-    return &top.container->get_ref<Json::array_t&>().back();
+    if (full(top)) return nullptr;
+    Node& item = top.container->next_item();
+    item = value;
+    return &item;
   }
-  Json* member = top.pending;
+  Node* member = top.pending;
   top.pending = nullptr;
-  *member = std::move(value);
+  *member = value;
   return member;
 }
 
-bool DomBuilder::open(Json&& container) {
+bool DomBuilder::open(bool is_object) {
   if (frames_.size() >= max_depth_) {
     issues.push_back(
         issue_at(next_slot(), "expected at most " + std::to_string(max_depth_) + " levels of nesting, got more"));
     fatal = true;
     return false;
   }
-  // Sized once, before anything is put in it (the first pass counted its members).
+  // One block of exactly its size (the first pass counted its members). The
+  // charges are what nlohmann's DOM would take, which this document never
+  // exceeds, so the memory limit reads the same documents as it did then.
   const std::size_t size = next_container_ < sizes_.size() ? sizes_[next_container_] : 0;
   ++next_container_;
-  const bool is_object = container.is_object();
   if (!charge(kContainerBytes + size * (is_object ? kMemberBytes : kSlotBytes))) return false;
   const Where* slot = next_slot();
   const Where frame_slot = slot ? *slot : Where{};
-  Json* placed = place(std::move(container));
-  if (is_object) {
-    placed->get_ref<Json::object_t&>().reserve(size);
-  } else {
-    placed->get_ref<Json::array_t&>().reserve(size);
-  }
+  Node* placed = place(is_object ? Node::object(document_.members(size)) : Node::array(document_.items(size)));
+  if (placed == nullptr) return false;
   // Built in place: a Frame holds a hash map, costly to move.
   Frame& frame = frames_.emplace_back();
   frame.slot = frame_slot;
   frame.container = placed;
+  frame.capacity = size;
   return true;
 }
 
@@ -259,10 +298,10 @@ bool DomBuilder::charge(std::size_t bytes, const Where* at) {
 }
 
 std::size_t DomBuilder::find_member(const Frame& frame, const std::string& name) {
-  const auto& members = frame.container->get_ref<const Json::object_t&>();
+  const Node::Members members = frame.container->members();
   if (members.size() <= kLinearKeys) {
     for (std::size_t i = 0; i < members.size(); ++i) {
-      if ((members.begin() + static_cast<std::ptrdiff_t>(i))->first == name) return i;
+      if (members.begin()[i].first == name) return i;
     }
     return kNoMember;
   }
@@ -271,24 +310,21 @@ std::size_t DomBuilder::find_member(const Frame& frame, const std::string& name)
 }
 
 void DomBuilder::index_member(Frame& frame) {
-  const auto& members = frame.container->get_ref<const Json::object_t&>();
+  const Node::Members members = frame.container->members();
   if (members.size() <= kLinearKeys) return;
   if (frame.members.empty()) {  // the object just outgrew the linear search
-    for (std::size_t i = 0; i < members.size(); ++i) {
-      frame.members.emplace((members.begin() + static_cast<std::ptrdiff_t>(i))->first, i);
-    }
+    for (std::size_t i = 0; i < members.size(); ++i) frame.members.emplace(members.begin()[i].first, i);
     return;
   }
-  frame.members.emplace(members.back().first, members.size() - 1);
+  frame.members.emplace(members.begin()[members.size() - 1].first, members.size() - 1);
 }
 
 bool DomBuilder::key(std::string& name) {
   Frame& top = frames_.back();
-  auto& members = top.container->get_ref<Json::object_t&>();
   const std::size_t known = find_member(top, name);
   if (known != kNoMember) {
     const std::size_t position = known;
-    auto& member = *(members.begin() + static_cast<std::ptrdiff_t>(position));
+    Member& member = top.container->placed_members()[position];
     top.pending_slot = Where{nullptr, member.first, position, false};
     if (issues.size() < max_duplicates_) issues.push_back(issue_at(&top.pending_slot, "duplicate key " + quote(name)));
     top.pending = &member.second;  // the last value wins; the document is invalid anyway
@@ -297,12 +333,13 @@ bool DomBuilder::key(std::string& name) {
   const std::size_t index_bytes = kIndexEntryBytes + text_bytes(name.size());
   if (!charge(index_bytes + text_bytes(name.size()), nullptr)) return false;
   top.members_bytes += index_bytes;
-  const std::size_t position = members.size();
-  // ordered_map is a vector: append directly (its own emplace searches linearly).
-  members.emplace_back(std::move(name), nullptr);
+  if (top.container->size() == top.capacity) grow(top);
+  const std::size_t position = top.container->size();
+  Member& member = top.container->next_member();
+  member.first = std::move(name);
   index_member(top);
-  top.pending_slot = Where{nullptr, members.back().first, position, false};
-  top.pending = &members.back().second;
+  top.pending_slot = Where{nullptr, member.first, position, false};
+  top.pending = &member.second;
   return true;
 }
 
@@ -357,10 +394,11 @@ std::optional<ParsedJson> parse_json_fast(const std::string& text, int max_depth
   if (SaxParser<MemberCounter>(text, counter).run() == SaxOutcome::Declined) return std::nullopt;
   counter.counts.shrink_to_fit();  // they count against the memory limit too
   std::optional<ParsedJson> result(std::in_place);
+  result->document.reserve(counter.array_values, counter.object_values);
   DomBuilder builder(result->document, max_depth, max_duplicates, counter.counts, max_memory_bytes);
   const SaxOutcome outcome = SaxParser<DomBuilder>(text, builder).run();
   if (outcome == SaxOutcome::Declined || (outcome == SaxOutcome::Stopped && builder.issues.empty())) {
-    release(result->document);
+    result->document.clear();
     return std::nullopt;
   }
   result->ok = outcome == SaxOutcome::Done && !builder.fatal;
@@ -369,7 +407,7 @@ std::optional<ParsedJson> parse_json_fast(const std::string& text, int max_depth
   } else {
     // Stopped: the handler refused (depth or memory), with its error last.
     result->issues = {std::move(builder.issues.back())};
-    release(result->document);
+    result->document.clear();
   }
   return result;
 }
@@ -382,11 +420,12 @@ ParsedJson parse_json(const std::string& text, int max_depth, std::size_t max_du
     return std::move(*fast);
   }
   MemberCounter counter(max_depth);
-  Json::sax_parse(text, &counter, Json::input_format_t::json, /*strict=*/true, /*ignore_comments=*/true);
+  NJson::sax_parse(text, &counter, NJson::input_format_t::json, /*strict=*/true, /*ignore_comments=*/true);
   counter.counts.shrink_to_fit();  // they count against the memory limit too
   ParsedJson result;
+  result.document.reserve(counter.array_values, counter.object_values);
   DomBuilder builder(result.document, max_depth, max_duplicates, counter.counts, max_memory_bytes);
-  const bool parsed = Json::sax_parse(text, &builder, Json::input_format_t::json, /*strict=*/true,
+  const bool parsed = NJson::sax_parse(text, &builder, NJson::input_format_t::json, /*strict=*/true,
                                       /*ignore_comments=*/true);
   result.ok = parsed && !builder.fatal;
   if (result.ok) {
@@ -396,21 +435,8 @@ ParsedJson parse_json(const std::string& text, int max_depth, std::size_t max_du
   } else {
     result.issues = {JsonIssue{"", {}, "invalid JSON"}};
   }
-  if (!result.ok) release(result.document);
+  if (!result.ok) result.document.clear();
   return result;
-}
-
-void release(Json& document) {
-  if (document.is_array()) {
-    auto& items = document.get_ref<Json::array_t&>();
-    for (Json& item : items) release(item);
-    items.clear();  // now only scalars and empty containers, each freed at once
-  } else if (document.is_object()) {
-    auto& members = document.get_ref<Json::object_t&>();
-    for (auto& member : members) release(member.second);
-    members.clear();
-  }
-  document = Json();
 }
 
 }  // namespace stepslide::strict_json

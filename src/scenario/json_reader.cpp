@@ -2,6 +2,8 @@
 // of messages; parsing is in json_parse.cpp.
 #include "scenario/json_reader.h"
 
+#include "base/json_string.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -84,32 +86,46 @@ std::string quote(std::string_view text) {
     while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
     text = text.substr(0, end);
   }
-  std::string out = Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
+  std::string out = json_string(text);
   if (cut) out.insert(out.size() - 1, "...");
   return out;
 }
 
-std::string describe(const Json& value) {
+namespace {
+
+std::string integer_text(const Json& value) { return value.integer_text(); }
+std::string integer_text(const nlohmann::ordered_json& value) { return value.dump(); }
+
+/// describe() of either kind of value: both name their types alike.
+template <class Value>
+std::string describe_value(const Value& value) {
+  using value_t = nlohmann::ordered_json::value_t;
   switch (value.type()) {
-    case Json::value_t::null:
+    case value_t::null:
       return "null";
-    case Json::value_t::boolean:
-      return value.get<bool>() ? "true" : "false";
-    case Json::value_t::string:
-      return quote(value.get_ref<const std::string&>());
-    case Json::value_t::array:
+    case value_t::boolean:
+      return value.template get<bool>() ? "true" : "false";
+    case value_t::string:
+      return quote(value.template get_ref<const std::string&>());
+    case value_t::array:
       return "an array";
-    case Json::value_t::object:
+    case value_t::object:
       return "an object";
-    case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned:
-      return value.dump();  // exact, even beyond 2^53
-    case Json::value_t::number_float:
-      return number_text(value.get<double>());
+    case value_t::number_integer:
+    case value_t::number_unsigned:
+      return integer_text(value);  // exact, even beyond 2^53
+    case value_t::number_float:
+      return number_text(value.template get<double>());
     default:
       return "an unsupported value";
   }
 }
+
+}  // namespace
+
+std::string describe(const Json& value) { return describe_value(value); }
+
+std::string describe(const nlohmann::ordered_json& value) { return describe_value(value); }
 
 void JsonReader::error(const Where& where, std::string message) {
   if (issues_.size() >= max_issues_) {
@@ -257,7 +273,7 @@ std::string JsonReader::describe_count(const Json& value) {
 ObjectReader::ObjectReader(JsonReader& reader, const Field& object)
     : reader_(reader),
       object_(object),
-      members_(object.value->get_ref<const Json::object_t&>()),
+      members_(object.value->members()),
       asked_more_(members_.size() > 64 ? members_.size() - 64 : 0, false) {}
 
 void ObjectReader::mark_asked(std::size_t i) {

@@ -15,11 +15,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "scenario/json_document.h"
+
 namespace stepslide::strict_json {
 
-/// Objects keep their members in document order, so problems can be listed in
+/// What parse_json builds and the readers read (json_document.h). Objects
+/// keep their members in document order, so problems can be listed in
 /// document order too.
-using Json = nlohmann::ordered_json;
+using Json = Node;
 
 /// A place in the document. Built on the stack while descending, so reading
 /// allocates nothing; turned into a JSON Pointer only when there is a problem.
@@ -49,24 +52,11 @@ struct JsonIssue {
   std::string message;
 };
 
-/// Frees `document` from its leaves up. nlohmann's own destructor first moves
-/// every child of a container into a temporary vector grown one push at a
-/// time, which for one large array needs more than twice its memory again.
-/// Recursive, as deep as the document's nesting (which parse_json bounds).
-void release(Json& document);
-
 struct ParsedJson {
-  ParsedJson() = default;
-  ParsedJson(ParsedJson&&) = default;
-  ParsedJson& operator=(ParsedJson&&) = default;
-  ParsedJson(const ParsedJson&) = default;
-  ParsedJson& operator=(const ParsedJson&) = default;
-  ~ParsedJson() { release(document); }
-
-  Json document;
+  Document document;  ///< the value is document.root
   /// False after a syntax error, too deep nesting or a number too large for a
   /// double: parsing stopped there, `issues` holds that one error and
-  /// `document` is unusable.
+  /// `document` is empty.
   bool ok = false;
   std::vector<JsonIssue> issues;  ///< duplicate keys when ok
 };
@@ -78,9 +68,10 @@ struct ParsedJson {
 /// most `max_duplicates` duplicate keys, which bounds memory on hostile input.
 ///
 /// Memory: a first pass counts each array's and object's members, so the
-/// document is built with every container at its exact size (no vector
-/// growth, no spare capacity). The document's memory is then known as it is
-/// built (see DomBuilder's charges), and parsing stops with an error at the
+/// document (json_document.h) holds every container in one block of its
+/// exact size. The document's memory is then bounded as it is built (see
+/// DomBuilder's charges: what nlohmann's DOM took, which these blocks never
+/// exceed), and parsing stops with an error at the
 /// value that would take it past `max_memory_bytes`: a value costs 16 bytes
 /// or more, so documents of many tiny arrays, objects or strings (or
 /// deeply nested ones) need 20 to 35 times their size.
@@ -123,6 +114,8 @@ struct Field {
 std::string pointer_token(std::string_view key);
 /// "-2", "2.5", "\"abc\"" (truncated when long), "true", "null", "an array", "an object".
 std::string describe(const Json& value);
+/// The same for a value of nlohmann's (the schema validator's documents).
+std::string describe(const nlohmann::ordered_json& value);
 /// A number for messages: whole numbers as integers ("1000000", not
 /// "1e+06"), others in the shortest form that reads back to the same double.
 std::string number_text(double value);
@@ -218,7 +211,7 @@ class ObjectReader {
 
   JsonReader& reader_;
   const Field& object_;
-  const Json::object_t& members_;
+  const Node::Members members_;
   void mark_asked(std::size_t i);
   bool was_asked(std::size_t i) const;
 

@@ -13,8 +13,8 @@ constexpr std::size_t kMaxLevelErrors = 1000;
 
 bool has_level_format(const strict_json::Json& document) {
   if (!document.is_object()) return false;
-  const auto it = document.find("format");
-  return it != document.end() && it->is_string() && it->get_ref<const std::string&>() == kLevelFormat;
+  const strict_json::Json* format = document.find("format");
+  return format != nullptr && format->is_string() && format->get_ref<const std::string&>() == kLevelFormat;
 }
 
 }  // namespace
@@ -26,7 +26,7 @@ bool is_level_file(const std::string& path) {
   if (text->find(kLevelFormat) == std::string::npos) return false;
   const strict_json::ParsedJson parsed =
       strict_json::parse_json(*text, ScenarioLimits::max_json_depth, /*max_duplicates=*/1);
-  return parsed.ok && has_level_format(parsed.document);
+  return parsed.ok && has_level_format(parsed.document.root);
 }
 
 }  // namespace stepslide
@@ -82,7 +82,7 @@ std::vector<JsonIssue> read_level_file(const std::string& path, const std::strin
     context.dir = directory_of(path);
     context.pointer_prefix = shown + "#";
     context.include_chain.push_back(path);
-    read_level(reader, Field{&parsed.document, Where{}}, world, budget);
+    read_level(reader, Field{&parsed.document.root, Where{}}, world, budget);
     context.dir = saved.dir;
     context.pointer_prefix = saved.pointer_prefix;
     context.include_chain.pop_back();

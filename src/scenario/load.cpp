@@ -146,7 +146,7 @@ LoadResult load_text(const std::string& text, const std::string& file_label, con
   context.notes = &result.notes;
   context.scenario_label = file_label;
   result.inputs.push_back(InputFile{std::filesystem::path(file_label).filename().generic_string(), fnv1a64_of(text)});
-  if (parsed.ok) read_scenario(reader, Field{&parsed.document, Where{}}, scenario, context);
+  if (parsed.ok) read_scenario(reader, Field{&parsed.document.root, Where{}}, scenario, context);
 
   for (JsonIssue& issue : reader.take_sorted_issues()) {
     result.errors.push_back(LoadError{file_label, std::move(issue.pointer), std::move(issue.message)});

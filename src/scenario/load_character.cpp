@@ -10,7 +10,7 @@ namespace {
 
 void read_settings(JsonReader& r, const Field& f, ControllerSettings& settings) {
   if (!r.object(f)) return;
-  const auto& members = f.value->get_ref<const Json::object_t&>();
+  const Json::Members members = f.value->members();
   std::size_t i = 0;
   for (auto it = members.begin(); it != members.end(); ++it, ++i) {
     const Field value{&it->second, Where::member(f.where, it->first, i)};

@@ -75,7 +75,7 @@ std::vector<std::string> ties(const std::vector<ColumnTolerance>& entries) {
 
 void read_tolerances(JsonReader& r, const Field& f, std::vector<ColumnTolerance>& out) {
   if (!f || !r.object(f)) return;
-  const Json::object_t& members = f.value->get_ref<const Json::object_t&>();
+  const Json::Members members = f.value->members();
   std::vector<ColumnTolerance> entries;
   std::vector<std::size_t> positions;  // of each valid entry among the members
   std::size_t position = 0;

@@ -126,7 +126,10 @@ class Runner {
   /// observer; ours only.
   void observe(std::int64_t row, std::int64_t input_tick, const TickReport& report) {
     if constexpr (kOurs) {
-      if (options_.on_tick) options_.on_tick(TickView{row, world_, controller_, input_.at(input_tick, controller_.state()), report});
+      if (options_.on_tick) {
+        const CharacterInput& input = input_.at(input_tick, controller_.state());
+        options_.on_tick(TickView{row, world_, controller_, input, report, input_.steering_note()});
+      }
     }
   }
 

@@ -14,6 +14,7 @@ namespace stepslide {
 
 class World;
 class CharacterController;
+struct SteeringNote;
 struct CharacterInput;
 struct TickReport;
 
@@ -25,6 +26,8 @@ struct TickView {
   CharacterController& controller;
   const CharacterInput& input;  ///< the input that produced this row
   const TickReport& report;
+  /// What steering worked out for that input; null when no steering keyframe drove it.
+  const SteeringNote* steering = nullptr;
 };
 
 /// Which controller moves the character.

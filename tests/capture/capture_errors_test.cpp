@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "capture/game_rig.h"
+#include "scenario/load.h"
 #include "support/temp_dir.h"
 
 namespace stepslide::test {
@@ -44,11 +45,11 @@ TEST_F(CaptureErrors, ADirectoryOrADeviceIsRefusedAndLeftAlone) {
   fs::create_directories(path("dir"));
   const Expected<CaptureSummary> to_dir = rig.recorder().write_scenario(path("dir").string());
   ASSERT_FALSE(to_dir.ok());
-  EXPECT_CONTAINS(to_dir.error(), "not a regular file");
+  EXPECT_CONTAINS(to_dir.error(), "it is a directory; only regular files are written or replaced");
   EXPECT_TRUE(fs::is_directory(path("dir")));
   const Expected<CaptureSummary> to_device = rig.recorder().write_scenario("/dev/null");
   ASSERT_FALSE(to_device.ok());
-  EXPECT_CONTAINS(to_device.error(), "/dev/null: not a regular file");
+  EXPECT_CONTAINS(to_device.error(), "cannot write /dev/null: it is a character device");
   struct stat info {};
   ASSERT_EQ(::stat("/dev/null", &info), 0);
   EXPECT_TRUE(S_ISCHR(info.st_mode));
@@ -62,7 +63,7 @@ TEST_F(CaptureErrors, ASymlinkIsRefusedAndLeftAlone) {
   fs::create_symlink(path("target.json"), path("link.json"));
   const Expected<CaptureSummary> written = rig.recorder().write_scenario(path("link.json").string());
   ASSERT_FALSE(written.ok());
-  EXPECT_CONTAINS(written.error(), "link.json: not a regular file");
+  EXPECT_CONTAINS(written.error(), "link.json: it is a symbolic link");
   EXPECT_TRUE(fs::is_symlink(path("link.json")));
   EXPECT_EQ(read("target.json"), "kept");
 }
@@ -76,6 +77,25 @@ TEST_F(CaptureErrors, AnExistingFileIsReplacedWhole) {
   EXPECT_EQ(text.rfind("{\n  \"format\": \"stepslide/scenario@1\"", 0), 0u);
   EXPECT_EQ(text.find('x' + std::string(10, 'x')), std::string::npos);
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
+}
+
+// Failed first: the recorder's own escaper passed ill-formed UTF-8 through,
+// and the loader refuses such a file, so the capture could not be replayed.
+TEST_F(CaptureErrors, IllFormedUtf8InANameIsWrittenAsReplacementCharactersAndTheFileLoads) {
+  GameRig rig;
+  rig.add_static(scenario_box(btVector3(20, 0.5, 20)), at(btVector3(0, -0.5, 0)));
+  CaptureConfig config;
+  config.name = "caf\xff";
+  config.description = "line\r\nbell\b\x01";
+  rig.start(btVector3(0, 0, 0), config);
+  for (int t = 0; t < 30; ++t) rig.tick(forward());
+  ASSERT_TRUE(rig.recorder().write_scenario(path("bug.json").string()).ok());
+  const std::string text = read("bug.json");
+  EXPECT_NE(text.find("\"description\": \"line\\r\\nbell\\b\\u0001\""), std::string::npos) << text;
+  const LoadResult loaded = load_scenario_file(path("bug.json").string());
+  ASSERT_TRUE(loaded.scenario.has_value()) << format_load_errors(loaded);
+  EXPECT_EQ(loaded.scenario->name, "caf\xEF\xBF\xBD");
+  EXPECT_EQ(loaded.scenario->description, config.description);
 }
 
 TEST_F(CaptureErrors, NothingRecordedYet) {

@@ -98,8 +98,9 @@ class CommandTest : public TempDirTest {
 inline std::string with_low_step(const std::string& scenario_path) {
   strict_json::ParsedJson parsed = strict_json::parse_json(slurp(scenario_path), 64, 10);
   if (!parsed.ok) throw std::runtime_error("cannot parse " + scenario_path);
-  parsed.document["character"]["settings"]["max_step_height"] = 0.15;
-  return parsed.document.dump(2);
+  nlohmann::ordered_json document = strict_json::to_nlohmann(parsed.document.root);
+  document["character"]["settings"]["max_step_height"] = 0.15;
+  return document.dump(2);
 }
 
 }  // namespace stepslide::test

@@ -1,5 +1,7 @@
 // `stepslide trace`: the rule behind each step decision is named, the JSON
-// form parses, and attaching the observer never changes the trajectory.
+// form parses, attaching the observer never changes the trajectory, and
+// each tick shows the input it was stepped with (stick or wish velocity,
+// yaw, jump, and what steering worked out).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -8,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <vector>
 
 #include "stepslide/controller.h"
 #include "scenario/load.h"
@@ -188,6 +191,86 @@ TEST(TraceCommand, TracesTheLastTickAsEnd) {
   EXPECT_EQ(text.rfind("tick 149 (row 148 -> row 149", 0), 0u) << text;
   EXPECT_NE(text.find("\ntick 150 (row 149 -> row 150"), std::string::npos) << text;
   EXPECT_EQ(text.find("tick 151"), std::string::npos);
+}
+
+/// The text lines of one traced tick.
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(TraceInput, TheInputLineFollowsBeforeAndIsTheInputThatMadeTheRow) {
+  const Scenario s = load("platforms/handover_on.json");  // "jump": true from tick 30's input on
+  const std::vector<std::string> tick30 = lines_of(trace_scenario(s, {30, 30, false}));
+  ASSERT_GE(tick30.size(), 3u);
+  EXPECT_EQ(tick30[1].rfind("  before  ", 0), 0u);
+  EXPECT_EQ(tick30[2], "  input   stick (right, forward) (0, 0)  yaw 0 deg  jump released");
+  // Tick 31 is the step from row 30 to row 31, made with the input of tick 30.
+  const std::vector<std::string> tick31 = lines_of(trace_scenario(s, {31, 31, false}));
+  ASSERT_GE(tick31.size(), 3u);
+  EXPECT_EQ(tick31[2], "  input   stick (right, forward) (0, 0)  yaw 0 deg  jump held");
+}
+
+TEST(TraceInput, AWishVelocityIsShownInsteadOfTheStick) {
+  const std::string trace = trace_scenario(load("walls/thin_wall_high_speed.json"), {1, 1, false});
+  EXPECT_NE(trace.find("\n  input   wish_velocity (x, z) (0, -100) m/s  yaw 0 deg  jump released\n"), std::string::npos)
+      << trace;
+  EXPECT_EQ(trace.find("steering"), std::string::npos);
+}
+
+TEST(TraceInput, SteeringSaysWhichTargetHowFarAndTheStickItGave) {
+  const Scenario s = load("steering/move_to.json");  // to (3, -4), 5 m away, from rest, camera along -Z
+  const std::string first = trace_scenario(s, {1, 1, false});
+  EXPECT_NE(first.find("\n  input   stick (right, forward) (0.6, 0.8)  yaw 0 deg  jump released\n"
+                       "  steering move_to: target 1 of 1 at (x, z) (3, -4), 5 m from the feet (0, 0, 0), feet "
+                       "moving (0, 0, 0), camera yaw 0 deg -> stick (0.6, 0.8), length 1\n"),
+            std::string::npos)
+      << first;
+  // Standing on the target at the end: passed, and the stick is let go.
+  const std::string last = trace_scenario(s, {s.ticks, s.ticks, false});
+  EXPECT_NE(last.find("\n  input   stick (right, forward) (0, 0)  yaw 0 deg  jump released\n"
+                      "  steering move_to: the target passed -> stick (0, 0), length 0\n"),
+            std::string::npos)
+      << last;
+}
+
+TEST(TraceInput, SteeringWorksInTheCameraFrameOfTheTick) {
+  // Tick 20's keyframe turns the camera to 90 degrees and holds jump.
+  const std::string trace = trace_scenario(load("steering/yaw_during_move_to.json"), {21, 21, false});
+  EXPECT_NE(trace.find("  yaw 90 deg  jump held\n  steering move_to: target 1 of 1 at (x, z) (0, -8)"),
+            std::string::npos)
+      << trace;
+  EXPECT_NE(trace.find("camera yaw 90 deg -> stick ("), std::string::npos) << trace;
+}
+
+TEST(TraceInput, JsonCarriesTheInputAndTheStickSteeringGaveIsTheOneFed) {
+  const Scenario s = load("steering/yaw_during_move_to.json");
+  std::istringstream lines(trace_scenario(s, {1, s.ticks, true}));
+  int ticks = 0;
+  for (std::string line; std::getline(lines, line); ++ticks) {
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
+    std::vector<std::string> keys;
+    for (const auto& item : j.items()) keys.push_back(item.key());
+    EXPECT_EQ(keys, (std::vector<std::string>{"tick", "before", "input", "events", "after"}));
+    const nlohmann::ordered_json& input = j["input"];
+    ASSERT_TRUE(input["stick"].is_array()) << line;
+    EXPECT_FALSE(input.contains("wish_velocity"));
+    EXPECT_TRUE(input["jump"].is_boolean());
+    const nlohmann::ordered_json& steering = input["steering"];
+    ASSERT_TRUE(steering.is_object()) << line;
+    EXPECT_EQ(steering["kind"], "move_to");
+    EXPECT_EQ(steering["targets"], 1);
+    EXPECT_EQ(steering["stick"], input["stick"]) << "tick " << j["tick"];
+    EXPECT_EQ(steering["feet"][0].get<double>(), j["before"]["x"].get<double>()) << "steered from the row before";
+    EXPECT_EQ(steering["feet"][2].get<double>(), j["before"]["z"].get<double>());
+    if (!steering["arrived"].get<bool>()) {
+      EXPECT_EQ(steering["target"], 0);
+      EXPECT_EQ(steering["at"], nlohmann::ordered_json::array({0, -8}));
+    }
+  }
+  EXPECT_EQ(ticks, s.ticks);
 }
 
 }  // namespace

@@ -8,10 +8,12 @@
 #   3. examples/embed, a separate CMake project, configures against the
 #      prefix with find_package(stepslide), builds, and runs: it exits
 #      non-zero unless its character walks onto a 0.2 m step;
-#   4. the installed libraries are the controller and the capture recorder
+#   4. the installed libraries are the controller, the capture recorder and
+#      base (capture's std-only link dependency, its headers not installed)
 #      alone: the package config finds nothing but Bullet (no nlohmann_json,
-#      CLI11 or pkg-config), and neither archive defines a symbol of the
-#      scenario, gate or fuzz layers;
+#      CLI11 or pkg-config), neither controller nor capture defines a symbol
+#      of the scenario, gate or fuzz layers, and base needs nothing but the
+#      C++ standard library;
 #   5. the installed CLI runs;
 #   6. examples/scenarios_ctest, a game's project with two scenarios and their
 #      goldens, registers them as CTest tests with stepslide_add_scenarios()
@@ -79,6 +81,21 @@ for archive in "$prefix/lib/libstepslide_controller.a" "$prefix/lib/libstepslide
   fi
   echo "$(basename "$archive") needs only Bullet; $(nm --defined-only "$archive" | grep -c ' T ') functions, none outside it"
 done
+base_archive="$prefix/lib/libstepslide_base.a"
+# Undefined symbols of base that are not the standard library's or libc's.
+outside=$(nm -C --undefined-only "$base_archive" | sed -n 's/^ *U //p' | sort -u |
+  grep -v -E '^(std::|operator (new|delete)|__cxa_|__gxx_|__gcc_|__stack_chk|_Unwind|__errno_location|__fxstat|__xstat|__lxstat|_GLOBAL_OFFSET_TABLE_|vtable for __cxxabiv1|typeinfo for std::|stepslide::)' |
+  grep -v -E '^[a-z_][a-z0-9_]*(@.*)?$' || true)
+if [[ -n "$outside" ]]; then
+  echo "FAIL: libstepslide_base.a needs more than the C++ standard library:" >&2
+  echo "$outside" | head -20 >&2
+  exit 1
+fi
+if [[ -d "$prefix/include/base" ]] || find "$prefix/include" -path '*base/*.h' | grep -q .; then
+  echo "FAIL: base's headers were installed; they are private to the build" >&2
+  exit 1
+fi
+echo "libstepslide_base.a needs only the C++ standard library; its headers stay private"
 
 cmake -S "$source_dir/examples/embed" -B "$work/embed" -G "$generator" \
   -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Release >/dev/null

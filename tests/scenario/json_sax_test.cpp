@@ -21,6 +21,8 @@
 namespace stepslide::strict_json {
 namespace {
 
+using Json = nlohmann::ordered_json;  // the reference parser
+
 /// Records every event as text. With kValues false (json_sax.h's counting
 /// mode) numbers and strings are recorded by kind only.
 template <bool kValues>
@@ -245,6 +247,29 @@ TEST(JsonSax, RandomDocumentsAndMutationsMatchNlohmann) {
   EXPECT_LT(accepted, kCases);
 }
 
+// parse_json's own document (json_document.h) holds what nlohmann's DOM
+// holds for every document both accept, and refuses the others as before.
+TEST(JsonSax, ParseJsonBuildsWhatNlohmannBuilds) {
+  RandomJson random(20261124);
+  int compared = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const std::string text = random.document();
+    const ParsedJson ours = parse_json(text, 64, 1000);
+    Json theirs;
+    bool accepted = true;
+    try {
+      theirs = Json::parse(text, nullptr, true, /*ignore_comments=*/true);
+    } catch (const Json::exception&) {
+      accepted = false;
+    }
+    ASSERT_EQ(ours.ok, accepted) << text;
+    if (!accepted || !ours.issues.empty()) continue;  // duplicate keys: listed, the document is invalid
+    ASSERT_EQ(to_nlohmann(ours.document.root), theirs) << text;
+    ++compared;
+  }
+  EXPECT_GT(compared, 5000);
+}
+
 TEST(JsonSax, AHandlerThatRefusesStopsTheParse) {
   struct Refuser : Recorder<true> {
     bool start_array(std::size_t /*size*/) { return false; }
@@ -266,7 +291,7 @@ TEST(JsonSax, ParseJsonStillReportsNlohmannsSyntaxErrors) {
   EXPECT_EQ(overflow.issues[0].pointer, "/a/1");
   const ParsedJson tiny = parse_json("[1e-400]", 64, 100);
   ASSERT_TRUE(tiny.ok);
-  EXPECT_EQ(tiny.document[0].get<double>(), 0.0);
+  EXPECT_EQ(tiny.document.root[0].get<double>(), 0.0);
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ const JsonSchema& repository_schema() {
 std::optional<Json> parse_scenario_text(const std::string& text) {
   strict_json::ParsedJson parsed = strict_json::parse_json(text, ScenarioLimits::max_json_depth, 1000);
   if (!parsed.ok || !parsed.issues.empty()) return std::nullopt;
-  return std::move(parsed.document);
+  return strict_json::to_nlohmann(parsed.document.root);
 }
 
 std::string issues_text(const std::vector<SchemaIssue>& issues) {
