@@ -25,8 +25,9 @@ struct ExactSweep {
   /// parallel to the face it touches (flush), the closest points form a
   /// segment and this is the one nearest `a` up to rounding (the lowest for the
   /// character, whose capsule runs from its bottom end), where Bullet's GJK
-  /// reported some point of it; any is a valid contact. Callers read no
-  /// height from it (the step-up's riser ray asks the geometry instead).
+  /// reported some point of it; any is a valid contact, and no verdict of
+  /// the controller may depend on which (the step-up's riser ray asks the
+  /// geometry for the riser's height instead).
   btVector3 point{0, 0, 0};
 };
 

@@ -47,7 +47,7 @@ struct TriangleSweep {
   /// On the triangle, at contact. Where the capsule's segment lies parallel
   /// to the face or an edge (flush), the closest points form a segment and
   /// this is the first found (the end `a` when both ends are over the face),
-  /// not a canonical point of it: callers read no height from it (as
+  /// not a canonical point of it: no verdict may depend on which (as
   /// exact_sweeps.h's ExactSweep::point).
   btVector3 point{0, 0, 0};
 };
