@@ -52,8 +52,9 @@ bool riser_above_step(const CharacterContext& ctx, const btVector3& position, co
 /// contact's height see it (the second only when the first misses). Without
 /// it, each refused attempt costs five sweeps, tick after tick, in a wedge
 /// under a stair (issue #15). On a flush contact every point of the contact
-/// segment lies on the face met, so these rays see it from any of them; a
-/// point below the rays' reach of it is riser_above_step's.
+/// segment lies on the face met, so these rays see it from any point above
+/// the step; when the point reported lies lower, the face above it is
+/// riser_above_step's to see.
 bool touched_above_step(const CharacterContext& ctx, const btVector3& position, const btVector3& riser_point,
                         const btVector3& into_step, double reach) {
   const double height = (riser_point - position).dot(ctx.up);

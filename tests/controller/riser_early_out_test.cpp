@@ -177,5 +177,45 @@ TEST(RiserEarlyOut, RefusesExactlyWhatTheSweepsRefuseAsTooTall) {
   EXPECT_GT(accepted, 40);
 }
 
+// An upright capsule touches any vertical face flush: the closest points
+// form a vertical segment, and any point of it is a valid contact (the exact
+// sweeps report the lowest, Bullet's GJK some other). The early out's
+// verdict is the same from every point of it. Failed before the fix: from
+// the lowest points of a 0.4-0.6 m riser it let the sweeps run, from the
+// highest it refused.
+TEST(RiserEarlyOut, SameVerdictFromAnyPointOfAFlushContact) {
+  const CharacterShapeDesc capsule;  // r 0.3, h 1.8
+  int flush = 0;
+  for (const bool mesh : {false, true}) {
+    for (double height = 0.2; height < 1.2; height += 0.05) {
+      for (const double yaw_deg : {0.0, 20.0, -30.0}) {
+        RiserWorld w(riser(mesh, height, yaw_deg), capsule);
+        const CharacterContext& ctx = w.ctx();
+        const btVector3 end(0, 0, -2);
+        const SweepHit hit = ctx.queries->sweep(ctx.sweep_shape, ctx.sweep_transform_at(btVector3(0, 0, 0)),
+                                                ctx.sweep_transform_at(end).getOrigin());
+        ASSERT_TRUE(hit.hit);
+        if (std::fabs(hit.normal.dot(ctx.up)) > 1e-9) continue;  // on the top edge: not flush
+        ++flush;
+        const btVector3 at = end * hit.fraction;
+        const btVector3 motion(0, 0, -0.05);
+        // The grown capsule's straight side, clipped to the riser.
+        const double grown = capsule.radius + ctx.settings->skin_width;
+        const double low = grown;
+        const double high = std::min(height, capsule.height - grown);
+        const bool reported = detail::step_up_refused_early(ctx, at, motion, hit.normal, hit.point);
+        for (int k = 0; k <= 4; ++k) {
+          btVector3 point = hit.point;
+          point.setY(low + (high - low) * k / 4.0);
+          EXPECT_EQ(detail::step_up_refused_early(ctx, at, motion, hit.normal, point), reported)
+              << (mesh ? "mesh" : "box") << " riser " << height << " m, yaw " << yaw_deg << ", point at y "
+              << point.y();
+        }
+      }
+    }
+  }
+  EXPECT_GT(flush, 80);
+}
+
 }  // namespace
 }  // namespace stepslide::test
