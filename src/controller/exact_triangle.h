@@ -44,7 +44,12 @@ struct TriangleSweep {
   double fraction = 1.0;      ///< of the motion, in [0, 1]
   double distance = 0.0;      ///< between the two where it stops (0 at a touch)
   btVector3 normal{0, 0, 0};  ///< unit, from the triangle toward the capsule, at contact
-  btVector3 point{0, 0, 0};   ///< on the triangle, at contact
+  /// On the triangle, at contact. Where the capsule's segment lies parallel
+  /// to the face or an edge (flush), the closest points form a segment and
+  /// this is the first found (the end `a` when both ends are over the face),
+  /// not a canonical point of it: no verdict may depend on which (as
+  /// exact_sweeps.h's ExactSweep::point).
+  btVector3 point{0, 0, 0};
 };
 
 /// The capsule a→b of `radius` moving by `motion` (no rotation) against

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "internal.h"
+#include "step_up_rules.h"
 
 namespace stepslide {
 
@@ -23,13 +24,37 @@ constexpr double kRiserReachTolerance = 2e-3;
 /// a contact on an edge has material on one side of it only.
 constexpr double kRiserRayOffset = 1e-3;
 
+/// True when the riser the sweep met still stands just above the highest
+/// step allowed, where it was met: then any tread behind it is too high.
+/// Independent of which point of the contact the sweep reported: on a face
+/// the shape touches flush the contact is a segment, and the exact sweeps
+/// report its lowest point (Bullet's GJK some higher one), so a rule that
+/// reads the riser's height from the point changes its verdict with the
+/// query (issue #15: 1 -> 4 sweeps a tick at rest against a 0.5 m riser).
+/// The ray looks as far as the face through the contact (plus the skin the
+/// point may sit off it and the reach tolerance), no further: a riser
+/// behind a shallow tread is the next step's, not this one's. Not the
+/// shape's horizontal radius: a box character meets a riser at an angle
+/// with a corner, further out than its inscribed circle.
+bool riser_above_step(const CharacterContext& ctx, const btVector3& position, const btVector3& riser_point,
+                      const btVector3& into_step) {
+  const double face = (riser_point - position).dot(into_step);
+  const double within = face + ctx.settings->skin_width + kRiserReachTolerance;
+  if (within <= 0) return false;
+  const btVector3 from = position + ctx.up * (ctx.settings->max_step_height + kMinStepGain + kRiserRayOffset);
+  return observed_ray(ctx, RayEvent::Purpose::RiserHeight, from, from + into_step * within).hit;
+}
+
 /// True when the obstacle was touched higher than a step above the feet and
 /// stands within reach there: the raised shape would meet it too. The eye
-/// ray above misses what lies wholly above it (the low edge of a sloping
-/// underside at 1.1 m) or wholly below it (a 0.5 m block); rays just above
-/// and below the contact's height see either (the second only when the
-/// first misses). Without it, each refused attempt costs five sweeps, tick
-/// after tick, in a wedge under a stair (issue #15).
+/// ray and riser_above_step miss what lies wholly above them (the low edge
+/// of a sloping underside at 1.1 m); rays just above and below the
+/// contact's height see it (the second only when the first misses). Without
+/// it, each refused attempt costs five sweeps, tick after tick, in a wedge
+/// under a stair (issue #15). On a flush contact every point of the contact
+/// segment lies on the face met, so these rays see it from any point above
+/// the step; when the point reported lies lower, the face above it is
+/// riser_above_step's to see.
 bool touched_above_step(const CharacterContext& ctx, const btVector3& position, const btVector3& riser_point,
                         const btVector3& into_step, double reach) {
   const double height = (riser_point - position).dot(ctx.up);
@@ -41,9 +66,30 @@ bool touched_above_step(const CharacterContext& ctx, const btVector3& position, 
   return false;
 }
 
+}  // namespace
+
+namespace detail {
+
+bool step_up_refused_early(const CharacterContext& ctx, const btVector3& position,
+                           const btVector3& horizontal_motion, const btVector3& riser_normal,
+                           const btVector3& riser_point) {
+  const ControllerSettings& s = *ctx.settings;
+  const btVector3 into_step = safe_normalized(horizontal_part(-riser_normal, ctx.up));
+  // The swept shape is grown by the skin: it would meet anything within its
+  // radius plus the skin plus the forward motion.
+  const double reach = ctx.horizontal_radius + s.skin_width + kRiserReachTolerance +
+                       std::max(0.0, horizontal_motion.dot(into_step));
+  // If the obstacle still stands ahead at the height the raised shape would
+  // be widest, the raised shape cannot move forward over it either.
+  const btVector3 eye = position + ctx.up * (s.max_step_height + std::min(ctx.horizontal_radius, ctx.feet_to_center));
+  return observed_ray(ctx, RayEvent::Purpose::RiserHeight, eye, eye + into_step * reach).hit ||
+         riser_above_step(ctx, position, riser_point, into_step) ||
+         touched_above_step(ctx, position, riser_point, into_step, reach);
+}
+
 StepUpResult attempt_step_up(const CharacterContext& ctx, const btVector3& position,
                              const btVector3& horizontal_motion, const btVector3& riser_normal,
-                             const btVector3& riser_point) {
+                             const btVector3& riser_point, bool early_out) {
   const ControllerSettings& s = *ctx.settings;
   StepUpResult result;
   if (!is_riser(ctx, riser_normal)) {
@@ -54,20 +100,12 @@ StepUpResult attempt_step_up(const CharacterContext& ctx, const btVector3& posit
     result.rule = StepRule::NotMovingHorizontally;
     return result;
   }
-  // Cheap early out before three sweeps: if the obstacle still stands ahead
-  // at the height the raised shape would be widest, the raised shape cannot
-  // move forward over it either.
-  const btVector3 into_step = safe_normalized(horizontal_part(-riser_normal, ctx.up));
-  // The swept shape is grown by the skin: it would meet anything within its
-  // radius plus the skin plus the forward motion.
-  const double reach = ctx.horizontal_radius + ctx.settings->skin_width + kRiserReachTolerance +
-                       std::max(0.0, horizontal_motion.dot(into_step));
-  const btVector3 eye = position + ctx.up * (s.max_step_height + std::min(ctx.horizontal_radius, ctx.feet_to_center));
-  if (observed_ray(ctx, RayEvent::Purpose::RiserHeight, eye, eye + into_step * reach).hit ||
-      touched_above_step(ctx, position, riser_point, into_step, reach)) {
+  // Cheap early out before three sweeps (step_up_refused_early).
+  if (early_out && step_up_refused_early(ctx, position, horizontal_motion, riser_normal, riser_point)) {
     result.rule = StepRule::RiserTooTall;
     return result;
   }
+  const btVector3 into_step = safe_normalized(horizontal_part(-riser_normal, ctx.up));
   const int iterations = std::max(1, s.step_up_slide_iterations);
 
   // Up, sliding along sloped ceilings.
@@ -170,7 +208,7 @@ StepUpResult attempt_step_up(const CharacterContext& ctx, const btVector3& posit
   return result;
 }
 
-}  // namespace
+}  // namespace detail
 
 StepRule edge_headroom(const CharacterContext& ctx, const btVector3& position, const btVector3& edge_normal,
                        double height) {
@@ -184,7 +222,7 @@ StepRule edge_headroom(const CharacterContext& ctx, const btVector3& position, c
 
 StepUpResult step_up(const CharacterContext& ctx, const btVector3& position, const btVector3& horizontal_motion,
                      const btVector3& riser_normal, const btVector3& riser_point) {
-  const StepUpResult result = attempt_step_up(ctx, position, horizontal_motion, riser_normal, riser_point);
+  const StepUpResult result = attempt_step_up(ctx, position, horizontal_motion, riser_normal, riser_point, true);
   if (ctx.observer != nullptr) {
     ctx.observer->on_step_attempt({position, horizontal_motion, riser_normal, result.rule, result.height});
   }
