@@ -72,9 +72,10 @@ run_shard() {  # run_shard FIRST SIZE
     status=0 || status=$?
   if [[ $status -le 1 ]] && done_log "$log.part"; then
     mv "$log.part" "$log"
-    rm -f "$log.err"
+    rm -f "$log.err" "$log.failed"
   else
-    echo "fuzz-fresh: shard $1 (+$2) failed with exit code $status; see $log.err" >&2
+    mv "$log.err" "$log.failed"
+    echo "fuzz-fresh: shard $1 (+$2) failed with exit code $status; see $log.failed" >&2
   fi
 }
 
@@ -107,8 +108,9 @@ for ((first = start; first < end; first += shard)); do
   done_log "$log" && logs+=("$log")
 done
 shards=$(((count + shard - 1) / shard))
-errs=("$out"/logs/*.err)
-failed=${#errs[@]}
+# A shard still running (or killed) has a .part log and is simply not counted.
+failures=("$out"/logs/*.failed)
+failed=${#failures[@]}
 awk -v shards="$shards" -v done_shards="${#logs[@]}" -v binary=stepslide '
   # Seeds compared as decimal text: fewer digits first, then character order.
   function before(a, b) { return length(a) < length(b) || (length(a) == length(b) && a < b) }
@@ -160,6 +162,6 @@ awk -v shards="$shards" -v done_shards="${#logs[@]}" -v binary=stepslide '
       }
     }
   }' ${logs[@]+"${logs[@]}"} /dev/null
-[[ $failed -eq 0 ]] || { echo "fuzz-fresh: $failed shard(s) failed; their .err files are in $out/logs/" >&2; exit 2; }
+[[ $failed -eq 0 ]] || { echo "fuzz-fresh: $failed shard(s) failed; see the .failed files in $out/logs/" >&2; exit 2; }
 grep -q '^seed [0-9]*: ' ${logs[@]+"${logs[@]}"} /dev/null && exit 1
 exit 0

@@ -91,6 +91,12 @@ expect "failed shard exit" "$status" 2
 expect "failed shard summary" "$(head -1 <<<"$out")" \
   "fuzz-fresh: 10 worlds (seeds 1000..1009) in 1 of 2 shards, 100 ticks checked, 1 violation"
 grep -q "shard 990 (+10) failed with exit code 2" err.txt || fail "no word of the failed shard: $(cat err.txt)"
+grep -q boom broken/logs/shard-990-10.log.failed || fail "the failed shard's stderr was not kept"
+# A shard that is running (a .part log) is neither counted nor a failure.
+touch runs/logs/shard-140-10.log.part runs/logs/shard-140-10.log.err
+status=0
+bash "$script" 100 50 --shard 10 --out runs --summary >/dev/null 2>&1 || status=$?
+expect "running shard" "$status" 1
 
 # Usage errors.
 for args in "" "12" "x 10" "1 10 -j 0" "1 10 --shard" "1 10 --what" "9999999999999999999 10"; do
