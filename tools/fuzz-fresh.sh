@@ -68,12 +68,18 @@ done_log() { [[ -f "$1" ]] && tail -n 1 "$1" | grep -q '^fuzz: [0-9]* scenarios'
 run_shard() {  # run_shard FIRST SIZE
   local log
   log=$(log_of "$1" "$2")
-  nice -n 19 "$binary" fuzz --seed "$1" --count "$2" -j 1 --out-dir "$out/findings" >"$log.part" 2>"$log.err" &&
-    status=0 || status=$?
+  # bash's `time` gives the shard's CPU seconds (user + system), which a busy
+  # machine does not inflate the way it does wall time.
+  local TIMEFORMAT='%U %S'
+  { time nice -n 19 "$binary" fuzz --seed "$1" --count "$2" -j 1 --out-dir "$out/findings" >"$log.part" \
+      2>"$log.err"; } 2>"$log.time" && status=0 || status=$?
   if [[ $status -le 1 ]] && done_log "$log.part"; then
+    awk '{ print $1 + $2 }' "$log.time" >"$log.cpu"
+    rm -f "$log.time"
     mv "$log.part" "$log"
     rm -f "$log.err" "$log.failed"
   else
+    rm -f "$log.time"
     mv "$log.err" "$log.failed"
     echo "fuzz-fresh: shard $1 (+$2) failed with exit code $status; see $log.failed" >&2
   fi
@@ -162,6 +168,11 @@ awk -v shards="$shards" -v done_shards="${#logs[@]}" -v binary=stepslide '
       }
     }
   }' ${logs[@]+"${logs[@]}"} /dev/null
+# Worlds per CPU-minute, over the finished shards whose CPU time is known.
+for log in ${logs[@]+"${logs[@]}"}; do
+  [[ -f "$log.cpu" ]] && echo "$(tail -n 1 "$log" | cut -d' ' -f2) $(cat "$log.cpu")"
+done | awk '{ worlds += $1; cpu += $2 }
+  END { if (cpu >= 0.5) printf "CPU: %.1f s for %d worlds, %d worlds per CPU-minute\n", cpu, worlds, worlds * 60 / cpu }'
 [[ $failed -eq 0 ]] || { echo "fuzz-fresh: $failed shard(s) failed; see the .failed files in $out/logs/" >&2; exit 2; }
 grep -q '^seed [0-9]*: ' ${logs[@]+"${logs[@]}"} /dev/null && exit 1
 exit 0

@@ -80,6 +80,11 @@ rm calls.txt
 out=$(bash "$script" 100 35 --shard 10 --out runs --summary 2>/dev/null) || true
 expect "summary only" "$(head -1 <<<"$out")" \
   "fuzz-fresh: 35 worlds (seeds 100..134) in 4 of 4 shards, 350 ticks checked, 5 violations"
+[[ -f runs/logs/shard-100-10.log.cpu ]] || fail "no CPU time kept for shard 100"
+# The CPU seconds of finished shards give worlds per CPU-minute (set here by hand).
+for f in runs/logs/*.cpu; do echo 0.25 >"$f"; done
+out=$(bash "$script" 100 35 --shard 10 --out runs --summary 2>/dev/null) || true
+expect "CPU line" "$(grep '^CPU' <<<"$out")" "CPU: 1.0 s for 35 worlds, 2100 worlds per CPU-minute"
 out=$(bash "$script" 200 20 --shard 10 --out late --stop-at "1 hour ago" 2>/dev/null) || true
 expect "stop-at" "$out" "fuzz-fresh: 0 worlds in 0 of 2 shards, 0 ticks checked, 0 violations"
 [[ ! -e calls.txt ]] || fail "--summary or --stop-at ran a shard: $(cat calls.txt)"
