@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <condition_variable>
+#include <exception>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -103,6 +104,7 @@ struct WorldOutcome {
   std::int64_t ticks = 0;
   std::optional<FuzzFinding> finding;
   std::vector<std::string> errors;  ///< generator errors, in the order met
+  std::exception_ptr thrown;        ///< what a worker thread caught, rethrown on the calling thread
 };
 
 /// Generates, loads, checks and (on a violation) shrinks and saves one world.
@@ -157,9 +159,10 @@ class OrderedOutcomes {
 };
 
 /// Checks worlds 0..count-1 (seed + i) and calls `options.on_progress(i)`
-/// and then `use(i, outcome)` on the calling thread for each, in order of i, with `options.jobs` threads
-/// checking at once. A world's outcome depends on its seed alone, so the
-/// sequence of calls is the same for every number of threads.
+/// and then `use(i, outcome)` on the calling thread for each, in order of
+/// i, with `options.jobs` threads checking at once. A world's outcome
+/// depends on its seed alone, so the sequence of calls is the same for every
+/// number of threads; so is an exception, thrown where the world is reached.
 void for_each_world(const FuzzOptions& options, std::int64_t count,
                     const std::function<void(std::int64_t, WorldOutcome)>& use) {
   const auto seed_of = [&](std::int64_t i) { return options.seed + static_cast<std::uint64_t>(i); };
@@ -176,7 +179,15 @@ void for_each_world(const FuzzOptions& options, std::int64_t count,
   OrderedOutcomes outcomes;
   std::atomic<std::int64_t> next{0};
   auto work = [&] {
-    for (std::int64_t i = next++; i < count; i = next++) outcomes.put(i, check_world(options, seed_of(i)));
+    for (std::int64_t i = next++; i < count; i = next++) {
+      WorldOutcome outcome;
+      try {
+        outcome = check_world(options, seed_of(i));
+      } catch (...) {
+        outcome.thrown = std::current_exception();
+      }
+      outcomes.put(i, std::move(outcome));
+    }
   };
   std::vector<std::thread> pool;
   for (std::int64_t t = 0; t < threads; ++t) pool.emplace_back(work);
@@ -186,7 +197,9 @@ void for_each_world(const FuzzOptions& options, std::int64_t count,
   try {
     for (std::int64_t i = 0; i < count; ++i) {
       if (options.on_progress) options.on_progress(i);
-      use(i, outcomes.take(i));
+      WorldOutcome outcome = outcomes.take(i);
+      if (outcome.thrown) std::rethrow_exception(outcome.thrown);
+      use(i, std::move(outcome));
     }
   } catch (...) {
     next = count;  // hand out no more worlds, let the running ones end
