@@ -54,7 +54,7 @@ done
 [[ $jobs -ge 1 && $shard -ge 1 ]] || die "-j and --shard must be at least 1"
 out=${out:-fuzz-fresh-$start}
 binary=${STEPSLIDE:-build/stepslide}
-if [[ ! -x "$binary" ]]; then
+if [[ $summary_only -eq 0 && ! -x "$binary" ]]; then  # --summary runs nothing
   [[ -z "${STEPSLIDE:-}" ]] || die "STEPSLIDE=$binary is not an executable"
   (cd "$(dirname "$0")/.." && bash tools/build.sh)
   binary="$(cd "$(dirname "$0")/.." && pwd)/build/stepslide"

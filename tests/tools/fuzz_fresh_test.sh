@@ -77,7 +77,7 @@ bash "$script" 100 35 --shard 10 --out runs >/dev/null 2>&1 || true
 expect "resume" "$(tr '\n' ' ' <calls.txt)" "120 10 130 5 "
 # --summary runs nothing; --stop-at in the past starts nothing.
 rm calls.txt
-out=$(bash "$script" 100 35 --shard 10 --out runs --summary 2>/dev/null) || true
+out=$(STEPSLIDE=/nonexistent bash "$script" 100 35 --shard 10 --out runs --summary 2>/dev/null) || true
 expect "summary only" "$(head -1 <<<"$out")" \
   "fuzz-fresh: 35 worlds (seeds 100..134) in 4 of 4 shards, 350 ticks checked, 5 violations"
 [[ -f runs/logs/shard-100-10.log.cpu ]] || fail "no CPU time kept for shard 100"
