@@ -23,6 +23,7 @@ struct FuzzArgs {
   std::int64_t max_ticks = 360;
   bool no_shrink = false;
   bool keep = false;
+  int jobs = 1;
   std::vector<std::string> replay;  ///< scenario files to check instead of generating
 };
 
@@ -51,6 +52,10 @@ CLI::App* add_fuzz(CLI::App& app, FuzzArgs& args) {
   fuzz->add_option("--max-ticks", args.max_ticks, "longest generated scenario, in ticks (shortest: 120)")
       ->check(CLI::Range(std::int64_t{120}, std::int64_t{100000}))
       ->capture_default_str();
+  fuzz->add_option("-j,--jobs", args.jobs,
+                   "worlds checked at once, on threads (0: one per core); the output is the same for any value")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
   fuzz->add_flag("--no-shrink", args.no_shrink, "save violations as generated, without shrinking them");
   fuzz->add_flag("--keep", args.keep, "also save every generated scenario as DIR/seed<N>.json, to look at or plot");
   fuzz->add_option("--replay", args.replay, "check these scenario files (or directories) instead of random ones");
@@ -66,7 +71,8 @@ CLI::App* add_fuzz(CLI::App& app, FuzzArgs& args) {
       "fails) and saved as DIR/seed<N>_<kind>.json, an ordinary scenario: `stepslide run` simulates it (for "
       "overlap, rise and a fall through a floor it carries an expectation that fails) and `stepslide fuzz "
       "--replay` checks it again. "
-      "`--seed N --count 1` regenerates one scenario of a longer run.\n"
+      "`--seed N --count 1` regenerates one scenario of a longer run. With -j N, N worlds are checked at once "
+      "and findings are still printed in seed order, so the output does not depend on N.\n"
       "Exit codes: 0 no violation; 1 a violation; 2 invalid input or usage (or a generated scenario the loader "
       "refused, a fuzzer bug, or a file that cannot be written).");
   return fuzz;
@@ -79,6 +85,7 @@ FuzzOptions fuzz_options(const FuzzArgs& args) {
   options.out_dir = args.out_dir;
   options.shrink = !args.no_shrink;
   options.keep_all = args.keep;
+  options.jobs = args.jobs;
   options.world.max_ticks = args.max_ticks;
   return options;
 }

@@ -12,8 +12,12 @@
 # and a failure is reproduced with the numeric command printed beside them.
 # CI runs both (.ci/run).
 #
+# FUZZ_JOBS=N checks N worlds at once (`stepslide fuzz -j N`, 0: one per
+# core; default 1); the output is the same for every N.
+#
 # Usage: tools/fuzz-controller.sh [COUNT] [SEED|commit]
-# A long run: tools/fuzz-controller.sh 100000 $RANDOM   (about 1000 scenarios per 10 s per core)
+# A long run: tools/fuzz-controller.sh 100000 $RANDOM   (about 1000 scenarios per 4.5 s per core)
+# A fresh range in resumable shards, summed up by kind: tools/fuzz-fresh.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-1000}
@@ -27,5 +31,10 @@ elif [[ ! "$seed" =~ ^[0-9]+$ ]]; then
   echo "fuzz-controller: SEED '$seed': expected a number or 'commit'" >&2
   exit 2
 fi
+jobs=${FUZZ_JOBS:-1}
+if [[ ! "$jobs" =~ ^[0-9]+$ ]]; then
+  echo "fuzz-controller: FUZZ_JOBS '$jobs': expected a number" >&2
+  exit 2
+fi
 [[ -x build/stepslide ]] || bash tools/build.sh
-./build/stepslide fuzz --seed "$seed" --count "$count" --out-dir fuzz-findings
+./build/stepslide fuzz --seed "$seed" --count "$count" -j "$jobs" --out-dir fuzz-findings

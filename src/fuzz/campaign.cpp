@@ -1,8 +1,15 @@
 #include "fuzz/campaign.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <condition_variable>
+#include <exception>
 #include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 #include "base/file_io.h"
 #include "fuzz/shrink.h"
@@ -34,11 +41,12 @@ std::string shrink_note(const Json& before, const Json& after, int runs) {
 /// The first violation of `kind` in `document`, or none when it passes or
 /// does not load.
 std::optional<Violation> violation_in(const Json& document, const std::string& label, InvariantKind kind,
-                                      bool check_rerun) {
+                                      bool check_rerun, const std::function<void(const TickView&)>& before_check) {
   const LoadResult load = load_scenario_text(document.dump(), label);
   if (!load.scenario) return std::nullopt;
   InvariantOptions options;
   options.check_rerun = check_rerun;
+  options.before_check = before_check;
   const InvariantReport report = check_invariants(*load.scenario, options);
   const Violation* v = report.first(kind);
   return v ? std::optional<Violation>(*v) : std::nullopt;
@@ -65,12 +73,13 @@ FuzzFinding record_finding(const FuzzOptions& options, std::uint64_t seed, const
   std::string note = "not shrunk";
   if (options.shrink) {
     const FailsAt fails_at = [&](const Json& candidate) -> std::optional<std::int64_t> {
-      const std::optional<Violation> v = violation_in(candidate, label, seen.kind, rerun);
+      const std::optional<Violation> v = violation_in(candidate, label, seen.kind, rerun, options.before_check);
       return v ? std::optional<std::int64_t>(v->tick) : std::nullopt;
     };
     const ShrinkResult shrunk = shrink_scenario(generated, seen.tick, fails_at);
     note = "shrunk: " + shrink_note(generated, shrunk.scenario, shrunk.attempts);
-    if (const std::optional<Violation> v = violation_in(shrunk.scenario, label, seen.kind, rerun)) {
+    if (const std::optional<Violation> v =
+            violation_in(shrunk.scenario, label, seen.kind, rerun, options.before_check)) {
       scenario = shrunk.scenario;
       violation = *v;
     }
@@ -87,6 +96,117 @@ FuzzFinding record_finding(const FuzzOptions& options, std::uint64_t seed, const
   finding.save_error = write_file_atomic(file, readable_json(document) + "\n").error();
   if (finding.save_error.empty()) finding.file = file;
   return finding;
+}
+
+/// What checking one world gave.
+struct WorldOutcome {
+  bool checked = false;  ///< false when the generated scenario did not load
+  std::int64_t ticks = 0;
+  std::optional<FuzzFinding> finding;
+  std::vector<std::string> errors;  ///< generator errors, in the order met
+  std::exception_ptr thrown;        ///< what a worker thread caught, rethrown on the calling thread
+};
+
+/// Generates, loads, checks and (on a violation) shrinks and saves one world.
+WorldOutcome check_world(const FuzzOptions& options, std::uint64_t seed) {
+  WorldOutcome outcome;
+  const Json generated = generate_fuzz_scenario(seed, options.world);
+  const LoadResult load = load_scenario_text(generated.dump(), label_for(seed));
+  if (!load.scenario) {
+    outcome.errors.push_back("seed " + std::to_string(seed) + ": generated an invalid scenario: " +
+                             (load.errors.empty() ? "?" : format_error(load.errors.front())));
+    return outcome;
+  }
+  if (options.keep_all) {
+    const std::string file =
+        (std::filesystem::path(options.out_dir) / ("seed" + std::to_string(seed) + ".json")).generic_string();
+    const std::string error = write_file_atomic(file, readable_json(generated) + "\n").error();
+    if (!error.empty()) outcome.errors.push_back("cannot write " + file + ": " + error);
+  }
+  InvariantOptions check;
+  check.before_check = options.before_check;
+  const InvariantReport report = check_invariants(*load.scenario, check);
+  outcome.checked = true;
+  outcome.ticks = report.ticks_checked;
+  if (!report.ok()) outcome.finding = record_finding(options, seed, generated, report.violations.front());
+  return outcome;
+}
+
+/// Outcomes that worker threads put in any order and the calling thread
+/// takes in seed order. Only the outcomes ahead of the one awaited are held.
+class OrderedOutcomes {
+ public:
+  void put(std::int64_t i, WorldOutcome outcome) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    waiting_.emplace(i, std::move(outcome));
+    ready_.notify_all();
+  }
+
+  /// Waits for outcome `i`, then hands it over.
+  WorldOutcome take(std::int64_t i) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    ready_.wait(lock, [&] { return waiting_.count(i) > 0; });
+    auto found = waiting_.find(i);
+    WorldOutcome outcome = std::move(found->second);
+    waiting_.erase(found);
+    return outcome;
+  }
+
+ private:
+  std::map<std::int64_t, WorldOutcome> waiting_;
+  std::mutex mutex_;
+  std::condition_variable ready_;
+};
+
+/// Checks worlds 0..count-1 (seed + i) and calls `options.on_progress(i)`
+/// and then `use(i, outcome)` on the calling thread for each, in order of
+/// i, with `options.jobs` threads checking at once. A world's outcome
+/// depends on its seed alone, so the sequence of calls is the same for every
+/// number of threads; so is an exception, thrown where the world is reached.
+void for_each_world(const FuzzOptions& options, std::int64_t count,
+                    const std::function<void(std::int64_t, WorldOutcome)>& use) {
+  const auto seed_of = [&](std::int64_t i) { return options.seed + static_cast<std::uint64_t>(i); };
+  int jobs = options.jobs;
+  if (jobs < 1) jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const std::int64_t threads = std::min<std::int64_t>(jobs, count);
+  if (threads <= 1) {
+    for (std::int64_t i = 0; i < count; ++i) {
+      if (options.on_progress) options.on_progress(i);
+      use(i, check_world(options, seed_of(i)));
+    }
+    return;
+  }
+  OrderedOutcomes outcomes;
+  std::atomic<std::int64_t> next{0};
+  auto work = [&] {
+    for (std::int64_t i = next++; i < count; i = next++) {
+      WorldOutcome outcome;
+      try {
+        outcome = check_world(options, seed_of(i));
+      } catch (...) {
+        outcome.thrown = std::current_exception();
+      }
+      outcomes.put(i, std::move(outcome));
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::int64_t t = 0; t < threads; ++t) pool.emplace_back(work);
+  auto join_all = [&] {
+    for (std::thread& thread : pool) thread.join();
+  };
+  try {
+    for (std::int64_t i = 0; i < count; ++i) {
+      if (options.on_progress) options.on_progress(i);
+      WorldOutcome outcome = outcomes.take(i);
+      if (outcome.thrown) std::rethrow_exception(outcome.thrown);
+      use(i, std::move(outcome));
+    }
+  } catch (...) {
+    next = count;  // hand out no more worlds, let the running ones end
+    join_all();
+    throw;
+  }
+  join_all();
 }
 
 }  // namespace
@@ -129,29 +249,16 @@ std::string format_finding(const FuzzFinding& f) {
 
 FuzzSummary run_fuzz(const FuzzOptions& options, const std::function<void(const FuzzFinding&)>& on_finding) {
   FuzzSummary summary;
-  for (std::int64_t i = 0; i < options.count; ++i) {
-    if (options.on_progress) options.on_progress(i);
-    const std::uint64_t seed = options.seed + static_cast<std::uint64_t>(i);
-    const Json generated = generate_fuzz_scenario(seed, options.world);
-    const LoadResult load = load_scenario_text(generated.dump(), label_for(seed));
-    if (!load.scenario) {
-      summary.generator_errors.push_back("seed " + std::to_string(seed) + ": generated an invalid scenario: " +
-                                         (load.errors.empty() ? "?" : format_error(load.errors.front())));
-      continue;
-    }
-    if (options.keep_all) {
-      const std::string file =
-          (std::filesystem::path(options.out_dir) / ("seed" + std::to_string(seed) + ".json")).generic_string();
-      const std::string error = write_file_atomic(file, readable_json(generated) + "\n").error();
-      if (!error.empty()) summary.generator_errors.push_back("cannot write " + file + ": " + error);
-    }
-    const InvariantReport report = check_invariants(*load.scenario);
+  const std::int64_t count = std::max<std::int64_t>(options.count, 0);
+  for_each_world(options, count, [&](std::int64_t, WorldOutcome outcome) {
+    for (std::string& error : outcome.errors) summary.generator_errors.push_back(std::move(error));
+    if (!outcome.checked) return;
     ++summary.scenarios;
-    summary.ticks += report.ticks_checked;
-    if (report.ok()) continue;
-    summary.findings.push_back(record_finding(options, seed, generated, report.violations.front()));
+    summary.ticks += outcome.ticks;
+    if (!outcome.finding) return;
+    summary.findings.push_back(std::move(*outcome.finding));
     if (on_finding) on_finding(summary.findings.back());
-  }
+  });
   return summary;
 }
 

@@ -20,6 +20,14 @@ struct FuzzOptions {
   bool shrink = true;
   bool keep_all = false;  ///< also save every generated scenario as <out_dir>/seed<seed>.json
   FuzzWorldOptions world;
+  /// Worlds checked at once on threads (0: one per core). Each world is
+  /// checked alone, and results are handed on in seed order, so the findings,
+  /// files and summary are the same for every value.
+  int jobs = 1;
+  /// Called on every tick of every check before the invariants are checked,
+  /// like InvariantOptions::before_check: lets tests break the controller on
+  /// purpose to get findings. Must be safe to call from several threads.
+  std::function<void(const TickView&)> before_check;
   /// Called before each scenario with how many are done, e.g. for a progress line.
   std::function<void(std::int64_t done)> on_progress;
 };
@@ -40,7 +48,8 @@ struct FuzzSummary {
 };
 
 /// Runs `options.count` scenarios. Saves each finding as
-/// `<out_dir>/seed<seed>_<kind>.json` and calls `on_finding` as it is found.
+/// `<out_dir>/seed<seed>_<kind>.json` and calls `on_finding` and
+/// `on_progress` on the calling thread, in seed order.
 FuzzSummary run_fuzz(const FuzzOptions& options, const std::function<void(const FuzzFinding&)>& on_finding = {});
 
 /// The document of a finding: the shrunk scenario with a description saying

@@ -64,6 +64,12 @@ bash "$source_dir/tools/fuzz-controller.sh" 1 latest >/dev/null 2>&1
 code=$?
 set -e
 expect "fuzz-controller SEED latest" "$code" 2
+# ... and so is a FUZZ_JOBS that is not a number.
+set +e
+FUZZ_JOBS=two bash "$source_dir/tools/fuzz-controller.sh" 1 1 >/dev/null 2>&1
+code=$?
+set -e
+expect "fuzz-controller FUZZ_JOBS two" "$code" 2
 
 if [[ $failures -gt 0 ]]; then exit 1; fi
 echo "fuzz-seed: all cases pass"
