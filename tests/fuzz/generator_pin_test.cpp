@@ -27,9 +27,11 @@ TEST(FuzzWorld, SeedsKeepMakingTheSameWorlds) {
     hash = fnv1a(text, hash);
     bytes += text.size();
   }
-  // Includes the spawn height, found by a Bullet sweep through the world.
+  // Includes the spawn height, found by a Bullet sweep through the world:
+  // the box margin fix (stepslide::box_margin, boxes thinnest along x were
+  // sharp) moved the last digits of some spawn heights, the same bytes count.
   EXPECT_EQ(bytes, 123012u);
-  EXPECT_EQ(hash, 0x32fa56ad08844358ull) << "bytes " << bytes << ", hash 0x" << std::hex << hash;
+  EXPECT_EQ(hash, 0xfe4bf231c5e1127bull) << "bytes " << bytes << ", hash 0x" << std::hex << hash;
 }
 
 }  // namespace
