@@ -45,6 +45,13 @@ btVector3 face_normal_at(const CharacterContext& ctx, const btVector3& feet, con
 
 namespace {
 
+/// A probe contact with a moving (kinematic) body the character's shape
+/// itself overlaps (the probe is the shape grown by `probe_inflation`).
+bool inside_moving_body(const Contact& c, double probe_inflation) {
+  return c.distance + probe_inflation < -kPenetrationTolerance && c.object != nullptr &&
+         c.object->isKinematicObject();
+}
+
 /// The best support among the probe's `contacts` around `stopped` (the feet
 /// having come down `swept` from where the probe started): a surface walkable
 /// by its own normal first, else an edge the character is perched on; the
@@ -66,6 +73,12 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
   const bool flat = shape == BOX_SHAPE_PROXYTYPE || shape == CYLINDER_SHAPE_PROXYTYPE;
   for (const Contact& c : contacts) {
     const double rise = c.normal.dot(ctx.up);
+    // A moving body the shape is inside of (pinned in a box that came down
+    // on it and stopped) neither supports the feet (below) nor stops the
+    // snap: else every tick's probe, starting kGroundClearance up, stopped
+    // inside it at once and left the feet that much higher, a 2 mm creep
+    // per tick up through the body (issue #15).
+    if (inside_moving_body(c, ctx.probe_inflation)) continue;
     // A contact beside the shape bounds nothing below it only while the
     // shape is clear of it along its normal. A capsule's or sphere's probe
     // is the shape grown by a sphere, so its normal is the real shape's
@@ -91,7 +104,7 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
     // A moving body the shape is inside of (a crusher it is stuck in) is not
     // ground to stand on; and the probe never lifts the feet above where it
     // started looking.
-    if (gap < -kPenetrationTolerance && c.object != nullptr && c.object->isKinematicObject()) continue;
+    if (inside_moving_body(c, ctx.probe_inflation)) continue;
     const double distance = std::max(0.0, std::min(swept + gap / rise, snap_limit));
     int rank = 0;
     btVector3 face(0, 0, 0);
