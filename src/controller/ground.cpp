@@ -46,10 +46,10 @@ btVector3 face_normal_at(const CharacterContext& ctx, const btVector3& feet, con
 namespace {
 
 /// A probe contact with a moving (kinematic) body the character's shape
-/// itself overlaps (the probe is the shape grown by `probe_inflation`).
-bool inside_moving_body(const Contact& c, double probe_inflation) {
-  return c.distance + probe_inflation < -kPenetrationTolerance && c.object != nullptr &&
-         c.object->isKinematicObject();
+/// itself overlaps by more than `depth` (the probe is the shape grown by
+/// `probe_inflation`).
+bool inside_moving_body(const Contact& c, double probe_inflation, double depth) {
+  return c.distance + probe_inflation < -depth && c.object != nullptr && c.object->isKinematicObject();
 }
 
 /// The best support among the probe's `contacts` around `stopped` (the feet
@@ -73,12 +73,13 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
   const bool flat = shape == BOX_SHAPE_PROXYTYPE || shape == CYLINDER_SHAPE_PROXYTYPE;
   for (const Contact& c : contacts) {
     const double rise = c.normal.dot(ctx.up);
-    // A moving body the shape is inside of (pinned in a box that came down
-    // on it and stopped) neither supports the feet (below) nor stops the
-    // snap: else every tick's probe, starting kGroundClearance up, stopped
-    // inside it at once and left the feet that much higher, a 2 mm creep
-    // per tick up through the body (issue #15).
-    if (inside_moving_body(c, ctx.probe_inflation)) continue;
+    // A moving body the shape is deep inside of (pinned in a box that came
+    // down on it and stopped: deeper than the skin, which depenetration and
+    // the end-of-move check never leave) neither supports the feet (below)
+    // nor stops the snap: else every tick's probe, starting kGroundClearance
+    // up, stopped inside it at once and left the feet that much higher, a
+    // 2 mm creep per tick up through the body (issue #15).
+    if (inside_moving_body(c, ctx.probe_inflation, ctx.settings->skin_width)) continue;
     // A contact beside the shape bounds nothing below it only while the
     // shape is clear of it along its normal. A capsule's or sphere's probe
     // is the shape grown by a sphere, so its normal is the real shape's
@@ -104,7 +105,7 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
     // A moving body the shape is inside of (a crusher it is stuck in) is not
     // ground to stand on; and the probe never lifts the feet above where it
     // started looking.
-    if (inside_moving_body(c, ctx.probe_inflation)) continue;
+    if (inside_moving_body(c, ctx.probe_inflation, kPenetrationTolerance)) continue;
     const double distance = std::max(0.0, std::min(swept + gap / rise, snap_limit));
     int rank = 0;
     btVector3 face(0, 0, 0);
