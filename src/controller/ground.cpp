@@ -45,6 +45,8 @@ btVector3 face_normal_at(const CharacterContext& ctx, const btVector3& feet, con
 
 namespace {
 
+bool is_moving_body(const Contact& c) { return c.object != nullptr && c.object->isKinematicObject(); }
+
 /// A probe contact with a moving (kinematic) body the character's shape
 /// itself overlaps by more than `depth` (the probe is the shape grown by
 /// `probe_inflation`).
@@ -69,6 +71,7 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
   // closes a plane's gap by exactly t·rise, an edge's by at least that and
   // never by more than t. `swept` is known clear.
   double snap_limit = std::numeric_limits<double>::infinity();
+  double sweep_passed_into = std::numeric_limits<double>::infinity();
   const int shape = ctx.shape->getShapeType();
   const bool flat = shape == BOX_SHAPE_PROXYTYPE || shape == CYLINDER_SHAPE_PROXYTYPE;
   for (const Contact& c : contacts) {
@@ -93,8 +96,16 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
     if (rise <= 0.05) continue;
     const double gap = std::max(0.0, c.distance + ctx.probe_inflation);
     snap_limit = std::min(snap_limit, swept + (ctx.is_walkable(c.normal) ? gap / rise : gap));
+    // The shape already deep inside the static level where the sweep
+    // stopped: the sweep passed into a triangle it should have hit (Bullet's
+    // box cast missed a 25-degree face by 10 cm, issue #15). Moving up by
+    // depth/rise clears that contact's plane: the feet go no lower.
+    const double depth = -(c.distance + ctx.probe_inflation);
+    if (depth > 0.5 * ctx.settings->skin_width && !is_moving_body(c)) {
+      sweep_passed_into = std::min(sweep_passed_into, swept - depth / rise);
+    }
   }
-  snap_limit = std::max(snap_limit, swept);
+  snap_limit = std::min(std::max(snap_limit, swept), sweep_passed_into);
 
   int best_rank = 0;  // 2: walkable surface, 1: perched on an edge
   for (const Contact& c : contacts) {
