@@ -44,7 +44,7 @@ double separation(const btTransform& box, const btVector3& h, double radius, con
 /// refined by random perturbations that shrink when they stop helping.
 double brute_force_distance(const btTransform& box, const btVector3& h, double radius, const btVector3 tri[3],
                             Random& random) {
-  constexpr int kDirections = 6000;
+  constexpr int kDirections = 3000;
   constexpr std::size_t kRefined = 12;
   const double golden = M_PI * (3.0 - std::sqrt(5.0));
   std::vector<std::pair<double, btVector3>> sampled;
