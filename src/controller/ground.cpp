@@ -54,6 +54,22 @@ bool inside_moving_body(const Contact& c, double probe_inflation, double depth) 
   return c.distance + probe_inflation < -depth && c.object != nullptr && c.object->isKinematicObject();
 }
 
+/// Whether the character is pinned inside a moving body at the probe's
+/// start `position`: the real shape there overlaps one by more than the skin
+/// (depenetration and the end-of-move check never leave that much unless
+/// they could not clear it). Asked only when the probe saw such a contact:
+/// a box's or cylinder's inflated probe may report a deep overlap the shape
+/// itself does not have (its shortest way out is sideways), and the body
+/// must then still stop the snap.
+bool pinned_in_moving_body(const CharacterContext& ctx, const btVector3& position,
+                           const std::vector<Contact>& contacts) {
+  const double skin = ctx.settings->skin_width;
+  const bool deep = std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
+    return inside_moving_body(c, ctx.probe_inflation, skin);
+  });
+  return deep && penetration_at(ctx, position).moving > skin;
+}
+
 /// The best support among the probe's `contacts` around `stopped` (the feet
 /// having come down `swept` from where the probe started): a surface walkable
 /// by its own normal first, else an edge the character is perched on; the
@@ -62,7 +78,7 @@ bool inside_moving_body(const Contact& c, double probe_inflation, double depth) 
 /// updated; returns the rank found (2 walkable, 1 perched, 0 none) and sets
 /// `best` to the walkable contact when there is one.
 int choose_support(const CharacterContext& ctx, const btVector3& stopped, double swept,
-                   const std::vector<Contact>& contacts, GroundInfo& g, const Contact** best) {
+                   const std::vector<Contact>& contacts, bool pinned, GroundInfo& g, const Contact** best) {
   // Bullet's overlap query reports overlaps only, not small gaps, so the
   // contacts are taken with a copy of the shape grown by probe_inflation: an
   // overlap of depth p is a gap of probe_inflation - p.
@@ -76,13 +92,12 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
   const bool flat = shape == BOX_SHAPE_PROXYTYPE || shape == CYLINDER_SHAPE_PROXYTYPE;
   for (const Contact& c : contacts) {
     const double rise = c.normal.dot(ctx.up);
-    // A moving body the shape is deep inside of (pinned in a box that came
-    // down on it and stopped: deeper than the skin, which depenetration and
-    // the end-of-move check never leave) neither supports the feet (below)
-    // nor stops the snap: else every tick's probe, starting kGroundClearance
-    // up, stopped inside it at once and left the feet that much higher, a
-    // 2 mm creep per tick up through the body (issue #15).
-    if (inside_moving_body(c, ctx.probe_inflation, ctx.settings->skin_width)) continue;
+    // Pinned inside a moving body (a box that came down on the character and
+    // stopped), that body neither supports the feet (below) nor stops the
+    // snap: else every tick's probe, starting kGroundClearance up, stopped
+    // inside it at once and left the feet that much higher, a 2 mm creep per
+    // tick up through the body (issue #15).
+    if (pinned && inside_moving_body(c, ctx.probe_inflation, kPenetrationTolerance)) continue;
     // A contact beside the shape bounds nothing below it only while the
     // shape is clear of it along its normal. A capsule's or sphere's probe
     // is the shape grown by a sphere, so its normal is the real shape's
@@ -208,12 +223,13 @@ GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& posit
   // the same support. That is every tick spent walking on the ground.
   ctx.probe_object->setWorldTransform(ctx.transform_at(position));
   ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
+  const bool pinned = pinned_in_moving_body(ctx, position, contacts);
   {
     GroundInfo g;
     g.found = true;
     g.distance = 0.0;
     const Contact* best = nullptr;
-    if (choose_support(ctx, position, 0.0, contacts, g, &best) == 2 && g.distance <= max_distance) {
+    if (choose_support(ctx, position, 0.0, contacts, pinned, g, &best) == 2 && g.distance <= max_distance) {
       g.normal = face_normal_at(ctx, position, *best);
       const Proof proof = exact_without_sweep(ctx, contacts, *best, g);
       if (proof.exact) {
@@ -243,7 +259,9 @@ GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& posit
     ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
   }
   const Contact* best = nullptr;
-  if (choose_support(ctx, stopped, g.distance, contacts, g, &best) == 2) g.normal = face_normal_at(ctx, stopped, *best);
+  if (choose_support(ctx, stopped, g.distance, contacts, pinned, g, &best) == 2) {
+    g.normal = face_normal_at(ctx, stopped, *best);
+  }
   return g;
 }
 
