@@ -186,6 +186,24 @@ TEST(ExactBoxTriangle, BoxOverARidgeIsSeparatedByTheRoundedCorner) {
   EXPECT_NEAR(c.point.y(), 0.0, 1e-12);
 }
 
+TEST(ExactBoxTriangle, DegenerateTrianglesAreAPointOrASegment) {
+  const btTransform box(btQuaternion(btVector3(1, 2, 3).normalized(), 0.7), btVector3(0.1, 0.2, 0.3));
+  const btVector3 half(0.4, 0.3, 0.2);
+  Random random;
+  for (int i = 0; i < 200; ++i) {
+    const btVector3 a = random.point(1.0), b = random.point(1.0);
+    const btVector3 point[3] = {a, a, a};
+    const btVector3 segment[3] = {a, b, a + (b - a) * 0.5};
+    for (const btVector3* tri : {point, segment}) {
+      const BoxTriangleContact c = box_triangle(box, half, 0.001, tri);
+      ASSERT_TRUE(std::isfinite(c.distance));
+      EXPECT_NEAR(c.normal.length(), 1.0, 1e-12);
+      EXPECT_NEAR(separation(box, half, 0.001, tri, c.normal), c.distance, 1e-9);
+      EXPECT_LE(brute_force_distance(box, half, 0.001, tri, random), c.distance + 1e-9);
+    }
+  }
+}
+
 /// A world with one mesh of the given triangles.
 struct MeshWorld {
   explicit MeshWorld(const std::vector<std::array<btVector3, 3>>& triangles) {
