@@ -209,6 +209,35 @@ Proof exact_without_sweep(const CharacterContext& ctx, const std::vector<Contact
   return proof;
 }
 
+/// Whether the probe's sweep, stopped at `stopped`, passed into the static
+/// level: the real shape there overlaps it by more than half the skin.
+/// Bullet's box cast can miss a mesh face it should hit (issue #15: 26 cm
+/// through a heightfield face, leaving the box 5 cm inside it, the shortest
+/// way out sideways, where no depth/rise bound applies). Asked only when a
+/// probe contact there is that deep.
+bool passed_into_level(const CharacterContext& ctx, const btVector3& stopped, const std::vector<Contact>& contacts) {
+  const double allowed = 0.5 * ctx.settings->skin_width;
+  const bool deep = std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
+    return !is_moving_body(c) && c.distance + ctx.probe_inflation < -allowed;
+  });
+  return deep && penetration_at(ctx, stopped).level > allowed;
+}
+
+/// The farthest the shape can go down from `position` (clear) toward
+/// `distance` (not clear) with the static level overlapped by at most half
+/// the skin, to 2^-16 of the distance: bisection on exact overlap queries,
+/// for the rare sweep that is wrong.
+double lowest_clear(const CharacterContext& ctx, const btVector3& position, double distance) {
+  const double allowed = 0.5 * ctx.settings->skin_width;
+  double clear = 0.0;
+  double blocked = distance;
+  for (int i = 0; i < 16; ++i) {
+    const double middle = 0.5 * (clear + blocked);
+    (penetration_at(ctx, position - ctx.up * middle).level <= allowed ? clear : blocked) = middle;
+  }
+  return clear;
+}
+
 /// The ground below the probe started at `position` (center-based feet), up
 /// to `max_distance` down. Sets `*clearance` (when not null) to the shape's
 /// proven clearance from static objects where the probe puts it, when it is
@@ -253,10 +282,16 @@ GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& posit
   g.object = hit.object;
   g.normal = hit.normal;
   g.distance = hit.fraction * max_distance;
-  const btVector3 stopped = position - ctx.up * g.distance;
+  btVector3 stopped = position - ctx.up * g.distance;
   if (g.distance != 0.0) {  // else the contacts where it stands are those already found
     ctx.probe_object->setWorldTransform(ctx.transform_at(stopped));
     ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
+    if (passed_into_level(ctx, stopped, contacts)) {
+      g.distance = lowest_clear(ctx, position, g.distance);
+      stopped = position - ctx.up * g.distance;
+      ctx.probe_object->setWorldTransform(ctx.transform_at(stopped));
+      ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
+    }
   }
   const Contact* best = nullptr;
   if (choose_support(ctx, stopped, g.distance, contacts, pinned, g, &best) == 2) {
