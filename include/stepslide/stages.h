@@ -75,8 +75,18 @@ DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& po
 
 /// Clears the static level only (moving bodies may keep overlapping).
 DepenetrationResult depenetrate_level(const CharacterContext& ctx, const btVector3& position);
-/// Deepest overlap of the shape at `position` with the static level (0 when clear).
-double level_penetration(const CharacterContext& ctx, const btVector3& position);
+/// Clears the static level and moving bodies alike, each along its contact
+/// normal (after a move that ran into them: the bodies did not push), never
+/// through the level and never lifting the feet more than a step out of a
+/// moving body (not converged then).
+DepenetrationResult depenetrate_move_end(const CharacterContext& ctx, const btVector3& position);
+
+/// Deepest overlaps of the shape at a position, 0 when clear.
+struct Penetration {
+  double level = 0.0;   ///< with the static level
+  double moving = 0.0;  ///< with moving (kinematic) bodies
+};
+Penetration penetration_at(const CharacterContext& ctx, const btVector3& position);
 
 /// Solves for a correction c with n_i·c >= depth_i for every contact: the
 /// smallest such c when one exists (found exactly over active sets of up to

@@ -3,6 +3,7 @@
 // heightfields.
 #include "stepslide/collision.h"
 
+#include "box_triangle_contacts.h"  // hook: box characters' triangle pairs (overlaps engineer, issue #15)
 #include "query_shapes.h"
 #include "triangle_pairs.h"
 #include "stepslide/exact_queries.h"
@@ -63,6 +64,8 @@ struct PairContacts : btBroadphaseAabbCallback {
   bool process(const btBroadphaseProxy* proxy) override {
     auto* other = static_cast<btCollisionObject*>(proxy->m_clientObject);
     if (other == object_ || other == self_ || !callback_->needsCollision(other->getBroadphaseHandle())) return true;
+    // Hook (issue #15): a box character's triangles are answered exactly.
+    if (detail::box_triangle_contacts(object_, other, threshold_, callback_->out_)) return true;
     if (!(capsule_ && exact(other))) world_->contactPairTest(object_, other, *callback_);
     return true;
   }

@@ -297,13 +297,18 @@ DepenetrationResult depenetrate_level(const CharacterContext& ctx, const btVecto
   return resolve_overlaps(ctx, position, Mode::StaticOnly, ctx.settings->max_depenetration_iterations);
 }
 
-double level_penetration(const CharacterContext& ctx, const btVector3& position) {
+DepenetrationResult depenetrate_move_end(const CharacterContext& ctx, const btVector3& position) {
+  return resolve_overlaps(ctx, position, Mode::Squeeze, ctx.settings->max_depenetration_iterations);
+}
+
+Penetration penetration_at(const CharacterContext& ctx, const btVector3& position) {
   std::vector<Contact> contacts;
   ctx.object->setWorldTransform(ctx.transform_at(position));
   ctx.queries->contacts(ctx.object, 0.0, contacts);
-  double deepest = 0.0;
+  Penetration deepest;
   for (const Contact& c : contacts) {
-    if (!is_moving_body(c)) deepest = std::max(deepest, -c.distance);
+    double& kind = is_moving_body(c) ? deepest.moving : deepest.level;
+    kind = std::max(kind, -c.distance);
   }
   return deepest;
 }

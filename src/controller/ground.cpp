@@ -45,6 +45,31 @@ btVector3 face_normal_at(const CharacterContext& ctx, const btVector3& feet, con
 
 namespace {
 
+bool is_moving_body(const Contact& c) { return c.object != nullptr && c.object->isKinematicObject(); }
+
+/// A probe contact with a moving (kinematic) body the character's shape
+/// itself overlaps by more than `depth` (the probe is the shape grown by
+/// `probe_inflation`).
+bool inside_moving_body(const Contact& c, double probe_inflation, double depth) {
+  return c.distance + probe_inflation < -depth && c.object != nullptr && c.object->isKinematicObject();
+}
+
+/// Whether the character is pinned inside a moving body at the probe's
+/// start `position`: the real shape there overlaps one by more than the skin
+/// (depenetration and the end-of-move check never leave that much unless
+/// they could not clear it). Asked only when the probe saw such a contact:
+/// a box's or cylinder's inflated probe may report a deep overlap the shape
+/// itself does not have (its shortest way out is sideways), and the body
+/// must then still stop the snap.
+bool pinned_in_moving_body(const CharacterContext& ctx, const btVector3& position,
+                           const std::vector<Contact>& contacts) {
+  const double skin = ctx.settings->skin_width;
+  const bool deep = std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
+    return inside_moving_body(c, ctx.probe_inflation, skin);
+  });
+  return deep && penetration_at(ctx, position).moving > skin;
+}
+
 /// The best support among the probe's `contacts` around `stopped` (the feet
 /// having come down `swept` from where the probe started): a surface walkable
 /// by its own normal first, else an edge the character is perched on; the
@@ -53,7 +78,7 @@ namespace {
 /// updated; returns the rank found (2 walkable, 1 perched, 0 none) and sets
 /// `best` to the walkable contact when there is one.
 int choose_support(const CharacterContext& ctx, const btVector3& stopped, double swept,
-                   const std::vector<Contact>& contacts, GroundInfo& g, const Contact** best) {
+                   const std::vector<Contact>& contacts, bool pinned, GroundInfo& g, const Contact** best) {
   // Bullet's overlap query reports overlaps only, not small gaps, so the
   // contacts are taken with a copy of the shape grown by probe_inflation: an
   // overlap of depth p is a gap of probe_inflation - p.
@@ -62,10 +87,17 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
   // closes a plane's gap by exactly t·rise, an edge's by at least that and
   // never by more than t. `swept` is known clear.
   double snap_limit = std::numeric_limits<double>::infinity();
+  double sweep_passed_into = std::numeric_limits<double>::infinity();
   const int shape = ctx.shape->getShapeType();
   const bool flat = shape == BOX_SHAPE_PROXYTYPE || shape == CYLINDER_SHAPE_PROXYTYPE;
   for (const Contact& c : contacts) {
     const double rise = c.normal.dot(ctx.up);
+    // Pinned inside a moving body (a box that came down on the character and
+    // stopped), that body neither supports the feet (below) nor stops the
+    // snap: else every tick's probe, starting kGroundClearance up, stopped
+    // inside it at once and left the feet that much higher, a 2 mm creep per
+    // tick up through the body (issue #15).
+    if (pinned && inside_moving_body(c, ctx.probe_inflation, kPenetrationTolerance)) continue;
     // A contact beside the shape bounds nothing below it only while the
     // shape is clear of it along its normal. A capsule's or sphere's probe
     // is the shape grown by a sphere, so its normal is the real shape's
@@ -79,8 +111,16 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
     if (rise <= 0.05) continue;
     const double gap = std::max(0.0, c.distance + ctx.probe_inflation);
     snap_limit = std::min(snap_limit, swept + (ctx.is_walkable(c.normal) ? gap / rise : gap));
+    // The shape already deep inside the static level where the sweep
+    // stopped: the sweep passed into a triangle it should have hit (Bullet's
+    // box cast missed a 25-degree face by 10 cm, issue #15). Moving up by
+    // depth/rise clears that contact's plane: the feet go no lower.
+    const double depth = -(c.distance + ctx.probe_inflation);
+    if (depth > 0.5 * ctx.settings->skin_width && !is_moving_body(c)) {
+      sweep_passed_into = std::min(sweep_passed_into, swept - depth / rise);
+    }
   }
-  snap_limit = std::max(snap_limit, swept);
+  snap_limit = std::min(std::max(snap_limit, swept), sweep_passed_into);
 
   int best_rank = 0;  // 2: walkable surface, 1: perched on an edge
   for (const Contact& c : contacts) {
@@ -91,7 +131,7 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
     // A moving body the shape is inside of (a crusher it is stuck in) is not
     // ground to stand on; and the probe never lifts the feet above where it
     // started looking.
-    if (gap < -kPenetrationTolerance && c.object != nullptr && c.object->isKinematicObject()) continue;
+    if (inside_moving_body(c, ctx.probe_inflation, kPenetrationTolerance)) continue;
     const double distance = std::max(0.0, std::min(swept + gap / rise, snap_limit));
     int rank = 0;
     btVector3 face(0, 0, 0);
@@ -169,6 +209,35 @@ Proof exact_without_sweep(const CharacterContext& ctx, const std::vector<Contact
   return proof;
 }
 
+/// Whether the probe's sweep, stopped at `stopped`, passed into the static
+/// level: the real shape there overlaps it by more than half the skin.
+/// Bullet's box cast can miss a mesh face it should hit (issue #15: 26 cm
+/// through a heightfield face, leaving the box 5 cm inside it, the shortest
+/// way out sideways, where no depth/rise bound applies). Asked only when a
+/// probe contact there is that deep.
+bool passed_into_level(const CharacterContext& ctx, const btVector3& stopped, const std::vector<Contact>& contacts) {
+  const double allowed = 0.5 * ctx.settings->skin_width;
+  const bool deep = std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
+    return !is_moving_body(c) && c.distance + ctx.probe_inflation < -allowed;
+  });
+  return deep && penetration_at(ctx, stopped).level > allowed;
+}
+
+/// The farthest the shape can go down from `position` (clear) toward
+/// `distance` (not clear) with the static level overlapped by at most half
+/// the skin, to 2^-16 of the distance: bisection on exact overlap queries,
+/// for the rare sweep that is wrong.
+double lowest_clear(const CharacterContext& ctx, const btVector3& position, double distance) {
+  const double allowed = 0.5 * ctx.settings->skin_width;
+  double clear = 0.0;
+  double blocked = distance;
+  for (int i = 0; i < 16; ++i) {
+    const double middle = 0.5 * (clear + blocked);
+    (penetration_at(ctx, position - ctx.up * middle).level <= allowed ? clear : blocked) = middle;
+  }
+  return clear;
+}
+
 /// The ground below the probe started at `position` (center-based feet), up
 /// to `max_distance` down. Sets `*clearance` (when not null) to the shape's
 /// proven clearance from static objects where the probe puts it, when it is
@@ -183,12 +252,13 @@ GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& posit
   // the same support. That is every tick spent walking on the ground.
   ctx.probe_object->setWorldTransform(ctx.transform_at(position));
   ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
+  const bool pinned = pinned_in_moving_body(ctx, position, contacts);
   {
     GroundInfo g;
     g.found = true;
     g.distance = 0.0;
     const Contact* best = nullptr;
-    if (choose_support(ctx, position, 0.0, contacts, g, &best) == 2 && g.distance <= max_distance) {
+    if (choose_support(ctx, position, 0.0, contacts, pinned, g, &best) == 2 && g.distance <= max_distance) {
       g.normal = face_normal_at(ctx, position, *best);
       const Proof proof = exact_without_sweep(ctx, contacts, *best, g);
       if (proof.exact) {
@@ -212,13 +282,21 @@ GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& posit
   g.object = hit.object;
   g.normal = hit.normal;
   g.distance = hit.fraction * max_distance;
-  const btVector3 stopped = position - ctx.up * g.distance;
+  btVector3 stopped = position - ctx.up * g.distance;
   if (g.distance != 0.0) {  // else the contacts where it stands are those already found
     ctx.probe_object->setWorldTransform(ctx.transform_at(stopped));
     ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
+    if (passed_into_level(ctx, stopped, contacts)) {
+      g.distance = lowest_clear(ctx, position, g.distance);
+      stopped = position - ctx.up * g.distance;
+      ctx.probe_object->setWorldTransform(ctx.transform_at(stopped));
+      ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
+    }
   }
   const Contact* best = nullptr;
-  if (choose_support(ctx, stopped, g.distance, contacts, g, &best) == 2) g.normal = face_normal_at(ctx, stopped, *best);
+  if (choose_support(ctx, stopped, g.distance, contacts, pinned, g, &best) == 2) {
+    g.normal = face_normal_at(ctx, stopped, *best);
+  }
   return g;
 }
 

@@ -26,12 +26,24 @@ namespace {
 /// motion: a flat-bottomed box resting on a ridge of a mesh or heightfield
 /// slides along the ridge's normal and passes into the next triangle's face,
 /// which shares the ridge. Every sweep after a hit starts that close, so a
-/// slide that hit something is checked at its end: overlapping the static
-/// level by more than half the skin, it is pushed out of it; when
-/// that fails, the move is undone (the start was clear).
+/// slide that hit something is checked at its end: overlapping the world by
+/// more than half the skin, it is pushed out; when that fails, the move is
+/// undone (the start was clear).
+///
+/// Moving bodies count as much as the level: the sweeps met them where they
+/// are this tick, so an overlap at the end is the move's, not the body's
+/// (with a thin skin a slide ended 1 mm inside a descending box's underside,
+/// and pushing out of a heightfield beside a box pushed the feet 1.4 mm into
+/// it; issue #15). A character already overlapping a moving body at the
+/// start (pinned: depenetration could not clear it) is only kept out of
+/// the level, as before: undoing every move would freeze it in place.
 btVector3 clear_end_of_move(const CharacterContext& ctx, const btVector3& start, const btVector3& end) {
-  if (level_penetration(ctx, end) <= 0.5 * ctx.settings->skin_width) return end;
-  const DepenetrationResult freed = depenetrate_level(ctx, end);
+  const double allowed = 0.5 * ctx.settings->skin_width;
+  const Penetration at_end = penetration_at(ctx, end);
+  if (at_end.level <= allowed && at_end.moving <= allowed) return end;
+  const bool pinned = at_end.moving > allowed && penetration_at(ctx, start).moving > allowed;
+  if (pinned && at_end.level <= allowed) return end;
+  const DepenetrationResult freed = pinned ? depenetrate_level(ctx, end) : depenetrate_move_end(ctx, end);
   return freed.converged ? freed.position : start;
 }
 

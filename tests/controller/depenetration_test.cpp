@@ -73,5 +73,40 @@ TEST(Depenetrate, DoesNotIgnoreAShallowOverlap) {
   EXPECT_GE(r.position.y(), 0.0);
 }
 
+TEST(PenetrationAt, KeepsTheLevelAndMovingBodiesApart) {
+  // A capsule 2 cm into the floor and 3 cm into a moving box beside it.
+  BodyDef moving = box({0.3 + 0.5 - 0.03, 1, 0}, {0.5, 1, 0.5});
+  moving.motion = sliding_along_x(0.0);
+  Rig rig({floor_at(0), moving});
+  const Penetration p = penetration_at(rig.ctx(), btVector3(0, -0.02, 0));
+  EXPECT_NEAR(p.level, 0.02, 1e-6);
+  EXPECT_NEAR(p.moving, 0.03, 1e-6);
+}
+
+TEST(DepenetrateMoveEnd, ClearsAMovingBodyAlongItsNormalWithoutTheLevel) {
+  // The end of a move 3 cm into a moving box's side, feet on the floor: the
+  // move is pushed out sideways (the box did not push), the floor kept.
+  BodyDef moving = box({0.3 + 0.5 - 0.03, 1, 0}, {0.5, 1, 0.5});
+  moving.motion = sliding_along_x(0.0);
+  Rig rig({floor_at(0), moving});
+  const DepenetrationResult r = depenetrate_move_end(rig.ctx(), btVector3(0, 0, 0));
+  EXPECT_TRUE(r.converged);
+  EXPECT_NEAR(r.position.x(), -0.03 - rig.ctx().settings->skin_width, 1e-6);
+  EXPECT_NEAR(r.position.y(), 0.0, 1e-9);
+  const Penetration after = penetration_at(rig.ctx(), r.position);
+  EXPECT_LE(after.level, 1e-6);
+  EXPECT_LE(after.moving, 1e-6);
+}
+
+TEST(DepenetrateMoveEnd, RefusesToLiftTheFeetMoreThanAStepOutOfAMovingBody) {
+  // Sunk 0.5 m into a moving slab from above: clearing it would lift the feet
+  // more than max_step_height; it is not cleared (the move is undone).
+  BodyDef slab = box({0, 0.25, 0}, {2, 0.25, 2});
+  slab.motion = sliding_along_x(0.0);
+  Rig rig({floor_at(0), slab});
+  const DepenetrationResult r = depenetrate_move_end(rig.ctx(), btVector3(0, 0.0, 0));
+  EXPECT_FALSE(r.converged);
+}
+
 }  // namespace
 }  // namespace stepslide::test
