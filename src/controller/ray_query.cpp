@@ -3,6 +3,8 @@
 
 #include "stepslide/exact_queries.h"
 
+#include "query_bounds.h"
+
 namespace stepslide {
 
 namespace {
@@ -55,8 +57,15 @@ struct ClosestRay : btBroadphaseRayCallback {
     if (compound->getNumChildShapes() > kMaxExactChildren) return false;
     *hit = ExactRayHit{};
     for (int i = 0; i < compound->getNumChildShapes(); ++i) {
+      if (compound->getChildShape(i)->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
+    }
+    // A child whose tree bounds the ray's bounds miss is neither hit nor
+    // holds the ray's start: ray_box would answer "no hit, outside".
+    const detail::Bounds near =
+        detail::Bounds::of_segment(pose.invXform(from_), pose.invXform(to_), detail::kBoundsSlack);
+    for (int i = 0; i < compound->getNumChildShapes(); ++i) {
+      if (!detail::child_may_touch(*compound, i, near)) continue;
       const btCollisionShape* child = compound->getChildShape(i);
-      if (child->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
       bool inside = false;
       const ExactRayHit h = ray_box(from_, to_, pose * compound->getChildTransform(i),
                                     static_cast<const btBoxShape*>(child)->getHalfExtentsWithMargin(), &inside);
