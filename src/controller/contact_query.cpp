@@ -116,12 +116,7 @@ struct PairContacts : btBroadphaseAabbCallback {
 
   bool add_box(const btCollisionObject* other, const btBoxShape* box, const btTransform& pose) {
     // A margin wider than half the box inverts its core: Bullet's answer (as sweep_pairs.cpp).
-    const btVector3& core = box->getHalfExtentsWithoutMargin();
     if (inverted(box)) return false;
-    // The segment's bounds in the box's frame already beyond the threshold:
-    // capsule_box would answer "beyond" (nothing), at ten times the cost.
-    if (detail::segment_beyond_box(a_, b_, threshold_ + radius_ + box->getMargin() + detail::kBoundsSlack, pose, core))
-      return true;
     // Bullet's box is its core grown by the margin (edges rounded by it):
     // the same solid is the capsule grown by the margin against the core.
     const ExactContact e = capsule_box(a_, b_, radius_ + box->getMargin(), pose, box->getHalfExtentsWithoutMargin());

@@ -40,35 +40,6 @@ double segment_box_distance(const btVector3& a, const btVector3& b, const btTran
   return e.separated ? e.distance : 0.0;
 }
 
-TEST(QueryBounds, SegmentBeyondBoxOnlyWhenTheSegmentIsThatFar) {
-  Random random;
-  int beyond = 0;
-  int near_misses = 0;  // within 10 cm of reach but not beyond: the test is tight, not vacuous
-  for (int i = 0; i < 20000; ++i) {
-    const btTransform pose = random.pose(1.0);
-    const btVector3 core = random.extents();
-    const btVector3 a = random.point(3.0);
-    const btVector3 b = random.uniform(0, 1) < 0.5 ? a + btVector3(0, random.uniform(0, 2), 0) : random.point(3.0);
-    const double reach = random.uniform(0.0, 1.0);
-    const double distance = segment_box_distance(a, b, pose, core);
-    if (detail::segment_beyond_box(a, b, reach, pose, core)) {
-      ++beyond;
-      ASSERT_GT(distance, reach) << "case " << i;
-    } else if (distance > reach && distance < reach + 0.1) {
-      ++near_misses;
-    }
-  }
-  EXPECT_GT(beyond, 5000);
-  EXPECT_GT(near_misses, 0);
-  // Too small a reach never skips: the exact function decides what touches.
-  EXPECT_FALSE(detail::segment_beyond_box(btVector3(5, 0, 0), btVector3(5, 1, 0), 1e-7, btTransform::getIdentity(),
-                                          btVector3(1, 1, 1)));
-  EXPECT_TRUE(detail::segment_beyond_box(btVector3(5, 0, 0), btVector3(5, 1, 0), 3.9, btTransform::getIdentity(),
-                                         btVector3(1, 1, 1)));
-  EXPECT_FALSE(detail::segment_beyond_box(btVector3(5, 0, 0), btVector3(5, 1, 0), 4.1, btTransform::getIdentity(),
-                                          btVector3(1, 1, 1)));
-}
-
 /// A compound of `count` random boxes, with or without Bullet's child tree.
 std::unique_ptr<btCompoundShape> random_compound(Random& random, int count, bool tree,
                                                  std::vector<std::unique_ptr<btBoxShape>>* boxes) {
