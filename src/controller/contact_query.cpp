@@ -167,7 +167,7 @@ void CollisionQueries::query_contacts(btCollisionObject* object, double max_dist
   btVector3 low;
   btVector3 high;
   object->getCollisionShape()->getAabb(object->getWorldTransform(), low, high);
-  world_->getBroadphase()->aabbTest(low, high, pairs);
+  region_.aabb_test(world_->getBroadphase(), low, high, pairs);
   // Broadphase pair order is deterministic for a given world, but sorting makes
   // the solver's input independent of it altogether.
   std::sort(out.begin(), out.end(), [](const Contact& a, const Contact& b) {

@@ -85,7 +85,7 @@ struct ClosestRay : btBroadphaseRayCallback {
 
 RayHit CollisionQueries::ray(const btVector3& from, const btVector3& to) {
   ClosestRay callback(from, to, self_);
-  world_->getBroadphase()->rayTest(from, to, callback);
+  region_.ray_test(world_->getBroadphase(), from, to, callback);
   RayHit hit;
   if (!callback.result.hasHit()) return hit;
   hit.hit = true;

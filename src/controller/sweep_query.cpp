@@ -111,7 +111,7 @@ SweepHit CollisionQueries::sweep(const btConvexShape* shape, const btTransform& 
   btVector3 high;
   shape_bounds(shape, from, &low, &high);
   SweepPairs pairs(world_, shape, from, to, &callback);
-  world_->getBroadphase()->rayTest(from.getOrigin(), to_origin, pairs, low, high);
+  region_.ray_test(world_->getBroadphase(), from.getOrigin(), to_origin, pairs, low, high);
   return callback.hit;
 }
 
