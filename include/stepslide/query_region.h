@@ -33,11 +33,23 @@ class QueryRegion {
 
   /// As `broadphase->aabbTest(low, high, callback)`.
   void aabb_test(btBroadphaseInterface* broadphase, const btVector3& low, const btVector3& high,
-                 btBroadphaseAabbCallback& callback);
+                 btBroadphaseAabbCallback& callback) {
+    if (btDbvtBroadphase* dbvt = worth_a_region(broadphase)) {
+      region_aabb_test(dbvt, low, high, callback);
+    } else {
+      broadphase->aabbTest(low, high, callback);
+    }
+  }
   /// As `broadphase->rayTest(from, to, callback, low, high)`.
   void ray_test(btBroadphaseInterface* broadphase, const btVector3& from, const btVector3& to,
                 btBroadphaseRayCallback& callback, const btVector3& low = btVector3(0, 0, 0),
-                const btVector3& high = btVector3(0, 0, 0));
+                const btVector3& high = btVector3(0, 0, 0)) {
+    if (btDbvtBroadphase* dbvt = worth_a_region(broadphase)) {
+      region_ray_test(dbvt, from, to, callback, low, high);
+    } else {
+      broadphase->rayTest(from, to, callback, low, high);
+    }
+  }
   /// Drops the region (the next query gathers again).
   void forget() { valid_ = false; }
 
@@ -59,7 +71,16 @@ class QueryRegion {
   };
   static Token token_of(const btDbvtBroadphase& broadphase);
   /// `broadphase` as a btDbvtBroadphase worth a region, or null: Bullet walks it.
-  btDbvtBroadphase* worth_a_region(btBroadphaseInterface* broadphase);
+  btDbvtBroadphase* worth_a_region(btBroadphaseInterface* broadphase) {
+    if (broadphase != checked_) remember(broadphase);
+    if (dbvt_ == nullptr || dbvt_->m_sets[0].m_leaves + dbvt_->m_sets[1].m_leaves < kMinLeaves) return nullptr;
+    return dbvt_;
+  }
+  void remember(btBroadphaseInterface* broadphase);
+  void region_aabb_test(btDbvtBroadphase* dbvt, const btVector3& low, const btVector3& high,
+                        btBroadphaseAabbCallback& callback);
+  void region_ray_test(btDbvtBroadphase* dbvt, const btVector3& from, const btVector3& to,
+                       btBroadphaseRayCallback& callback, const btVector3& low, const btVector3& high);
   /// The leaves to filter for a query whose bounds are low..high.
   const std::vector<const btDbvtNode*>& leaves_for(btDbvtBroadphase* broadphase, const btVector3& low,
                                                    const btVector3& high);

@@ -42,13 +42,9 @@ QueryRegion::Token QueryRegion::token_of(const btDbvtBroadphase& broadphase) {
   return token;
 }
 
-btDbvtBroadphase* QueryRegion::worth_a_region(btBroadphaseInterface* broadphase) {
-  if (broadphase != checked_) {
-    checked_ = broadphase;
-    dbvt_ = dynamic_cast<btDbvtBroadphase*>(broadphase);
-  }
-  if (dbvt_ == nullptr || dbvt_->m_sets[0].m_leaves + dbvt_->m_sets[1].m_leaves < kMinLeaves) return nullptr;
-  return dbvt_;
+void QueryRegion::remember(btBroadphaseInterface* broadphase) {
+  checked_ = broadphase;
+  dbvt_ = dynamic_cast<btDbvtBroadphase*>(broadphase);
 }
 
 const std::vector<const btDbvtNode*>& QueryRegion::leaves_for(btDbvtBroadphase* dbvt, const btVector3& low,
@@ -73,13 +69,8 @@ const std::vector<const btDbvtNode*>& QueryRegion::leaves_for(btDbvtBroadphase* 
   return leaves_;
 }
 
-void QueryRegion::aabb_test(btBroadphaseInterface* broadphase, const btVector3& low, const btVector3& high,
-                            btBroadphaseAabbCallback& callback) {
-  btDbvtBroadphase* dbvt = worth_a_region(broadphase);
-  if (dbvt == nullptr) {
-    broadphase->aabbTest(low, high, callback);
-    return;
-  }
+void QueryRegion::region_aabb_test(btDbvtBroadphase* dbvt, const btVector3& low, const btVector3& high,
+                                   btBroadphaseAabbCallback& callback) {
   const std::vector<const btDbvtNode*>& leaves = leaves_for(dbvt, low, high);
   // Bullet's test at each node of collideTV: the closed boxes overlap.
   const btDbvtVolume volume = btDbvtVolume::FromMM(low, high);
@@ -88,13 +79,8 @@ void QueryRegion::aabb_test(btBroadphaseInterface* broadphase, const btVector3& 
   }
 }
 
-void QueryRegion::ray_test(btBroadphaseInterface* broadphase, const btVector3& from, const btVector3& to,
-                           btBroadphaseRayCallback& callback, const btVector3& low, const btVector3& high) {
-  btDbvtBroadphase* dbvt = worth_a_region(broadphase);
-  if (dbvt == nullptr) {
-    broadphase->rayTest(from, to, callback, low, high);
-    return;
-  }
+void QueryRegion::region_ray_test(btDbvtBroadphase* dbvt, const btVector3& from, const btVector3& to,
+                                  btBroadphaseRayCallback& callback, const btVector3& low, const btVector3& high) {
   // The swept box every leaf the ray's slab test passes lies within (its
   // rounding far inside the slack).
   btVector3 swept_low = from;
