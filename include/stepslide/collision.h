@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "stepslide/clearance.h"
+#include "stepslide/query_region.h"
 
 namespace stepslide {
 
@@ -85,13 +86,22 @@ class CollisionQueries {
   /// kClearanceTolerance) are not reported then. Static bodies are assumed
   /// not to move; a game that moves one calls forget_clearance().
   void certify_clear(const btCollisionObject* object, const btTransform& pose, double static_clearance);
-  void forget_clearance() { certificate_.forget(); }
+  ///
+  /// The queries also share one broadphase region (QueryRegion): the tree's
+  /// leaves around the character, gathered once and reused while Bullet's
+  /// broadphase tree is unchanged. It needs no such promise (any update of
+  /// the tree drops it), but forget_clearance() drops it too.
+  void forget_clearance() {
+    certificate_.forget();
+    region_.forget();
+  }
   /// How deep an overlap a certificate may overlook: half the controller's
   /// penetration tolerance (overlaps shallower than that are contact).
   static constexpr double kClearanceTolerance = 0.5e-6;
 
   btCollisionWorld* world() const { return world_; }
   const QueryCounts& counts() const { return counts_; }
+  const QueryRegion& region() const { return region_; }
   void reset_counts() { counts_ = QueryCounts{}; }
 
  private:
@@ -101,6 +111,7 @@ class CollisionQueries {
   const btCollisionObject* self_;
   QueryCounts counts_;
   ClearanceCertificate certificate_;
+  QueryRegion region_;
 };
 
 }  // namespace stepslide

@@ -4,6 +4,7 @@
 #include "stepslide/collision.h"
 
 #include "box_triangle_contacts.h"  // hook: box characters' triangle pairs (overlaps engineer, issue #15)
+#include "query_bounds.h"
 #include "query_shapes.h"
 #include "triangle_pairs.h"
 #include "stepslide/exact_queries.h"
@@ -79,13 +80,7 @@ struct PairContacts : btBroadphaseAabbCallback {
     if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {
       if (!add_box(other, static_cast<const btBoxShape*>(shape), pose)) return false;
     } else if (shape->getShapeType() == COMPOUND_SHAPE_PROXYTYPE) {
-      const auto* compound = static_cast<const btCompoundShape*>(shape);
-      if (compound->getNumChildShapes() > 64) return false;
-      for (int i = 0; i < compound->getNumChildShapes(); ++i) {
-        const btCollisionShape* child = compound->getChildShape(i);
-        if (child->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
-        if (!add_box(other, static_cast<const btBoxShape*>(child), pose * compound->getChildTransform(i))) return false;
-      }
+      if (!add_compound(other, static_cast<const btCompoundShape*>(shape), pose)) return false;
     } else if (detail::is_triangle_shape(shape)) {
       if (!detail::triangle_contacts(a_, b_, radius_, other, threshold_, &found_)) return false;
     } else {
@@ -95,10 +90,36 @@ struct PairContacts : btBroadphaseAabbCallback {
     return true;
   }
 
+  /// A small compound of boxes (a level's stairs), child by child in index
+  /// order; children whose tree bounds lie beyond the threshold from the
+  /// segment's are skipped without composing their pose (add_box would find
+  /// nothing there), but every child must still be a box for an exact answer.
+  bool add_compound(const btCollisionObject* other, const btCompoundShape* compound, const btTransform& pose) {
+    const int n = compound->getNumChildShapes();
+    if (n > 64) return false;
+    for (int i = 0; i < n; ++i) {
+      const btCollisionShape* child = compound->getChildShape(i);
+      if (child->getShapeType() != BOX_SHAPE_PROXYTYPE || inverted(static_cast<const btBoxShape*>(child))) return false;
+    }
+    const double reach = threshold_ + radius_ + detail::kBoundsSlack;
+    const bool cull = threshold_ + radius_ >= 0.0;  // else a culled child might be one the segment touches
+    const detail::Bounds near = detail::Bounds::of_segment(pose.invXform(a_), pose.invXform(b_), reach);
+    for (int i = 0; i < n; ++i) {
+      if (cull && !detail::child_may_touch(*compound, i, near)) continue;
+      const auto* box = static_cast<const btBoxShape*>(compound->getChildShape(i));
+      if (!add_box(other, box, pose * compound->getChildTransform(i))) return false;
+    }
+    return true;
+  }
+
+  static bool inverted(const btBoxShape* box) {
+    const btVector3& core = box->getHalfExtentsWithoutMargin();
+    return core.x() < 0.0 || core.y() < 0.0 || core.z() < 0.0;
+  }
+
   bool add_box(const btCollisionObject* other, const btBoxShape* box, const btTransform& pose) {
     // A margin wider than half the box inverts its core: Bullet's answer (as sweep_pairs.cpp).
-    const btVector3& core = box->getHalfExtentsWithoutMargin();
-    if (core.x() < 0.0 || core.y() < 0.0 || core.z() < 0.0) return false;
+    if (inverted(box)) return false;
     // Bullet's box is its core grown by the margin (edges rounded by it):
     // the same solid is the capsule grown by the margin against the core.
     const ExactContact e = capsule_box(a_, b_, radius_ + box->getMargin(), pose, box->getHalfExtentsWithoutMargin());
@@ -149,7 +170,7 @@ void CollisionQueries::query_contacts(btCollisionObject* object, double max_dist
   btVector3 low;
   btVector3 high;
   object->getCollisionShape()->getAabb(object->getWorldTransform(), low, high);
-  world_->getBroadphase()->aabbTest(low, high, pairs);
+  region_.aabb_test(world_->getBroadphase(), low, high, pairs);
   // Broadphase pair order is deterministic for a given world, but sorting makes
   // the solver's input independent of it altogether.
   std::sort(out.begin(), out.end(), [](const Contact& a, const Contact& b) {

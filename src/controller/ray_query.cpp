@@ -3,6 +3,8 @@
 
 #include "stepslide/exact_queries.h"
 
+#include "query_bounds.h"
+
 namespace stepslide {
 
 namespace {
@@ -55,8 +57,15 @@ struct ClosestRay : btBroadphaseRayCallback {
     if (compound->getNumChildShapes() > kMaxExactChildren) return false;
     *hit = ExactRayHit{};
     for (int i = 0; i < compound->getNumChildShapes(); ++i) {
+      if (compound->getChildShape(i)->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
+    }
+    // A child whose tree bounds the ray's bounds miss is neither hit nor
+    // holds the ray's start: ray_box would answer "no hit, outside".
+    const detail::Bounds near =
+        detail::Bounds::of_segment(pose.invXform(from_), pose.invXform(to_), detail::kBoundsSlack);
+    for (int i = 0; i < compound->getNumChildShapes(); ++i) {
+      if (!detail::child_may_touch(*compound, i, near)) continue;
       const btCollisionShape* child = compound->getChildShape(i);
-      if (child->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
       bool inside = false;
       const ExactRayHit h = ray_box(from_, to_, pose * compound->getChildTransform(i),
                                     static_cast<const btBoxShape*>(child)->getHalfExtentsWithMargin(), &inside);
@@ -76,7 +85,7 @@ struct ClosestRay : btBroadphaseRayCallback {
 
 RayHit CollisionQueries::ray(const btVector3& from, const btVector3& to) {
   ClosestRay callback(from, to, self_);
-  world_->getBroadphase()->rayTest(from, to, callback);
+  region_.ray_test(world_->getBroadphase(), from, to, callback);
   RayHit hit;
   if (!callback.result.hasHit()) return hit;
   hit.hit = true;
