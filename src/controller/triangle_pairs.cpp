@@ -127,8 +127,8 @@ bool is_triangle_shape(const btCollisionShape* shape) {
 
 bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, const btCollisionObject* object,
                        double max_distance, std::vector<Contact>* out) {
+  if (!is_triangle_shape(object->getCollisionShape())) return false;
   const auto* shape = static_cast<const btConcaveShape*>(object->getCollisionShape());
-  if (!is_triangle_shape(shape)) return false;
   const btTransform& pose = object->getWorldTransform();
   // A triangle grown by the shape's margin is the capsule grown by it.
   const double margin = shape->getMargin();
@@ -154,8 +154,8 @@ bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, co
 
 bool triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                          const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+  if (!is_triangle_shape(object->getCollisionShape())) return false;  // cast only once it is one
   const auto* world_shape = static_cast<const btConcaveShape*>(object->getCollisionShape());
-  if (!is_triangle_shape(world_shape)) return false;
   btVector3 a;
   btVector3 b;
   double radius = 0.0;
