@@ -36,6 +36,40 @@ Json yawed(FuzzRandom& r) { return vec3(0, r.rounded(-180, 180, 0.1), 0); }
 
 Json shape_box(double hx, double hy, double hz) { return Json{{"type", "box"}, {"half_extents", vec3(hx, hy, hz)}}; }
 
+// Function arguments are evaluated in an unspecified order (GCC goes last to
+// first, Clang first to last), so no call here may take two random draws as
+// arguments: the same seed made different worlds with each compiler. Draws
+// are sequenced explicitly instead, last component first, the order the GCC
+// builds always used, so every seed reported so far (CI's, the stored
+// scenarios/fuzz/*) still names the same world.
+
+/// A component of a drawn vector: a fixed value, or r.rounded(low, high, step).
+struct Draw {
+  Draw(double fixed) : low(fixed), high(fixed), step(0.0), random(false) {}  // NOLINT: a plain number is fixed
+  Draw(std::initializer_list<double> range)
+      : low(*range.begin()), high(*(range.begin() + 1)), step(range.size() > 2 ? *(range.begin() + 2) : 0.001),
+        random(true) {}
+  double take(FuzzRandom& r) const { return random ? r.rounded(low, high, step) : low; }
+  double low, high, step;
+  bool random;
+};
+
+/// vec3 of drawn components, drawn z first, then y, then x.
+Json drawn_vec3(FuzzRandom& r, const Draw& x, const Draw& y, const Draw& z) {
+  const double vz = z.take(r);
+  const double vy = y.take(r);
+  const double vx = x.take(r);
+  return vec3(vx, vy, vz);
+}
+
+/// A box of drawn half extents, drawn z first, then y, then x.
+Json drawn_box(FuzzRandom& r, const Draw& x, const Draw& y, const Draw& z) {
+  const double hz = z.take(r);
+  const double hy = y.take(r);
+  const double hx = x.take(r);
+  return shape_box(hx, hy, hz);
+}
+
 // ---- Ground ----------------------------------------------------------------
 
 /// Smooth rolling ground: a product of two waves plus a little noise.
@@ -53,9 +87,9 @@ Terrain random_terrain(FuzzRandom& r) {
 }
 
 Json floor_box(FuzzRandom& r) {
-  Json body{{"name", "floor"}, {"shape", shape_box(r.rounded(8, 20, 0.5), 0.5, r.rounded(8, 20, 0.5))},
-            {"position", vec3(0, -0.5, 0)}};
-  if (r.chance(0.15)) body["rotation_deg"] = vec3(r.rounded(-6, 6, 0.1), 0, r.rounded(-6, 6, 0.1));
+  const double hz = r.rounded(8, 20, 0.5), hx = r.rounded(8, 20, 0.5);
+  Json body{{"name", "floor"}, {"shape", shape_box(hx, 0.5, hz)}, {"position", vec3(0, -0.5, 0)}};
+  if (r.chance(0.15)) body["rotation_deg"] = drawn_vec3(r, {-6, 6, 0.1}, 0, {-6, 6, 0.1});
   return body;
 }
 
@@ -99,14 +133,17 @@ Json grid_mesh(FuzzRandom& r, int rows, int columns, double cell, const Terrain&
 
 Json floor_mesh(FuzzRandom& r) {
   const int rows = static_cast<int>(r.integer(6, 16)), columns = static_cast<int>(r.integer(6, 16));
-  return Json{{"name", "floor"}, {"shape", grid_mesh(r, rows, columns, r.rounded(1.0, 2.5, 0.05), random_terrain(r))}};
+  const Terrain terrain = random_terrain(r);
+  const double cell = r.rounded(1.0, 2.5, 0.05);
+  return Json{{"name", "floor"}, {"shape", grid_mesh(r, rows, columns, cell, terrain)}};
 }
 
 // ---- Obstacles -------------------------------------------------------------
 
 Json wall(FuzzRandom& r) {
   const double height = r.rounded(0.5, 2.5);
-  return Json{{"shape", shape_box(r.rounded(1, 5), height, r.rounded(0.03, 0.3))},
+  const double hz = r.rounded(0.03, 0.3), hx = r.rounded(1, 5);
+  return Json{{"shape", shape_box(hx, height, hz)},
               {"position", around(r, 1.5, 7, height)},
               {"rotation_deg", yawed(r)}};
 }
@@ -114,9 +151,9 @@ Json wall(FuzzRandom& r) {
 Json crate(FuzzRandom& r) {
   const double hy = r.rounded(0.1, 1.5);
   const double y = r.chance(0.2) ? hy + r.rounded(0.5, 2.5) : hy - r.rounded(0, 0.3);  // sometimes a ceiling
-  Json body{{"shape", shape_box(r.rounded(0.15, 1.5), hy, r.rounded(0.15, 1.5))}, {"position", around(r, 1, 8, y)}};
-  body["rotation_deg"] = r.chance(0.2) ? vec3(r.rounded(-30, 30, 0.1), r.rounded(-180, 180, 0.1), r.rounded(-30, 30, 0.1))
-                                       : yawed(r);
+  const double hz = r.rounded(0.15, 1.5), hx = r.rounded(0.15, 1.5);
+  Json body{{"shape", shape_box(hx, hy, hz)}, {"position", around(r, 1, 8, y)}};
+  body["rotation_deg"] = r.chance(0.2) ? drawn_vec3(r, {-30, 30, 0.1}, {-180, 180, 0.1}, {-30, 30, 0.1}) : yawed(r);
   return body;
 }
 
@@ -186,11 +223,11 @@ Json bumps_heightfield(FuzzRandom& r) {
 // ---- Moving bodies ---------------------------------------------------------
 
 Json platform(FuzzRandom& r, std::int64_t ticks) {
-  Json body{{"shape", shape_box(r.rounded(0.5, 2), r.rounded(0.05, 0.3), r.rounded(0.5, 2))},
+  Json body{{"shape", drawn_box(r, {0.5, 2}, {0.05, 0.3}, {0.5, 2})},
             {"position", around(r, 1.5, 6, r.rounded(0, 1.5))}};
   if (r.chance(0.4)) {
     body["motion"] = {{"type", "linear"},
-                      {"velocity", vec3(r.rounded(-1.5, 1.5), r.rounded(-0.5, 0.5), r.rounded(-1.5, 1.5))}};
+                      {"velocity", drawn_vec3(r, {-1.5, 1.5}, {-0.5, 0.5}, {-1.5, 1.5})}};
     return body;
   }
   Json keys = Json::array();
@@ -209,8 +246,8 @@ Json platform(FuzzRandom& r, std::int64_t ticks) {
 Json spinner(FuzzRandom& r) {
   const bool turntable = r.chance(0.5);
   Json shape = turntable ? Json{{"type", "cylinder"}, {"radius", r.rounded(1, 3)}, {"height", r.rounded(0.1, 0.4)}}
-                         : shape_box(r.rounded(1, 3), r.rounded(0.1, 0.5), r.rounded(0.1, 0.3));
-  Json axis = r.chance(0.8) ? vec3(0, 1, 0) : vec3(r.rounded(-0.3, 0.3), 1, r.rounded(-0.3, 0.3));
+                         : drawn_box(r, {1, 3}, {0.1, 0.5}, {0.1, 0.3});
+  Json axis = r.chance(0.8) ? vec3(0, 1, 0) : drawn_vec3(r, {-0.3, 0.3}, 1, {-0.3, 0.3});
   return Json{{"shape", shape},
               {"position", around(r, 1.5, 6, turntable ? r.rounded(0, 0.3) : r.rounded(0.1, 1.5))},
               {"motion", {{"type", "spin"}, {"axis", axis}, {"deg_per_s", r.rounded(-180, 180, 0.5)}}}};
@@ -242,7 +279,7 @@ Json character_shape(FuzzRandom& r) {
   }
   if (pick < 75) return Json{{"type", "sphere"}, {"radius", r.rounded(0.2, 0.6)}};
   if (pick < 85) return Json{{"type", "cylinder"}, {"radius", r.rounded(0.2, 0.5)}, {"height", r.rounded(0.5, 2)}};
-  return shape_box(r.rounded(0.15, 0.5), r.rounded(0.3, 1), r.rounded(0.15, 0.5));
+  return drawn_box(r, {0.15, 0.5}, {0.3, 1}, {0.15, 0.5});
 }
 
 /// Ranges the fuzzer draws settings from: wide, but where a game would set them.
@@ -365,7 +402,7 @@ nlohmann::ordered_json generate_fuzz_scenario(std::uint64_t seed, const FuzzWorl
   Json character{{"shape", character_shape(r)}};
   const Json settings = character_settings(r);
   if (!settings.empty()) character["settings"] = settings;
-  if (r.chance(0.3)) character["velocity"] = vec3(r.rounded(-3, 3), r.rounded(-2, 4), r.rounded(-3, 3));
+  if (r.chance(0.3)) character["velocity"] = drawn_vec3(r, {-3, 3}, {-2, 4}, {-3, 3});
   scenario["character"] = character;
   scenario["world"] = world;
   scenario["input"] = random_input(r, ticks);
