@@ -401,7 +401,10 @@ void settle(const CharacterContext& ctx, CharacterState& state, const Intent& in
         intent.airborne ? ctx.ground_tolerance() : ctx.settings->step_down_height + ctx.ground_tolerance();
     double clearance = 0.0;
     GroundInfo g = probe_ground_proving(ctx, state.position, reach, &clearance);
-    if (g.found && g.walkable && g.distance < 0.0) {
+    // The contacts already proved the lifted place clear (the common case,
+    // walking up bumps): nothing above to ask about.
+    const bool proven_clear = clearance >= -0.5 * ctx.settings->skin_width;
+    if (g.found && g.walkable && g.distance < 0.0 && !proven_clear) {
       const double lift = clear_lift(ctx, state.position, -g.distance);
       // Held below the ground the probe found: the proof of clearance was
       // for the lifted place, not this one.
