@@ -64,12 +64,14 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
   queries_.reset_counts();
   ride_ground(ctx_, state_, dt);  // the world has already moved this tick
 
+  const btVector3 carried = state_.position;
   const DepenetrationResult freed = depenetrate(ctx_, state_.position);
   state_.position = freed.position;
   report.depen_iters = freed.iterations;
   report.depenetration_converged = freed.converged;
 
-  const Intent intent = steer(ctx_, state_, input, dt);
+  Intent intent = steer(ctx_, state_, input, dt);
+  intent.may_step_up = (freed.position - carried).dot(ctx_.up) <= kGroundClearance;
   const WalkStart walk_start{state_.position, state_.ground_normal};
   report.slide_iters = move_character(ctx_, state_, intent, dt);
   settle(ctx_, state_, intent);

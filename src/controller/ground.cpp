@@ -320,6 +320,40 @@ GroundInfo probe_ground(const CharacterContext& ctx, const btVector3& feet, doub
 
 namespace {
 
+/// How deep the shape at `position` reaches into anything above it: the
+/// contacts that push the feet down (undersides, ceilings), level and moving
+/// bodies alike.
+double ceiling_depth(const CharacterContext& ctx, const btVector3& position) {
+  std::vector<Contact> contacts;
+  ctx.object->setWorldTransform(ctx.transform_at(position));
+  ctx.queries->contacts(ctx.object, 0.0, contacts);
+  double deepest = 0.0;
+  for (const Contact& c : contacts) {
+    if (c.normal.dot(ctx.up) < 0.0) deepest = std::max(deepest, -c.distance);
+  }
+  return deepest;
+}
+
+/// The snap may lift the feet (ground found up to kGroundClearance above
+/// them): never into what is just above. Wedged under a static box's
+/// underside, a box character was lifted 2 mm and ended 1.5 mm inside it
+/// (issue #15). Returns how far up the feet may go, at most `lift`: all of
+/// it when the lifted shape keeps half the skin from every ceiling, else
+/// the highest clear lift found by bisection (0 when even the start is
+/// that close).
+double clear_lift(const CharacterContext& ctx, const btVector3& position, double lift) {
+  const double allowed = 0.5 * ctx.settings->skin_width;
+  if (ceiling_depth(ctx, position + ctx.up * lift) <= allowed) return lift;
+  if (ceiling_depth(ctx, position) > allowed) return 0.0;
+  double clear = 0.0;
+  double blocked = lift;
+  for (int i = 0; i < 16; ++i) {
+    const double middle = 0.5 * (clear + blocked);
+    (ceiling_depth(ctx, position + ctx.up * middle) <= allowed ? clear : blocked) = middle;
+  }
+  return clear;
+}
+
 /// Not grounded, nothing stood on.
 void leave_ground(CharacterState& state) {
   state.grounded = false;
@@ -366,7 +400,17 @@ void settle(const CharacterContext& ctx, CharacterState& state, const Intent& in
     const double reach =
         intent.airborne ? ctx.ground_tolerance() : ctx.settings->step_down_height + ctx.ground_tolerance();
     double clearance = 0.0;
-    const GroundInfo g = probe_ground_proving(ctx, state.position, reach, &clearance);
+    GroundInfo g = probe_ground_proving(ctx, state.position, reach, &clearance);
+    // The contacts already proved the lifted place clear (the common case,
+    // walking up bumps): nothing above to ask about.
+    const bool proven_clear = clearance >= -0.5 * ctx.settings->skin_width;
+    if (g.found && g.walkable && g.distance < 0.0 && !proven_clear) {
+      const double lift = clear_lift(ctx, state.position, -g.distance);
+      // Held below the ground the probe found: the proof of clearance was
+      // for the lifted place, not this one.
+      if (lift < -g.distance) clearance = -std::numeric_limits<double>::infinity();
+      g.distance = -lift;
+    }
     if (g.found && g.walkable) {
       state.position -= up * g.distance;
       stand_on(state, g);

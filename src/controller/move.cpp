@@ -72,7 +72,7 @@ int move_character(const CharacterContext& ctx, CharacterState& state, const Int
     moved = slide(ctx, state.position, intent.velocity * dt, intent.velocity, options);
   } else {
     options.grounded = true;
-    options.allow_step_up = true;
+    options.allow_step_up = intent.may_step_up;
     if (ctx.is_walkable(state.ground_normal)) options.ground_normal = state.ground_normal;
     moved = slide(ctx, state.position, ground_motion(ctx, state, intent.horizontal, dt), intent.horizontal, options);
   }
