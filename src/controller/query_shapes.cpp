@@ -36,9 +36,9 @@ btVector3 face_normal(const btCollisionShape* shape, const btMatrix3x3& basis, c
   return btVector3(0, 0, 0);
 }
 
-bool as_capsule(const btCollisionObject* object, btVector3* a, btVector3* b, double* radius) {
-  const btCollisionShape* shape = object->getCollisionShape();
-  const btTransform& pose = object->getWorldTransform();
+bool capsule_segment(const btCollisionShape* shape, const btTransform& pose, btVector3* a, btVector3* b,
+                     double* radius) {
+  if (shape->getLocalScaling() != btVector3(1, 1, 1)) return false;
   if (shape->getShapeType() == CAPSULE_SHAPE_PROXYTYPE) {
     const auto* capsule = static_cast<const btCapsuleShape*>(shape);
     btVector3 half(0, 0, 0);
@@ -54,6 +54,10 @@ bool as_capsule(const btCollisionObject* object, btVector3* a, btVector3* b, dou
     return true;
   }
   return false;
+}
+
+bool as_capsule(const btCollisionObject* object, btVector3* a, btVector3* b, double* radius) {
+  return capsule_segment(object->getCollisionShape(), object->getWorldTransform(), a, b, radius);
 }
 
 }  // namespace stepslide::detail

@@ -17,8 +17,13 @@ constexpr double kSameFace = 1e-6;
 /// on one face.
 btVector3 face_normal(const btCollisionShape* shape, const btMatrix3x3& basis, const btVector3& normal);
 
+/// `shape` at `pose` as a segment a→b grown by a radius, when it is an
+/// unscaled capsule or sphere (Bullet's margin of both is their radius).
+bool capsule_segment(const btCollisionShape* shape, const btTransform& pose, btVector3* a, btVector3* b,
+                     double* radius);
+
 /// The query object's shape as a segment a→b grown by a radius, when it is
-/// a capsule or a sphere.
+/// an unscaled capsule or sphere.
 bool as_capsule(const btCollisionObject* object, btVector3* a, btVector3* b, double* radius);
 
 }  // namespace stepslide::detail

@@ -19,25 +19,6 @@ namespace {
 /// culls them (as the ray and contact queries do).
 constexpr int kMaxCompoundChildren = 64;
 
-/// The swept shape as a segment a→b grown by a radius, when it is a capsule
-/// or a sphere (Bullet's margin of both is their radius).
-bool cast_capsule(const btConvexShape* shape, const btTransform& pose, btVector3* a, btVector3* b, double* radius) {
-  if (shape->getShapeType() == CAPSULE_SHAPE_PROXYTYPE) {
-    const auto* capsule = static_cast<const btCapsuleShape*>(shape);
-    btVector3 half(0, 0, 0);
-    half[capsule->getUpAxis()] = capsule->getHalfHeight();
-    *a = pose * -half;
-    *b = pose * half;
-    *radius = capsule->getRadius();
-    return true;
-  }
-  if (shape->getShapeType() == SPHERE_SHAPE_PROXYTYPE) {
-    *a = *b = pose.getOrigin();
-    *radius = static_cast<const btSphereShape*>(shape)->getRadius();
-    return true;
-  }
-  return false;
-}
 
 /// One child's hit, kept until every child is answered (plain, so the
 /// array of them costs nothing to set up).
@@ -141,7 +122,7 @@ void report(const btCollisionObject* object, bool compound, ChildHit* hits, int 
 bool capsule_sweep(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                    const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
   CapsuleAgainstBoxes pair{shape, from, to, {}, {}, 0.0, to.getOrigin() - from.getOrigin()};
-  if (!cast_capsule(shape, from, &pair.a, &pair.b, &pair.radius)) return false;
+  if (!capsule_segment(shape, from, &pair.a, &pair.b, &pair.radius)) return false;
   const btCollisionShape* target = object->getCollisionShape();
   const btTransform& pose = object->getWorldTransform();
   ChildHit hits[kMaxCompoundChildren];

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "exact_triangle.h"
+#include "query_shapes.h"
 
 namespace stepslide::detail {
 
@@ -17,25 +18,6 @@ namespace {
 /// How near the cast stops to a triangle it hits (capsule_triangle_sweep).
 constexpr double kSweepReach = 0.001;
 
-/// The capsule a→b of `radius` a convex shape at `pose` is, or false.
-bool capsule_of(const btConvexShape* shape, const btTransform& pose, btVector3* a, btVector3* b, double* radius) {
-  if (shape->getLocalScaling() != btVector3(1, 1, 1)) return false;
-  if (shape->getShapeType() == CAPSULE_SHAPE_PROXYTYPE) {
-    const auto* capsule = static_cast<const btCapsuleShape*>(shape);
-    btVector3 half(0, 0, 0);
-    half[capsule->getUpAxis()] = capsule->getHalfHeight();
-    *a = pose * -half;
-    *b = pose * half;
-    *radius = capsule->getRadius();
-    return true;
-  }
-  if (shape->getShapeType() == SPHERE_SHAPE_PROXYTYPE) {
-    *a = *b = pose.getOrigin();
-    *radius = static_cast<const btSphereShape*>(shape)->getRadius();
-    return true;
-  }
-  return false;
-}
 
 /// Bounds of the points, grown by `grow` on every side.
 void bounds(const btVector3* points, int count, double grow, btVector3* low, btVector3* high) {
@@ -159,7 +141,7 @@ bool triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, co
   btVector3 a;
   btVector3 b;
   double radius = 0.0;
-  if (!capsule_of(shape, from, &a, &b, &radius)) return false;
+  if (!capsule_segment(shape, from, &a, &b, &radius)) return false;
   if (!(from.getBasis() == to.getBasis())) return false;  // the sweep turns: Bullet's cast
   const btTransform& pose = object->getWorldTransform();
   const double margin = world_shape->getMargin();
