@@ -3,6 +3,7 @@
 #pragma once
 
 #include <btBulletCollisionCommon.h>
+#include <BulletCollision/BroadphaseCollision/btBroadphaseInterface.h>
 
 namespace stepslide::detail {
 
@@ -38,5 +39,21 @@ namespace stepslide::detail {
 /// sweep_pairs.cpp.
 bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                       const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
+
+}  // namespace stepslide::detail
+
+namespace stepslide::detail {
+
+/// Points a broadphase ray callback along from→to as Bullet's own rayTest
+/// and convexSweepTest callbacks do (inverse direction, signs, length), so
+/// walking the tree with it visits the same leaves in the same order.
+inline void aim_ray(btBroadphaseRayCallback* callback, const btVector3& from, const btVector3& to) {
+  const btVector3 direction = (to - from).normalized();
+  for (int i = 0; i < 3; ++i) {
+    callback->m_rayDirectionInverse[i] = direction[i] == 0.0 ? BT_LARGE_FLOAT : 1.0 / direction[i];
+    callback->m_signs[i] = callback->m_rayDirectionInverse[i] < 0.0;
+  }
+  callback->m_lambda_max = direction.dot(to - from);
+}
 
 }  // namespace stepslide::detail

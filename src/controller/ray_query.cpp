@@ -4,6 +4,7 @@
 #include "stepslide/exact_queries.h"
 
 #include "query_bounds.h"
+#include "query_shapes.h"
 
 namespace stepslide {
 
@@ -15,12 +16,7 @@ namespace {
 struct ClosestRay : btBroadphaseRayCallback {
   ClosestRay(const btVector3& from, const btVector3& to, const btCollisionObject* self)
       : from_(from), to_(to), self_(self), result(from, to) {
-    const btVector3 direction = (to - from).normalized();
-    for (int i = 0; i < 3; ++i) {
-      m_rayDirectionInverse[i] = direction[i] == 0.0 ? BT_LARGE_FLOAT : 1.0 / direction[i];
-      m_signs[i] = m_rayDirectionInverse[i] < 0.0;
-    }
-    m_lambda_max = direction.dot(to - from);
+    detail::aim_ray(this, from, to);
   }
 
   bool process(const btBroadphaseProxy* proxy) override {

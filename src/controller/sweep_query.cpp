@@ -57,13 +57,7 @@ struct SweepPairs : btBroadphaseRayCallback {
   SweepPairs(const btCollisionWorld* world, const btConvexShape* shape, const btTransform& from,
              const btTransform& to, ClosestOpposingSweep* result)
       : world_(world), shape_(shape), from_(from), to_(to), result_(result) {
-    const btVector3 motion = to.getOrigin() - from.getOrigin();
-    const btVector3 direction = motion.normalized();
-    for (int i = 0; i < 3; ++i) {
-      m_rayDirectionInverse[i] = direction[i] == 0.0 ? BT_LARGE_FLOAT : 1.0 / direction[i];
-      m_signs[i] = m_rayDirectionInverse[i] < 0.0;
-    }
-    m_lambda_max = direction.dot(motion);
+    detail::aim_ray(this, from.getOrigin(), to.getOrigin());
   }
 
   bool process(const btBroadphaseProxy* proxy) override {

@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "controller/query_shapes.h"
 #include "stepslide/query_region.h"
 
 namespace stepslide::test {
@@ -22,12 +23,7 @@ struct Visits : btBroadphaseAabbCallback {
 
 struct RayVisits : btBroadphaseRayCallback {
   RayVisits(const btVector3& from, const btVector3& to) {
-    const btVector3 direction = (to - from).normalized();
-    for (int i = 0; i < 3; ++i) {
-      m_rayDirectionInverse[i] = direction[i] == 0.0 ? BT_LARGE_FLOAT : 1.0 / direction[i];
-      m_signs[i] = m_rayDirectionInverse[i] < 0.0;
-    }
-    m_lambda_max = direction.dot(to - from);
+    detail::aim_ray(this, from, to);
   }
   bool process(const btBroadphaseProxy* proxy) override {
     seen.push_back(proxy);
