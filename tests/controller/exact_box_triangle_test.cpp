@@ -14,17 +14,13 @@
 #include "stepslide/collision.h"
 #include "stepslide/exact_box_triangle.h"
 
+#include "support/random_geometry.h"
+
 namespace stepslide::test {
 namespace {
 
-struct Random {
-  std::mt19937_64 engine{20261123};
-  double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(engine); }
-  btVector3 point(double r) { return btVector3(uniform(-r, r), uniform(-r, r), uniform(-r, r)); }
-  btQuaternion rotation() {
-    btQuaternion q(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1));
-    return q.length2() < 1e-6 ? btQuaternion::getIdentity() : q.normalized();
-  }
+struct Random : RandomGeometry {
+  Random() : RandomGeometry(20261123) {}
 };
 
 /// The signed distance of box and triangle along `u` (from the triangle

@@ -11,6 +11,8 @@
 #include "stepslide/collision.h"
 #include "stepslide/exact_queries.h"
 
+#include "support/random_geometry.h"
+
 namespace stepslide::test {
 namespace {
 
@@ -25,14 +27,8 @@ constexpr double kDistanceTolerance = 1e-5;
 constexpr double kNormalTolerance = 1e-3;
 constexpr double kEdgeBand = 1e-3;
 
-struct Random {
-  std::mt19937_64 engine{20261122};
-  double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(engine); }
-  btVector3 point(double r) { return btVector3(uniform(-r, r), uniform(-r, r), uniform(-r, r)); }
-  btQuaternion rotation() {
-    btQuaternion q(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1));
-    return q.length2() < 1e-6 ? btQuaternion::getIdentity() : q.normalized();
-  }
+struct Random : RandomGeometry {
+  Random() : RandomGeometry(20261122) {}
 };
 
 ExactRayHit bullet_ray(const btVector3& from, const btVector3& to, btCollisionObject& object) {

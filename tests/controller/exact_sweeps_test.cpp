@@ -14,6 +14,8 @@
 #include "stepslide/exact_queries.h"
 #include "stepslide/exact_sweeps.h"
 
+#include "support/random_geometry.h"
+
 namespace stepslide::test {
 namespace {
 
@@ -35,14 +37,8 @@ constexpr double kDistanceTolerance = 1e-8;
 constexpr double kNormalTolerance = 1e-6;
 constexpr double kGrazingBand = 1e-5;
 
-struct Random {
-  std::mt19937_64 engine{20261123};
-  double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(engine); }
-  btVector3 point(double r) { return btVector3(uniform(-r, r), uniform(-r, r), uniform(-r, r)); }
-  btQuaternion rotation() {
-    btQuaternion q(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1));
-    return q.length2() < 1e-6 ? btQuaternion::getIdentity() : q.normalized();
-  }
+struct Random : RandomGeometry {
+  Random() : RandomGeometry(20261123) {}
 };
 
 /// A capsule or (radius only) a sphere, as the character's shapes are made.

@@ -14,18 +14,14 @@
 #include "stepslide/collision.h"
 #include "stepslide/exact_queries.h"
 
+#include "support/random_geometry.h"
+
 namespace stepslide::test {
 namespace {
 
-struct Random {
-  std::mt19937_64 engine{20261123};
-  double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(engine); }
-  btVector3 point(double r) { return btVector3(uniform(-r, r), uniform(-r, r), uniform(-r, r)); }
-  btVector3 extents() { return btVector3(uniform(0.05, 1.5), uniform(0.05, 1.5), uniform(0.05, 1.5)); }
-  btQuaternion rotation() {
-    btQuaternion q(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1));
-    return q.length2() < 1e-6 ? btQuaternion::getIdentity() : q.normalized();
-  }
+struct Random : RandomGeometry {
+  Random() : RandomGeometry(20261123) {}
+  btVector3 extents() { return vector(0.05, 1.5); }
   /// Rotated half the time, axis-aligned (a level's stairs) otherwise.
   btTransform pose(double r) {
     const bool turn = uniform(0, 1) < 0.5;
