@@ -8,6 +8,7 @@
 #include "query_shapes.h"
 #include "triangle_pairs.h"
 #include "stepslide/exact_queries.h"
+#include "stepslide/separating_plane.h"
 
 #include <algorithm>
 #include <tuple>
@@ -42,9 +43,36 @@ struct AllContacts : btCollisionWorld::ContactResultCallback {
     if (c.normal.length2() < 1e-24) return 0;
     c.normal.normalize();
     const btCollisionObjectWrapper* world_side = character_is_0 ? wrap1 : wrap0;
+    verify(character_is_0 ? wrap0 : wrap1, world_side, &c);
     c.face_normal = face_normal(world_side->getCollisionShape(), world_side->getWorldTransform().getBasis(), c.normal);
     out_->push_back(c);
     return 0;
+  }
+
+  /// Where a cylinder is involved, Bullet's EPA depth can be far too
+  /// shallow (a cylinder character on a lying cylinder: 7 cm for 8 cm,
+  /// with a normal pointing down and sideways, and a 0.1 m for 0.47 m in
+  /// the tests), so the ground probe snapped the feet into it (issue #15).
+  /// There, the contact is the best separating plane of the two solids
+  /// from their support functions, searched from Bullet's normal: its
+  /// distance never exceeds the true one, and moving the character by the
+  /// depth along its normal clears it. Bullet's point is kept across the
+  /// plane, moved onto the body's extent along the new normal.
+  static void verify(const btCollisionObjectWrapper* character, const btCollisionObjectWrapper* body, Contact* c) {
+    const btCollisionShape* a = character->getCollisionShape();
+    const btCollisionShape* b = body->getCollisionShape();
+    if (a->getShapeType() != CYLINDER_SHAPE_PROXYTYPE && b->getShapeType() != CYLINDER_SHAPE_PROXYTYPE) return;
+    if (!a->isConvex() || !b->isConvex() || b->getShapeType() == TRIANGLE_SHAPE_PROXYTYPE) return;
+    const auto* body_shape = static_cast<const btConvexShape*>(b);
+    const SeparatingPlane plane = best_separating_plane(static_cast<const btConvexShape*>(a),
+                                                        character->getWorldTransform(), body_shape,
+                                                        body->getWorldTransform(), c->normal);
+    const btVector3 local = body->getWorldTransform().getBasis().transpose() * plane.normal;
+    const btVector3 deepest = body->getWorldTransform()(body_shape->localGetSupportingVertexWithoutMargin(local));
+    const double extent = deepest.dot(plane.normal) + body_shape->getMargin();
+    c->point += plane.normal * (extent - c->point.dot(plane.normal));
+    c->normal = plane.normal;
+    c->distance = plane.distance;
   }
 
   const btCollisionObject* character_;
