@@ -26,10 +26,12 @@ double separation_along(const btConvexShape* character, const btTransform& a, co
                         const btTransform& b, const btVector3& normal);
 
 /// The plane along which the two shapes are farthest apart, searched from
-/// `start` (Bullet's normal) and a few candidates (each shape's axes, the
-/// line between the centres), each refined by a deterministic pattern search
-/// on the sphere of directions. Its distance is a lower bound on the signed
-/// distance, tight to about 1e-7 m on the cases the tests draw.
+/// `start` (Bullet's normal) and a few candidates (each shape's axes, their
+/// cross products, the line between the centres), the best refined by a
+/// deterministic pattern search on the sphere of directions. Its distance is
+/// a lower bound on the signed distance (it is a separation along a
+/// direction), within 5e-10 m of a brute-force search on the 3 000 random
+/// cylinder/cylinder and cylinder/box pairs the tests draw, from any start.
 SeparatingPlane best_separating_plane(const btConvexShape* character, const btTransform& a, const btConvexShape* body,
                                       const btTransform& b, const btVector3& start);
 

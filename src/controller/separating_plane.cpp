@@ -31,26 +31,62 @@ struct Search {
 
   double at(const btVector3& n) const { return separation_along(character, a, body, b, n); }
 
+  /// The separation's gradient along the sphere at `n`: the character's
+  /// lowest point along n minus the body's highest, less its part along n.
+  btVector3 uphill(const btVector3& n) const {
+    const btVector3 low = a(character->localGetSupportingVertexWithoutMargin(a.getBasis().transpose() * -n));
+    const btVector3 high = b(body->localGetSupportingVertexWithoutMargin(b.getBasis().transpose() * n));
+    const btVector3 g = low - high;
+    return g - n * g.dot(n);
+  }
+
   /// Pattern search on the sphere from `plane`: tilt the normal by `step`
-  /// radians toward eight tangent directions, keep the first that separates
-  /// further, shrink the step when none does. Deterministic.
+  /// radians toward the gradient, eight turning tangent directions and along
+  /// the shapes' creases; keep the first that separates further, halve the
+  /// step when three rounds find none. Deterministic. Without the crease
+  /// directions a search from a random start stopped up to 1.4 cm short on
+  /// a side-against-side contact; with them, 5e-10 m (the tests).
   SeparatingPlane refine(SeparatingPlane plane) const {
     constexpr double kFirstStep = 0.25;
     constexpr double kLastStep = 1e-9;
     constexpr int kMaxEvaluations = 2000;
     int evaluations = 0;
+    double turn = 0.0;
+    int misses = 0;
     for (double step = kFirstStep; step > kLastStep && evaluations < kMaxEvaluations;) {
-      btVector3 t1;
-      btVector3 t2;
-      tangents(plane.normal, &t1, &t2);
+      btVector3 u1;
+      btVector3 u2;
+      tangents(plane.normal, &u1, &u2);
+      // The pattern turns by the golden angle each round, so a narrow
+      // uphill wedge is not missed round after round by the same eight.
+      turn += 2.399963229728653;
+      const btVector3 t1 = u1 * std::cos(turn) + u2 * std::sin(turn);
+      const btVector3 t2 = plane.normal.cross(t1);
       const double c = std::cos(step);
       const double s = std::sin(step);
       const double d = s * M_SQRT1_2;
-      const std::array<btVector3, 8> tilts = {t1 * s, -t1 * s, t2 * s, -t2 * s,
-                                              (t1 + t2) * d, (t1 - t2) * d, (-t1 + t2) * d, (-t1 - t2) * d};
+      // First toward the gradient's part across the normal: the line between
+      // the two witness points, where the separation grows unless the normal
+      // sits on a crease.
+      const btVector3 g = uphill(plane.normal);
+      const btVector3 t0 = g.length2() > 1e-30 ? g.normalized() : t1;
+      // Then along each shape's creases: where the normal is perpendicular
+      // to an axis of a box or a cylinder, the separation has a crease, and
+      // rotating about that axis follows it (a side against a side).
+      std::array<btVector3, 21> tilts = {t0 * s, t1 * s, -t1 * s, t2 * s, -t2 * s,
+                                         (t1 + t2) * d, (t1 - t2) * d, (-t1 + t2) * d, (-t1 - t2) * d};
+      std::size_t count = 9;
+      for (const btTransform* pose : {&a, &b}) {
+        for (int axis = 0; axis < 3; ++axis) {
+          const btVector3 along = pose->getBasis().getColumn(axis).cross(plane.normal);
+          if (along.length2() < 1e-20) continue;
+          tilts[count++] = along.normalized() * s;
+          tilts[count++] = -along.normalized() * s;
+        }
+      }
       bool better = false;
-      for (const btVector3& tilt : tilts) {
-        const btVector3 n = (plane.normal * c + tilt).normalized();
+      for (std::size_t i = 0; i < count; ++i) {
+        const btVector3 n = (plane.normal * c + tilts[i]).normalized();
         const double distance = at(n);
         ++evaluations;
         if (distance > plane.distance) {
@@ -59,7 +95,12 @@ struct Search {
           break;
         }
       }
-      if (!better) step *= 0.5;
+      // Three turned patterns fail before the step shrinks.
+      if (!better && ++misses == 3) {
+        step *= 0.5;
+        misses = 0;
+      }
+      if (better) misses = 0;
     }
     return plane;
   }
@@ -78,12 +119,15 @@ SeparatingPlane best_separating_plane(const btConvexShape* character, const btTr
   // Candidates: Bullet's normal, each shape's own axes both ways (faces,
   // caps), the line between the centres and its part across each shape's
   // axis (side against side). The best few are refined.
-  std::array<btVector3, 16> candidates;
+  std::array<btVector3, 20> candidates;
   std::size_t n = 0;
   candidates[n++] = start;
   for (int axis = 0; axis < 3; ++axis) {
     candidates[n++] = a.getBasis().getColumn(axis);
     candidates[n++] = b.getBasis().getColumn(axis);
+  }
+  for (int axis = 0; axis < 3; ++axis) {  // an edge or side across an edge or side
+    candidates[n++] = a.getBasis().getColumn(1).cross(b.getBasis().getColumn(axis));
   }
   const btVector3 between = a.getOrigin() - b.getOrigin();
   candidates[n++] = between;
