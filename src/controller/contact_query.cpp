@@ -66,7 +66,7 @@ struct AllContacts : btCollisionWorld::ContactResultCallback {
     const auto* body_shape = static_cast<const btConvexShape*>(b);
     const SeparatingPlane plane = best_separating_plane(static_cast<const btConvexShape*>(a),
                                                         character->getWorldTransform(), body_shape,
-                                                        body->getWorldTransform(), c->normal);
+                                                        body->getWorldTransform(), c->normal, c->distance);
     const btVector3 local = body->getWorldTransform().getBasis().transpose() * plane.normal;
     const btVector3 deepest = body->getWorldTransform()(body_shape->localGetSupportingVertexWithoutMargin(local));
     const double extent = deepest.dot(plane.normal) + body_shape->getMargin();

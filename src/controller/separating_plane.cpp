@@ -114,8 +114,15 @@ double separation_along(const btConvexShape* character, const btTransform& a, co
 }
 
 SeparatingPlane best_separating_plane(const btConvexShape* character, const btTransform& a, const btConvexShape* body,
-                                      const btTransform& b, const btVector3& start) {
+                                      const btTransform& b, const btVector3& start, double bullet_distance) {
   const Search search{character, a, body, b};
+  // Bullet's distance is never below the true one (GJK's is the distance
+  // of two points of the shapes, EPA's depth that of a polytope inside
+  // their difference), and the separation along any normal never above it:
+  // when the two agree along Bullet's own normal, that is the answer.
+  const btVector3 bullet = start.normalized();
+  const double along_bullet = search.at(bullet);
+  if (along_bullet >= bullet_distance - kAgree) return {bullet, along_bullet};
   // Candidates: Bullet's normal, each shape's own axes both ways (faces,
   // caps), the line between the centres and its part across each shape's
   // axis (side against side). The best few are refined.
@@ -153,7 +160,7 @@ SeparatingPlane best_separating_plane(const btConvexShape* character, const btTr
     }
   }
   // Bullet's normal is always refined: it is usually the answer already.
-  SeparatingPlane refined = search.refine({start.normalized(), search.at(start.normalized())});
+  SeparatingPlane refined = search.refine({bullet, along_bullet});
   for (const SeparatingPlane& p : {best, second}) {
     if (p.distance <= -BT_LARGE_FLOAT) continue;
     const SeparatingPlane r = search.refine(p);
