@@ -45,11 +45,11 @@ struct Search {
   /// the shapes' creases; keep the first that separates further, halve the
   /// step when three rounds find none. Deterministic. Without the crease
   /// directions a search from a random start stopped up to 1.4 cm short on
-  /// a side-against-side contact; with them, 5e-10 m (the tests).
+  /// a side-against-side contact; with them, 2e-12 m (the tests).
   SeparatingPlane refine(SeparatingPlane plane) const {
     constexpr double kFirstStep = 0.25;
     constexpr double kLastStep = 1e-9;
-    constexpr int kMaxEvaluations = 2000;
+    constexpr int kMaxEvaluations = 4000;
     int evaluations = 0;
     double turn = 0.0;
     int misses = 0;
@@ -120,12 +120,12 @@ SeparatingPlane best_separating_plane(const btConvexShape* character, const btTr
   // of two points of the shapes, EPA's depth that of a polytope inside
   // their difference), and the separation along any normal never above it:
   // when the two agree along Bullet's own normal, that is the answer.
-  const btVector3 bullet = start.normalized();
+  const btVector3& bullet = start;  // unit: the adapter normalized it
   const double along_bullet = search.at(bullet);
   if (along_bullet >= bullet_distance - kAgree) return {bullet, along_bullet};
   // Candidates: Bullet's normal, each shape's own axes both ways (faces,
-  // caps), the line between the centres and its part across each shape's
-  // axis (side against side). The best few are refined.
+  // caps), the cylinder axis across the body's (side against side or edge),
+  // the line between the centres and its part across each shape's axis.
   std::array<btVector3, 20> candidates;
   std::size_t n = 0;
   candidates[n++] = start;
@@ -142,26 +142,23 @@ SeparatingPlane best_separating_plane(const btConvexShape* character, const btTr
     const btVector3 axis = pose->getBasis().getColumn(1);
     candidates[n++] = between - axis * between.dot(axis);
   }
-  SeparatingPlane best;
-  best.distance = -BT_LARGE_FLOAT;
-  SeparatingPlane second = best;
-  for (std::size_t i = 0; i < n; ++i) {
+  // The best four candidates are refined, and Bullet's normal (a search
+  // from the best two alone ended 1.3 cm short once in 20 000 draws).
+  constexpr std::size_t kRefined = 4;
+  std::array<SeparatingPlane, kRefined> top;
+  for (SeparatingPlane& p : top) p.distance = -BT_LARGE_FLOAT;
+  for (std::size_t i = 1; i < n; ++i) {
     for (const double sign : {1.0, -1.0}) {
-      if (i == 0 && sign < 0) continue;  // Bullet's normal is oriented already
       if (candidates[i].length2() < 1e-24) continue;
       const btVector3 u = candidates[i].normalized() * sign;
-      const SeparatingPlane p{u, search.at(u)};
-      if (p.distance > best.distance) {
-        second = best;
-        best = p;
-      } else if (p.distance > second.distance) {
-        second = p;
+      SeparatingPlane p{u, search.at(u)};
+      for (SeparatingPlane& slot : top) {
+        if (p.distance > slot.distance) std::swap(p, slot);
       }
     }
   }
-  // Bullet's normal is always refined: it is usually the answer already.
   SeparatingPlane refined = search.refine({bullet, along_bullet});
-  for (const SeparatingPlane& p : {best, second}) {
+  for (const SeparatingPlane& p : top) {
     if (p.distance <= -BT_LARGE_FLOAT) continue;
     const SeparatingPlane r = search.refine(p);
     if (r.distance > refined.distance) refined = r;

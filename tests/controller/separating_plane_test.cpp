@@ -108,7 +108,7 @@ Case random_case(RandomGeometry& random, bool cylinder_body) {
 /// more than the signed distance), and within `kTight` of the brute force's
 /// best, whatever direction the search starts from.
 void check_pairs(bool cylinder_body) {
-  constexpr double kTight = 1e-8;  // measured: 4.9e-10 (cylinders), 8.6e-12 (boxes)
+  constexpr double kTight = 1e-8;  // measured: 2.0e-12 (cylinders), 3.3e-16 (boxes)
   RandomGeometry random(20261123);
   double worst_below = 0.0;
   int overlapping = 0;
@@ -136,9 +136,10 @@ TEST(SeparatingPlane, CylinderAgainstCylinderIsTightAndNeverTooDeep) { check_pai
 
 TEST(SeparatingPlane, CylinderAgainstBoxIsTightAndNeverTooDeep) { check_pairs(false); }
 
-/// The adapter's contacts of a cylinder character with a cylinder body lying
-/// on its side: their depth is the brute force's, where Bullet's EPA alone
-/// reported depths up to 0.37 m too shallow on these draws (issue #15).
+/// The adapter's contacts of a cylinder character with a cylinder body in
+/// any orientation: each a true separation along its normal, and within
+/// 1e-8 m of the brute force's, where Bullet's EPA alone reported depths up
+/// to 0.37 m too shallow (issue #15). Checked on 20 000 draws once; 400 here.
 TEST(SeparatingPlane, AdapterContactsOfCylinderPairsAreNeverTooShallow) {
   RandomGeometry random(15);
   btDefaultCollisionConfiguration configuration;
@@ -163,8 +164,10 @@ TEST(SeparatingPlane, AdapterContactsOfCylinderPairsAreNeverTooShallow) {
     queries.contacts(&character, 0.0, contacts);
     world.removeCollisionObject(&body);
     const double reference = brute_force_distance(c.character, c.body, random);
-    if (contacts.empty() && reference < 0) std::printf("MISSED %d %.6g\n", i, reference);
-    if (contacts.empty()) continue;  // Bullet saw no overlap: nothing to verify
+    // Bullet finds every overlap (none missed in 20 000 draws); only what
+    // it reports can be verified.
+    if (reference < -1e-6) EXPECT_FALSE(contacts.empty()) << "case " << i;
+    if (contacts.empty()) continue;
     ++compared;
     for (const Contact& contact : contacts) {
       EXPECT_NEAR(contact.distance, separation(c.character, c.body, contact.normal), 1e-12) << "case " << i;
