@@ -82,8 +82,7 @@ struct AllContacts : btCollisionWorld::ContactResultCallback {
   /// from their support functions: Bullet's own normal when the separation
   /// along it agrees with Bullet's distance (then both are tight), else
   /// searched from it. Its distance never exceeds the true one, and moving
-  /// the character by the depth along its normal clears it. Off Bullet's
-  /// normal, Bullet's point is moved onto the body's extent along the new one.
+  /// the character by the depth along its normal clears it.
   static void verify(const btCollisionObjectWrapper* character, const btCollisionObjectWrapper* body, Contact* c) {
     const btCollisionShape* a = character->getCollisionShape();
     const btCollisionShape* b = body->getCollisionShape();
