@@ -61,6 +61,14 @@ class CollisionQueries {
   /// sliding along a surface already touched is not a hit.
   SweepHit sweep(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin);
 
+  /// As sweep(), ignoring `ignored` too (the body the character rides: it
+  /// moves with the character). When the broadphase holds no candidate but
+  /// the character and `ignored` in the swept bounds (the shape's bounds at
+  /// both ends), nothing can be hit: the answer is "no hit" without a cast,
+  /// and no sweep is counted (the count is of convex casts made).
+  SweepHit sweep_past(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin,
+                      const btCollisionObject* ignored);
+
   /// Every contact of `object` (its shape at its transform) with the world
   /// closer than `max_distance` (0: overlaps and touches only), in a
   /// deterministic order (deepest first).
@@ -106,6 +114,8 @@ class CollisionQueries {
 
  private:
   void query_contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out);
+  SweepHit cast(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin,
+                const btCollisionObject* ignored);
 
   btCollisionWorld* world_;
   const btCollisionObject* self_;

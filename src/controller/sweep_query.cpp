@@ -20,15 +20,17 @@ constexpr double kGrazingCosine = 1e-6;
 // Closest sweep hit, skipping the character itself and surfaces the motion
 // does not move into (already touching and sliding along, or moving away).
 struct ClosestOpposingSweep : btCollisionWorld::ConvexResultCallback {
-  ClosestOpposingSweep(const btCollisionObject* self, const btVector3& motion) : self_(self), motion_(motion) {}
+  ClosestOpposingSweep(const btCollisionObject* self, const btCollisionObject* ignored, const btVector3& motion)
+      : self_(self), ignored_(ignored), motion_(motion) {}
 
   bool needsCollision(btBroadphaseProxy* proxy) const override {
-    if (static_cast<const btCollisionObject*>(proxy->m_clientObject) == self_) return false;
+    const auto* object = static_cast<const btCollisionObject*>(proxy->m_clientObject);
+    if (object == self_ || object == ignored_) return false;
     return ConvexResultCallback::needsCollision(proxy);
   }
 
   btScalar addSingleResult(btCollisionWorld::LocalConvexResult& result, bool normal_in_world_space) override {
-    if (result.m_hitCollisionObject == self_) return m_closestHitFraction;
+    if (result.m_hitCollisionObject == self_ || result.m_hitCollisionObject == ignored_) return m_closestHitFraction;
     const btVector3 normal = normal_in_world_space
                                  ? result.m_hitNormalLocal
                                  : result.m_hitCollisionObject->getWorldTransform().getBasis() *
@@ -46,6 +48,7 @@ struct ClosestOpposingSweep : btCollisionWorld::ConvexResultCallback {
   }
 
   const btCollisionObject* self_;
+  const btCollisionObject* ignored_;  ///< may be null
   btVector3 motion_;
   SweepHit hit;
 };
@@ -94,19 +97,55 @@ void shape_bounds(const btConvexShape* shape, const btTransform& from, btVector3
   *high += slack;
 }
 
+/// Whether the broadphase holds, in the bounds it is walked with, an object a
+/// sweep would test: one `filter` accepts (neither the character nor the body
+/// ignored, with a group the query's mask takes).
+struct AnyCandidate : btBroadphaseAabbCallback {
+  explicit AnyCandidate(const ClosestOpposingSweep* filter) : filter_(filter) {}
+  bool process(const btBroadphaseProxy* proxy) override {
+    if (!found && filter_->needsCollision(const_cast<btBroadphaseProxy*>(proxy))) found = true;
+    return !found;
+  }
+  const ClosestOpposingSweep* filter_;
+  bool found = false;
+};
+
 }  // namespace
 
-SweepHit CollisionQueries::sweep(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin) {
+SweepHit CollisionQueries::cast(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin,
+                                const btCollisionObject* ignored) {
   ++counts_.sweeps;
   btTransform to = from;
   to.setOrigin(to_origin);
-  ClosestOpposingSweep callback(self_, to_origin - from.getOrigin());
+  ClosestOpposingSweep callback(self_, ignored, to_origin - from.getOrigin());
   btVector3 low;
   btVector3 high;
   shape_bounds(shape, from, &low, &high);
   SweepPairs pairs(world_, shape, from, to, &callback);
   region_.ray_test(world_->getBroadphase(), from.getOrigin(), to_origin, pairs, low, high);
   return callback.hit;
+}
+
+SweepHit CollisionQueries::sweep(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin) {
+  return cast(shape, from, to_origin, nullptr);
+}
+
+SweepHit CollisionQueries::sweep_past(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin,
+                                      const btCollisionObject* ignored) {
+  // The swept bounds: the shape's bounds (grown as the cast's walk grows
+  // them) around both ends. An object outside them cannot be hit.
+  btVector3 low;
+  btVector3 high;
+  shape_bounds(shape, from, &low, &high);
+  btVector3 swept_low = low + from.getOrigin();
+  btVector3 swept_high = high + from.getOrigin();
+  swept_low.setMin(low + to_origin);
+  swept_high.setMax(high + to_origin);
+  const ClosestOpposingSweep filter(self_, ignored, to_origin - from.getOrigin());
+  AnyCandidate any(&filter);
+  region_.aabb_test(world_->getBroadphase(), swept_low, swept_high, any);
+  if (!any.found) return SweepHit{};
+  return cast(shape, from, to_origin, ignored);
 }
 
 }  // namespace stepslide
