@@ -122,6 +122,9 @@ class CollisionQueries {
   QueryCounts counts_;
   ClearanceCertificate certificate_;
   QueryRegion region_;
+  // The broadphase sweep_past last walked, and it as a btDbvtBroadphase (or null).
+  const btBroadphaseInterface* walked_ = nullptr;
+  btDbvtBroadphase* walked_dbvt_ = nullptr;
 };
 
 }  // namespace stepslide

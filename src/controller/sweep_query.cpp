@@ -9,6 +9,7 @@
 #include "query_shapes.h"
 
 #include <BulletCollision/BroadphaseCollision/btBroadphaseInterface.h>
+#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
 #include <LinearMath/btTransformUtil.h>
 
 namespace stepslide {
@@ -97,18 +98,40 @@ void shape_bounds(const btConvexShape* shape, const btTransform& from, btVector3
   *high += slack;
 }
 
+/// Whether a sweep would test the object behind `proxy`: neither the
+/// character nor the body ignored, and the filter test of Bullet's
+/// ConvexResultCallback::needsCollision with the query's default group and
+/// mask (DefaultFilter, AllFilter), as ClosestOpposingSweep applies it.
+bool is_candidate(const btBroadphaseProxy* proxy, const btCollisionObject* self, const btCollisionObject* ignored) {
+  const auto* object = static_cast<const btCollisionObject*>(proxy->m_clientObject);
+  if (object == self || object == ignored) return false;
+  return (proxy->m_collisionFilterGroup & int(btBroadphaseProxy::AllFilter)) != 0 &&
+         (int(btBroadphaseProxy::DefaultFilter) & proxy->m_collisionFilterMask) != 0;
+}
+
 /// Whether the broadphase holds, in the bounds it is walked with, an object a
-/// sweep would test: one `filter` accepts (neither the character nor the body
-/// ignored, with a group the query's mask takes).
+/// sweep would test (is_candidate).
 struct AnyCandidate : btBroadphaseAabbCallback {
-  explicit AnyCandidate(const ClosestOpposingSweep* filter) : filter_(filter) {}
+  AnyCandidate(const btCollisionObject* self, const btCollisionObject* ignored) : self_(self), ignored_(ignored) {}
   bool process(const btBroadphaseProxy* proxy) override {
-    if (!found && filter_->needsCollision(const_cast<btBroadphaseProxy*>(proxy))) found = true;
+    if (!found && is_candidate(proxy, self_, ignored_)) found = true;
     return !found;
   }
-  const ClosestOpposingSweep* filter_;
+  const btCollisionObject* self_;
+  const btCollisionObject* ignored_;
   bool found = false;
 };
+
+/// The same question asked of one of a btDbvtBroadphase's trees directly:
+/// Bullet's aabbTest allocates a walk stack on the heap for each of its two
+/// trees and cannot stop early; this walk allocates nothing and stops at the
+/// first candidate.
+bool any_candidate(const btDbvtNode* node, const btDbvtVolume& bounds, const btCollisionObject* self,
+                   const btCollisionObject* ignored) {
+  if (node == nullptr || !Intersect(node->volume, bounds)) return false;
+  if (node->isleaf()) return is_candidate(static_cast<const btBroadphaseProxy*>(node->data), self, ignored);
+  return any_candidate(node->childs[0], bounds, self, ignored) || any_candidate(node->childs[1], bounds, self, ignored);
+}
 
 }  // namespace
 
@@ -141,10 +164,23 @@ SweepHit CollisionQueries::sweep_past(const btConvexShape* shape, const btTransf
   btVector3 swept_high = high + from.getOrigin();
   swept_low.setMin(low + to_origin);
   swept_high.setMax(high + to_origin);
-  const ClosestOpposingSweep filter(self_, ignored, to_origin - from.getOrigin());
-  AnyCandidate any(&filter);
-  region_.aabb_test(world_->getBroadphase(), swept_low, swept_high, any);
-  if (!any.found) return SweepHit{};
+  btBroadphaseInterface* broadphase = world_->getBroadphase();
+  if (broadphase != walked_) {
+    // Once per broadphase: a dynamic_cast across Bullet's shared library compares type names.
+    walked_ = broadphase;
+    walked_dbvt_ = dynamic_cast<btDbvtBroadphase*>(broadphase);
+  }
+  bool found = false;
+  if (walked_dbvt_ != nullptr) {
+    const btDbvtVolume bounds = btDbvtVolume::FromMM(swept_low, swept_high);
+    found = any_candidate(walked_dbvt_->m_sets[0].m_root, bounds, self_, ignored) ||
+            any_candidate(walked_dbvt_->m_sets[1].m_root, bounds, self_, ignored);
+  } else {
+    AnyCandidate any(self_, ignored);
+    region_.aabb_test(broadphase, swept_low, swept_high, any);
+    found = any.found;
+  }
+  if (!found) return SweepHit{};
   return cast(shape, from, to_origin, ignored);
 }
 
