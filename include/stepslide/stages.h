@@ -30,6 +30,11 @@ struct CharacterContext {
   /// the ground, where the grown shape does not overlap the floor and so never
   /// catches on internal edges of meshes or seams between boxes.
   const btConvexShape* sweep_shape = nullptr;
+  /// `sweep_shape`'s bounds at `orientation`, about its centre: what a
+  /// carry's swept bounds are made of (sweep_carry) without asking the shape
+  /// every tick.
+  btVector3 sweep_low{0, 0, 0};
+  btVector3 sweep_high{0, 0, 0};
   btCollisionObject* object = nullptr;  ///< owns `shape`, used for overlap queries
   /// The shape grown by `probe_inflation` on every side: Bullet's overlap
   /// query reports no gaps, so small gaps are measured as overlaps of this one.

@@ -25,15 +25,15 @@ namespace {
 /// One cast of a carry, reported to the observer when it was made.
 SweepHit carry_cast(const CharacterContext& ctx, const btVector3& from, const btVector3& to,
                     const btCollisionObject* ridden, CarryResult& r) {
-  const int casts_before = ctx.queries->counts().sweeps;
   // The skin-grown shape, as every move sweeps it: stopped where it touches,
   // the character keeps the skin from what stopped it. The ridden body moves
-  // with the feet, so it is not in the way.
-  // The end's origin as sweep_transform_at(to) places it, without building
-  // a second rotation (the carry is cast on few ticks, tested on every one).
-  const btVector3 to_origin = to + ctx.up * (ctx.feet_to_center + ctx.settings->skin_width + detail::kGroundClearance);
-  const SweepHit hit = ctx.queries->sweep_past(ctx.sweep_shape, ctx.sweep_transform_at(from), to_origin, ridden);
-  if (ctx.queries->counts().sweeps == casts_before) return hit;
+  // with the feet, so it is not in the way. Its origins as sweep_transform_at
+  // places them; the rotation is built only when the sweep is cast.
+  const double lift = ctx.feet_to_center + ctx.settings->skin_width + detail::kGroundClearance;
+  const btVector3 from_origin = from + ctx.up * lift;
+  const btVector3 to_origin = to + ctx.up * lift;
+  if (!ctx.queries->may_hit(ctx.sweep_low, ctx.sweep_high, from_origin, to_origin, ridden)) return SweepHit{};
+  const SweepHit hit = ctx.queries->sweep(ctx.sweep_shape, ctx.sweep_transform_at(from), to_origin, ridden);
   ++r.casts;
   if (ctx.observer != nullptr) {
     SweepEvent e;

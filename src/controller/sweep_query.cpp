@@ -135,8 +135,8 @@ bool any_candidate(const btDbvtNode* node, const btDbvtVolume& bounds, const btC
 
 }  // namespace
 
-SweepHit CollisionQueries::cast(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin,
-                                const btCollisionObject* ignored) {
+SweepHit CollisionQueries::sweep(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin,
+                                 const btCollisionObject* ignored) {
   ++counts_.sweeps;
   btTransform to = from;
   to.setOrigin(to_origin);
@@ -150,20 +150,20 @@ SweepHit CollisionQueries::cast(const btConvexShape* shape, const btTransform& f
 }
 
 SweepHit CollisionQueries::sweep(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin) {
-  return cast(shape, from, to_origin, nullptr);
+  return sweep(shape, from, to_origin, nullptr);
 }
 
-SweepHit CollisionQueries::sweep_past(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin,
-                                      const btCollisionObject* ignored) {
-  // The swept bounds: the shape's bounds (grown as the cast's walk grows
-  // them) around both ends. An object outside them cannot be hit.
-  btVector3 low;
-  btVector3 high;
-  shape_bounds(shape, from, &low, &high);
-  btVector3 swept_low = low + from.getOrigin();
-  btVector3 swept_high = high + from.getOrigin();
-  swept_low.setMin(low + to_origin);
-  swept_high.setMax(high + to_origin);
+bool CollisionQueries::may_hit(const btVector3& shape_low, const btVector3& shape_high, const btVector3& from_origin,
+                               const btVector3& to_origin, const btCollisionObject* ignored) {
+  // The bounds the sweep's walk grows its ray by (shape_bounds), around both
+  // ends: an object outside them cannot be hit.
+  const btVector3 slack(detail::kBoundsSlack, detail::kBoundsSlack, detail::kBoundsSlack);
+  btVector3 swept_low = from_origin;
+  btVector3 swept_high = from_origin;
+  swept_low.setMin(to_origin);
+  swept_high.setMax(to_origin);
+  swept_low += shape_low - slack;
+  swept_high += shape_high + slack;
   btBroadphaseInterface* broadphase = world_->getBroadphase();
   if (broadphase != walked_) {
     // Once per broadphase: a dynamic_cast across Bullet's shared library compares type names.
@@ -180,8 +180,7 @@ SweepHit CollisionQueries::sweep_past(const btConvexShape* shape, const btTransf
     region_.aabb_test(broadphase, swept_low, swept_high, any);
     found = any.found;
   }
-  if (!found) return SweepHit{};
-  return cast(shape, from, to_origin, ignored);
+  return found;
 }
 
 }  // namespace stepslide
