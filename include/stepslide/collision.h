@@ -60,6 +60,19 @@ class CollisionQueries {
   /// `from`). Hits whose normal does not oppose the motion are ignored:
   /// sliding along a surface already touched is not a hit.
   SweepHit sweep(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin);
+  /// As sweep(), ignoring `ignored` too (the body the character rides: it
+  /// moves with the character).
+  SweepHit sweep(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin,
+                 const btCollisionObject* ignored);
+
+  /// False when a sweep from `from_origin` to `to_origin` of a shape whose
+  /// bounds about its origin (at the sweep's rotation) are `shape_low` ..
+  /// `shape_high` certainly hits nothing but the character and `ignored`:
+  /// the broadphase holds no other candidate in the swept bounds (the
+  /// shape's bounds around both ends, grown as the sweep's walk grows them).
+  /// No sweep is counted: the count is of convex casts made.
+  bool may_hit(const btVector3& shape_low, const btVector3& shape_high, const btVector3& from_origin,
+               const btVector3& to_origin, const btCollisionObject* ignored);
 
   /// Every contact of `object` (its shape at its transform) with the world
   /// closer than `max_distance` (0: overlaps and touches only), in a
@@ -112,6 +125,9 @@ class CollisionQueries {
   QueryCounts counts_;
   ClearanceCertificate certificate_;
   QueryRegion region_;
+  // The broadphase may_hit last walked, and it as a btDbvtBroadphase (or null).
+  const btBroadphaseInterface* walked_ = nullptr;
+  btDbvtBroadphase* walked_dbvt_ = nullptr;
 };
 
 }  // namespace stepslide

@@ -15,7 +15,7 @@ namespace stepslide {
 
 /// One convex sweep, and what the controller did with its hit.
 struct SweepEvent {
-  enum class Purpose { Slide, StepUp, StepForward, StepDown, GroundProbe };
+  enum class Purpose { Slide, StepUp, StepForward, StepDown, GroundProbe, Carry };
   Purpose purpose = Purpose::Slide;
   btVector3 from{0, 0, 0};  ///< feet at the start
   btVector3 to{0, 0, 0};    ///< feet at the requested end
@@ -66,20 +66,28 @@ struct VelocityEvent {
 
 /// Riding a kinematic body. `Carry`: at the start of a tick the feet were
 /// carried with the body stood on (it had already moved to this tick's pose).
+/// `Blocked`: the same carry, swept, stopped short by `blocker` (a wall, or
+/// another body): the feet are at `to`, a skin from it, not at `wanted`.
 /// `Handover`: the character left that body this tick, and kept (or, with
 /// inherit_ground_velocity off, did not keep) the velocity it gave the feet.
 struct RideEvent {
-  enum class Kind { Carry, Handover };
+  enum class Kind { Carry, Handover, Blocked };
   Kind kind = Kind::Carry;
   const btCollisionObject* body = nullptr;  ///< the body ridden
   btVector3 from{0, 0, 0};  ///< feet before being carried (Handover: where the character is when it leaves)
   btVector3 to{0, 0, 0};    ///< feet after being carried (Handover: same as `from`)
-  /// Carry: the body's velocity at the feet over this tick. Handover: the
-  /// velocity added to the character's (zero when not inherited).
+  /// Carry, Blocked: where the body would have taken the feet (Carry: `to`).
+  btVector3 wanted{0, 0, 0};
+  /// Carry, Blocked: the body's velocity at the feet over this tick. Handover:
+  /// the velocity added to the character's (zero when not inherited).
   btVector3 velocity{0, 0, 0};
-  btVector3 character_velocity{0, 0, 0};  ///< Handover: the character's velocity afterwards
-  double turned_deg = 0.0;  ///< Carry with turn_with_ground: how far the stick's frame turned
+  /// Carry, Blocked: the velocity the carry gave the feet (to - from) / dt,
+  /// the state's carried_velocity. Handover: the character's velocity afterwards.
+  btVector3 character_velocity{0, 0, 0};
+  double turned_deg = 0.0;  ///< Carry, Blocked with turn_with_ground: how far the stick's frame turned
   bool inherited = false;   ///< Handover: inherit_ground_velocity was on
+  const btCollisionObject* blocker = nullptr;  ///< Blocked: what stopped the carry
+  btVector3 normal{0, 0, 0};                   ///< Blocked: its surface normal, toward the character
 };
 
 /// Receives the events of the ticks it is attached to, in order. Override

@@ -30,6 +30,11 @@ struct CharacterContext {
   /// the ground, where the grown shape does not overlap the floor and so never
   /// catches on internal edges of meshes or seams between boxes.
   const btConvexShape* sweep_shape = nullptr;
+  /// `sweep_shape`'s bounds at `orientation`, about its centre: what a
+  /// carry's swept bounds are made of (sweep_carry) without asking the shape
+  /// every tick.
+  btVector3 sweep_low{0, 0, 0};
+  btVector3 sweep_high{0, 0, 0};
   btCollisionObject* object = nullptr;  ///< owns `shape`, used for overlap queries
   /// The shape grown by `probe_inflation` on every side: Bullet's overlap
   /// query reports no gaps, so small gaps are measured as overlaps of this one.
@@ -230,10 +235,34 @@ double yaw_about(const btQuaternion& turn, const btVector3& up);
 
 // ---- Composed stages: CharacterController::update runs them in this order ----
 
+/// A carry by the ridden body, swept: where the feet end and what stopped them.
+struct CarryResult {
+  btVector3 position{0, 0, 0};  ///< feet after the carry
+  SweepHit hit;                 ///< what the carry met first (hit == false: carried all the way)
+  int casts = 0;                ///< convex casts made (0: nothing but the ridden body was near)
+};
+
+/// The carry from `from` to `carried` (where the ridden body takes the feet)
+/// as a swept move against everything but the character and `ridden`, so it
+/// never moves the shape into or through the level or another body. At the
+/// first hit the feet stop, keeping the skin (the skin-grown shape is swept),
+/// and the part of the rest along the surface hit (the rest without its
+/// component into the surface) is swept once more and stops at whatever it
+/// meets: a wall takes only the part of the carry that runs into it. Swept
+/// along straight lines (on a turning body: the chord of the arc). No cast
+/// is made when the body did not move at the feet, nor when the broadphase
+/// holds nothing else in the swept bounds.
+CarryResult sweep_carry(const CharacterContext& ctx, const btVector3& from, const btVector3& carried,
+                        const btCollisionObject* ridden);
+
 /// Carries the feet with the kinematic body they stand on, by how far it
-/// moved since the last tick (the world has already moved), and records the
-/// velocity that gave them in `state.carried_velocity` (zero otherwise). With
-/// turn_with_ground, also accumulates the body's turn about up.
+/// moved since the last tick (the world has already moved), as a swept move
+/// (sweep_carry) that a wall stops short: the body then slides on under the
+/// feet, and a body that goes on pushing the character into the wall is
+/// the depenetration's crush (the tick reports it stuck). Records the velocity
+/// the carry really gave the feet in `state.carried_velocity` (zero
+/// otherwise). With turn_with_ground, also accumulates the body's turn about
+/// up, in full even when the feet were stopped (they still stand on it).
 void ride_ground(const CharacterContext& ctx, CharacterState& state, double dt);
 
 /// What the character means to do this tick, from input, gravity and jumping.

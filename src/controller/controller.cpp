@@ -46,6 +46,7 @@ Status CharacterController::set_settings(const ControllerSettings& settings) {
 void CharacterController::rebuild_skin_shapes() {
   sweep_shape_ = make_character_shape(shape_desc_, settings_.skin_width);
   ctx_.sweep_shape = sweep_shape_.get();
+  sweep_shape_->getAabb(btTransform(ctx_.orientation), ctx_.sweep_low, ctx_.sweep_high);
   // The ground probe must see gaps a little larger than the skin.
   ctx_.probe_inflation = std::max(kMinProbeInflation, 2 * settings_.skin_width);
   probe_shape_ = make_character_shape(shape_desc_, ctx_.probe_inflation);

@@ -9,6 +9,7 @@
 #include "query_shapes.h"
 
 #include <BulletCollision/BroadphaseCollision/btBroadphaseInterface.h>
+#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
 #include <LinearMath/btTransformUtil.h>
 
 namespace stepslide {
@@ -20,15 +21,17 @@ constexpr double kGrazingCosine = 1e-6;
 // Closest sweep hit, skipping the character itself and surfaces the motion
 // does not move into (already touching and sliding along, or moving away).
 struct ClosestOpposingSweep : btCollisionWorld::ConvexResultCallback {
-  ClosestOpposingSweep(const btCollisionObject* self, const btVector3& motion) : self_(self), motion_(motion) {}
+  ClosestOpposingSweep(const btCollisionObject* self, const btCollisionObject* ignored, const btVector3& motion)
+      : self_(self), ignored_(ignored), motion_(motion) {}
 
   bool needsCollision(btBroadphaseProxy* proxy) const override {
-    if (static_cast<const btCollisionObject*>(proxy->m_clientObject) == self_) return false;
+    const auto* object = static_cast<const btCollisionObject*>(proxy->m_clientObject);
+    if (object == self_ || object == ignored_) return false;
     return ConvexResultCallback::needsCollision(proxy);
   }
 
   btScalar addSingleResult(btCollisionWorld::LocalConvexResult& result, bool normal_in_world_space) override {
-    if (result.m_hitCollisionObject == self_) return m_closestHitFraction;
+    if (result.m_hitCollisionObject == self_ || result.m_hitCollisionObject == ignored_) return m_closestHitFraction;
     const btVector3 normal = normal_in_world_space
                                  ? result.m_hitNormalLocal
                                  : result.m_hitCollisionObject->getWorldTransform().getBasis() *
@@ -46,6 +49,7 @@ struct ClosestOpposingSweep : btCollisionWorld::ConvexResultCallback {
   }
 
   const btCollisionObject* self_;
+  const btCollisionObject* ignored_;  ///< may be null
   btVector3 motion_;
   SweepHit hit;
 };
@@ -94,19 +98,89 @@ void shape_bounds(const btConvexShape* shape, const btTransform& from, btVector3
   *high += slack;
 }
 
+/// Whether a sweep would test the object behind `proxy`: neither the
+/// character nor the body ignored, and the filter test of Bullet's
+/// ConvexResultCallback::needsCollision with the query's default group and
+/// mask (DefaultFilter, AllFilter), as ClosestOpposingSweep applies it.
+bool is_candidate(const btBroadphaseProxy* proxy, const btCollisionObject* self, const btCollisionObject* ignored) {
+  const auto* object = static_cast<const btCollisionObject*>(proxy->m_clientObject);
+  if (object == self || object == ignored) return false;
+  return (proxy->m_collisionFilterGroup & int(btBroadphaseProxy::AllFilter)) != 0 &&
+         (int(btBroadphaseProxy::DefaultFilter) & proxy->m_collisionFilterMask) != 0;
+}
+
+/// Whether the broadphase holds, in the bounds it is walked with, an object a
+/// sweep would test (is_candidate).
+struct AnyCandidate : btBroadphaseAabbCallback {
+  AnyCandidate(const btCollisionObject* self, const btCollisionObject* ignored) : self_(self), ignored_(ignored) {}
+  bool process(const btBroadphaseProxy* proxy) override {
+    if (!found && is_candidate(proxy, self_, ignored_)) found = true;
+    return !found;
+  }
+  const btCollisionObject* self_;
+  const btCollisionObject* ignored_;
+  bool found = false;
+};
+
+/// The same question asked of one of a btDbvtBroadphase's trees directly:
+/// Bullet's aabbTest allocates a walk stack on the heap for each of its two
+/// trees and cannot stop early; this walk allocates nothing and stops at the
+/// first candidate.
+bool any_candidate(const btDbvtNode* node, const btDbvtVolume& bounds, const btCollisionObject* self,
+                   const btCollisionObject* ignored) {
+  if (node == nullptr || !Intersect(node->volume, bounds)) return false;
+  if (node->isleaf()) return is_candidate(static_cast<const btBroadphaseProxy*>(node->data), self, ignored);
+  return any_candidate(node->childs[0], bounds, self, ignored) || any_candidate(node->childs[1], bounds, self, ignored);
+}
+
 }  // namespace
 
-SweepHit CollisionQueries::sweep(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin) {
+SweepHit CollisionQueries::sweep(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin,
+                                 const btCollisionObject* ignored) {
   ++counts_.sweeps;
   btTransform to = from;
   to.setOrigin(to_origin);
-  ClosestOpposingSweep callback(self_, to_origin - from.getOrigin());
+  ClosestOpposingSweep callback(self_, ignored, to_origin - from.getOrigin());
   btVector3 low;
   btVector3 high;
   shape_bounds(shape, from, &low, &high);
   SweepPairs pairs(world_, shape, from, to, &callback);
   region_.ray_test(world_->getBroadphase(), from.getOrigin(), to_origin, pairs, low, high);
   return callback.hit;
+}
+
+SweepHit CollisionQueries::sweep(const btConvexShape* shape, const btTransform& from, const btVector3& to_origin) {
+  return sweep(shape, from, to_origin, nullptr);
+}
+
+bool CollisionQueries::may_hit(const btVector3& shape_low, const btVector3& shape_high, const btVector3& from_origin,
+                               const btVector3& to_origin, const btCollisionObject* ignored) {
+  // The bounds the sweep's walk grows its ray by (shape_bounds), around both
+  // ends: an object outside them cannot be hit.
+  const btVector3 slack(detail::kBoundsSlack, detail::kBoundsSlack, detail::kBoundsSlack);
+  btVector3 swept_low = from_origin;
+  btVector3 swept_high = from_origin;
+  swept_low.setMin(to_origin);
+  swept_high.setMax(to_origin);
+  swept_low += shape_low - slack;
+  swept_high += shape_high + slack;
+  btBroadphaseInterface* broadphase = world_->getBroadphase();
+  if (broadphase != walked_) {
+    // Once per broadphase: a dynamic_cast across Bullet's shared library compares type names.
+    walked_ = broadphase;
+    walked_dbvt_ = dynamic_cast<btDbvtBroadphase*>(broadphase);
+  }
+  bool found = false;
+  if (walked_dbvt_ != nullptr) {
+    const btDbvtVolume bounds = btDbvtVolume::FromMM(swept_low, swept_high);
+    found = any_candidate(walked_dbvt_->m_sets[0].m_root, bounds, self_, ignored) ||
+            any_candidate(walked_dbvt_->m_sets[1].m_root, bounds, self_, ignored);
+  } else {
+    AnyCandidate any(self_, ignored);
+    region_.aabb_test(broadphase, swept_low, swept_high, any);
+    found = any.found;
+  }
+  return found;
 }
 
 }  // namespace stepslide

@@ -29,6 +29,7 @@ const char* purpose_name(SweepEvent::Purpose p) {
     case SweepEvent::Purpose::StepForward: return "step-forward";
     case SweepEvent::Purpose::StepDown: return "step-down";
     case SweepEvent::Purpose::GroundProbe: return "ground-probe";
+    case SweepEvent::Purpose::Carry: return "carry";
   }
   return "?";
 }
@@ -124,10 +125,16 @@ class TickRecorder : public ControllerObserver {
   }
 
   void on_ride(const RideEvent& e) override {
-    if (e.kind == RideEvent::Kind::Carry) {
+    if (e.kind != RideEvent::Kind::Handover) {
       Json j = {{"event", "ride"},      {"body", body(e.body)}, {"from", vec(e.from)},
                 {"to", vec(e.to)},      {"carried", (e.to - e.from).length()},
                 {"velocity", vec(e.velocity)}};
+      if (e.kind == RideEvent::Kind::Blocked) {
+        j["blocked_by"] = body(e.blocker);
+        j["normal"] = vec(e.normal);
+        j["wanted"] = vec(e.wanted);
+        j["feet_velocity"] = vec(e.character_velocity);
+      }
       if (e.turned_deg != 0.0) j["turned_deg"] = e.turned_deg;
       events_.push_back(j);
       return;
@@ -175,6 +182,10 @@ std::string event_text(const Json& e) {
   } else if (kind == "ride") {
     out << "ride " << e["body"].get<std::string>() << "  feet " << vec_text(e["from"]) << " -> " << vec_text(e["to"])
         << "  carried " << num(e["carried"]) << " m, body velocity at the feet " << vec_text(e["velocity"]);
+    if (e.contains("blocked_by")) {
+      out << "; blocked by " << e["blocked_by"].get<std::string>() << " (normal " << vec_text(e["normal"])
+          << ") short of " << vec_text(e["wanted"]) << ": feet velocity " << vec_text(e["feet_velocity"]);
+    }
     if (e.contains("turned_deg")) out << ", stick frame turned " << num(e["turned_deg"]) << " deg";
   } else if (kind == "ride-handover") {
     out << "ride left " << e["body"].get<std::string>() << ": ";

@@ -58,12 +58,15 @@ struct PlatformRig {
   std::unique_ptr<CharacterController> controller;
   std::int64_t tick = 0;
 
-  PlatformRig(MotionDef motion, ControllerSettings settings) {
+  /// A 6 m square platform with its top at y 0.2 moving by `motion` over a
+  /// floor at y 0, the feet at (1, 0.2, 0), and `extra` static bodies.
+  PlatformRig(MotionDef motion, ControllerSettings settings, std::vector<BodyDef> extra = {}) {
     scenario.tick_rate = 60;
     scenario.ticks = 1000;
     BodyDef platform = box({0, 0.1, 0}, {3, 0.1, 3});
     platform.motion = motion;
     scenario.world = {floor_at(0), platform};
+    scenario.world.insert(scenario.world.end(), extra.begin(), extra.end());
     world = std::make_unique<World>(scenario);
     controller = std::make_unique<CharacterController>(world->collision_world(), CharacterShapeDesc{}, settings,
                                                        btVector3(0, 1, 0), btVector3(0, -9.81, 0));

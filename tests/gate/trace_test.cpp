@@ -129,6 +129,27 @@ TEST(Trace, LeavingAMovingBodySaysWhatItHandedOver) {
   EXPECT_EQ(trace_scenario(load("stairs/up_straight.json"), {1, 90, false}).find("ride"), std::string::npos);
 }
 
+TEST(Trace, SaysWhatStoppedACarryShort) {
+  const Scenario s = load("platforms/carried_into_thin_wall.json");
+  const std::string text = trace_scenario(s, {6, 6, false});
+  EXPECT_NE(text.find("  sweep carry  (2.6, 0.2, 0) -> (3.1, 0.2, 0)  hit wall at 0.14"), std::string::npos) << text;
+  EXPECT_NE(text.find("carried 0.07 m, body velocity at the feet (15, 0, 0); blocked by wall (normal (-1, 0, 0)) "
+                      "short of (3.1, 0.2, 0): feet velocity (2.1, 0, 0)"),
+            std::string::npos)
+      << text;
+  const nlohmann::json j = nlohmann::json::parse(trace_scenario(s, {6, 6, true}));
+  const nlohmann::json& events = j["events"];
+  ASSERT_GE(events.size(), 2u);
+  EXPECT_EQ(events[0]["event"], "sweep");
+  EXPECT_EQ(events[0]["purpose"], "carry");
+  EXPECT_EQ(events[1]["event"], "ride");
+  EXPECT_EQ(events[1]["blocked_by"], "wall");
+  EXPECT_NEAR(events[1]["wanted"][0].get<double>(), 3.1, 1e-12);
+  EXPECT_NEAR(events[1]["feet_velocity"][0].get<double>(), 2.1, 1e-9);
+  // An unblocked carry says nothing of the kind.
+  EXPECT_EQ(trace_scenario(s, {5, 5, false}).find("blocked"), std::string::npos);
+}
+
 TEST(Trace, JsonWritesCountsFlagsAndIndicesAsIntegers) {
   const Scenario s = load("platforms/handover_on.json");
   const nlohmann::json j = nlohmann::json::parse(trace_scenario(s, {31, 31, true}));
