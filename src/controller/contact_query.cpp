@@ -155,7 +155,12 @@ void CollisionQueries::contacts(btCollisionObject* object, double max_distance, 
     ++counts_.reused_contacts;
     return;
   }
+  if (memo_.find(object, max_distance, out)) {
+    ++counts_.repeated_contacts;
+    return;
+  }
   query_contacts(object, max_distance, out);
+  memo_.store(object, max_distance, out);
 }
 
 void CollisionQueries::query_contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out) {
