@@ -263,10 +263,18 @@ btVector3 overlap_point(const btVector3& h, const btVector3 p[3], const Axis& ax
 }  // namespace
 
 BoxTriangleContact box_triangle(const btTransform& box, const btVector3& half_extents, double radius,
-                                const btVector3 triangle[3]) {
+                                const btVector3 triangle[3], double cutoff) {
   const btVector3 p[3] = {box.invXform(triangle[0]), box.invXform(triangle[1]), box.invXform(triangle[2])};
   const btVector3& h = half_extents;
   const Axis axis = best_axis(h, p);
+  // Separation along any axis is a lower bound on the distance of two
+  // separated convex solids: beyond the caller's cutoff, no closer feature
+  // can bring it back (most triangles a query's bounds gather are such).
+  if (axis.separation - radius > cutoff) {
+    BoxTriangleContact beyond;
+    beyond.distance = axis.separation - radius;
+    return beyond;
+  }
   btVector3 normal = axis.normal;
   btVector3 point;
   double distance = axis.separation;
