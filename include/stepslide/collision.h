@@ -109,11 +109,11 @@ class CollisionQueries {
   const QueryRegion& region() const { return region_; }
   void reset_counts() { counts_ = QueryCounts{}; }
   /// The controller's update: while the world stands still, a repeated
-  /// overlap query is answered from the first (ContactMemo). Outside a
-  /// tick every query asks again.
+  /// overlap query of `self` (the character's object) is answered from the
+  /// first (ContactMemo). Outside a tick every query asks again.
   void begin_tick() {
     reset_counts();
-    memo_.open();
+    memo_.open(self_);
   }
   void end_tick() { memo_.close(); }
 

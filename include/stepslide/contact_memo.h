@@ -29,14 +29,19 @@ class ContactMemo {
   ContactMemo();
   ~ContactMemo();
 
-  void open();
+  /// Remembers the queries of `object` only (null: none). The adapter
+  /// passes the character's own object: the depenetration's passes and the
+  /// end-of-move checks repeat its queries, while the ground probe's never
+  /// repeat within a tick (measured over the 14 dearest scenarios), and
+  /// remembering them cost the cheapest ticks 2 %.
+  void open(const btCollisionObject* object);
   void close();
-  bool is_open() const { return open_; }
+  bool is_open() const { return remembered_ != nullptr; }
 
   /// True, with `out` set to the remembered answer, when the memo is open
-  /// and holds this query.
+  /// for this object and holds this query.
   bool find(const btCollisionObject* object, double max_distance, std::vector<Contact>& out) const;
-  /// Remembers `found` as the answer to this query (when open).
+  /// Remembers `found` as the answer to this query (when open for this object).
   void store(const btCollisionObject* object, double max_distance, const std::vector<Contact>& found);
 
  private:
@@ -49,7 +54,7 @@ class ContactMemo {
   };
   const Entry* lookup(const btCollisionObject* object, double max_distance) const;
 
-  bool open_ = false;
+  const btCollisionObject* remembered_ = nullptr;  ///< null: closed
   int used_ = 0;  ///< entries holding a query this tick
   int next_ = 0;  ///< the entry replaced next
   std::array<Entry, kEntries> entries_;

@@ -20,8 +20,8 @@ bool core_of(const btCollisionShape* shape, btVector3* core, double* margin) {
 
 }  // namespace
 
-bool box_box_contacts(const btCollisionObject* character, const btCollisionObject* other,
-                      std::vector<Contact>* out) {
+bool box_box_overlap_contact(const btCollisionObject* character, const btCollisionObject* other,
+                             std::vector<Contact>* out) {
   btVector3 ha, hb;
   double ra = 0.0, rb = 0.0;
   if (!core_of(character->getCollisionShape(), &ha, &ra) || !core_of(other->getCollisionShape(), &hb, &rb)) {

@@ -15,7 +15,13 @@ namespace stepslide::detail {
 /// Bullet's contactPairTest reports it (its EPA answers that case) and
 /// returns true; else adds nothing and returns false (Bullet answers: GJK,
 /// exact enough, where the cores are apart).
-bool box_box_contacts(const btCollisionObject* character, const btCollisionObject* other,
-                      std::vector<Contact>* out);
+bool box_box_overlap_contact(const btCollisionObject* character, const btCollisionObject* other,
+                             std::vector<Contact>* out);
+inline bool box_box_contacts(const btCollisionObject* character, const btCollisionObject* other,
+                             std::vector<Contact>* out) {
+  // Asked for every pair of every query: the common capsule leaves at once.
+  if (character->getCollisionShape()->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
+  return box_box_overlap_contact(character, other, out);
+}
 
 }  // namespace stepslide::detail

@@ -17,14 +17,14 @@ bool same_pose(const btTransform& a, const btTransform& b) {
 ContactMemo::ContactMemo() = default;
 ContactMemo::~ContactMemo() = default;
 
-void ContactMemo::open() {
-  open_ = true;
+void ContactMemo::open(const btCollisionObject* object) {
+  remembered_ = object;
   used_ = 0;
   next_ = 0;
 }
 
 void ContactMemo::close() {
-  open_ = false;
+  remembered_ = nullptr;
   used_ = 0;
 }
 
@@ -41,7 +41,7 @@ const ContactMemo::Entry* ContactMemo::lookup(const btCollisionObject* object, d
 }
 
 bool ContactMemo::find(const btCollisionObject* object, double max_distance, std::vector<Contact>& out) const {
-  if (!open_) return false;
+  if (object != remembered_ || object == nullptr) return false;
   const Entry* e = lookup(object, max_distance);
   if (e == nullptr) return false;
   out = e->contacts;
@@ -49,7 +49,7 @@ bool ContactMemo::find(const btCollisionObject* object, double max_distance, std
 }
 
 void ContactMemo::store(const btCollisionObject* object, double max_distance, const std::vector<Contact>& found) {
-  if (!open_) return;
+  if (object != remembered_ || object == nullptr) return;
   Entry& e = entries_[next_];
   next_ = (next_ + 1) % kEntries;
   if (used_ < kEntries) ++used_;

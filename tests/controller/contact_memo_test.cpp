@@ -117,6 +117,21 @@ TEST(ContactMemo, ForgettingTheClearanceClosesIt) {
   EXPECT_EQ(s.repeated(), 0);
 }
 
+TEST(ContactMemo, OnlyTheCharactersOwnObjectIsRemembered) {
+  Scene s;
+  btCollisionObject probe;  // another object (the ground probe's, say)
+  btCapsuleShape grown{0.32, 1.2};
+  probe.setCollisionShape(&grown);
+  probe.setWorldTransform(btTransform(btQuaternion::getIdentity(), kSunk));
+  s.queries.begin_tick();
+  std::vector<Contact> out;
+  s.queries.contacts(&probe, 0.0, out);
+  s.queries.contacts(&probe, 0.0, out);
+  EXPECT_EQ(s.repeated(), 0);
+  EXPECT_FALSE(out.empty());
+  s.queries.end_tick();
+}
+
 TEST(ContactMemo, TheOldestOfMoreThanItHoldsIsAskedAgain) {
   Scene s;
   s.queries.begin_tick();
