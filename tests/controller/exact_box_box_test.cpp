@@ -128,9 +128,9 @@ struct BulletPair {
   }
 };
 
-// Bullet's EPA on the same 10 000 pairs: the depths agree to 1e-6 m on all
-// but a few, where EPA's is shallower (never deeper): it stops on a face of
-// its polytope that is not yet the nearest.
+// Bullet's EPA on 10 000 random pairs (about 9 000 with overlapping cores):
+// the depths agree to 1e-6 m on all but a few, where EPA's is shallower,
+// never deeper (measured: 1 of 9 021, by 0.81 m, an EPA failure).
 TEST(ExactBoxBox, AgreesWithBulletsEpaOnRandomPairs) {
   Random random;
   BulletPair bullet;
@@ -154,7 +154,6 @@ TEST(ExactBoxBox, AgreesWithBulletsEpaOnRandomPairs) {
   EXPECT_GT(compared, 5000);
   EXPECT_LT(shallower, compared / 100);
   RecordProperty("worst_gap", std::to_string(worst));
-  std::printf("compared %d, EPA shallower by more than 1e-6 m: %d, worst %g m\n", compared, shallower, worst);
 }
 
 }  // namespace
