@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "stepslide/clearance.h"
+#include "stepslide/contact_memo.h"
 #include "stepslide/query_region.h"
 
 namespace stepslide {
@@ -45,6 +46,9 @@ struct QueryCounts {
   int sweeps = 0;  ///< convex casts (the trajectory's `sweeps` column)
   /// Overlap queries answered by a clearance certificate instead of Bullet.
   int reused_contacts = 0;
+  /// Overlap queries the tick had already asked (the same object, shape,
+  /// pose and threshold), answered from the contact memo.
+  int repeated_contacts = 0;
 };
 
 class CollisionQueries {
@@ -107,6 +111,7 @@ class CollisionQueries {
   void forget_clearance() {
     certificate_.forget();
     region_.forget();
+    memo_.close();
   }
   /// How deep an overlap a certificate may overlook: half the controller's
   /// penetration tolerance (overlaps shallower than that are contact).
@@ -116,6 +121,14 @@ class CollisionQueries {
   const QueryCounts& counts() const { return counts_; }
   const QueryRegion& region() const { return region_; }
   void reset_counts() { counts_ = QueryCounts{}; }
+  /// The controller's update: while the world stands still, a repeated
+  /// overlap query of `self` (the character's object) is answered from the
+  /// first (ContactMemo). Outside a tick every query asks again.
+  void begin_tick() {
+    reset_counts();
+    memo_.open(self_);
+  }
+  void end_tick() { memo_.close(); }
 
  private:
   void query_contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out);
@@ -128,6 +141,7 @@ class CollisionQueries {
   // The broadphase may_hit last walked, and it as a btDbvtBroadphase (or null).
   const btBroadphaseInterface* walked_ = nullptr;
   btDbvtBroadphase* walked_dbvt_ = nullptr;
+  ContactMemo memo_;
 };
 
 }  // namespace stepslide

@@ -8,6 +8,8 @@
 
 #include <btBulletCollisionCommon.h>
 
+#include <limits>
+
 namespace stepslide {
 
 struct BoxTriangleContact {
@@ -29,7 +31,14 @@ struct BoxTriangleContact {
 /// (3 box faces, the triangle's face, 9 edge pairs), which give the exact
 /// penetration depth of two convex polyhedra; the distance of separated
 /// shapes from their closest features (vertex-solid and edge-edge pairs).
+///
+/// `cutoff`: a caller that drops every contact farther than some distance
+/// passes it (with a slack far above rounding). When the separating axes
+/// alone prove the distance beyond it, the closest features are not
+/// searched: the returned distance is then that lower bound, above
+/// `cutoff`, and the normal and point are unset.
 BoxTriangleContact box_triangle(const btTransform& box, const btVector3& half_extents, double radius,
-                                const btVector3 triangle[3]);
+                                const btVector3 triangle[3],
+                                double cutoff = std::numeric_limits<double>::infinity());
 
 }  // namespace stepslide

@@ -21,7 +21,7 @@ namespace {
 struct TriangleContacts : btTriangleCallback {
   void processTriangle(btVector3* local, int, int) override {
     const btVector3 triangle[3] = {pose * local[0], pose * local[1], pose * local[2]};
-    const BoxTriangleContact exact = box_triangle(box_pose, half_extents, radius, triangle);
+    const BoxTriangleContact exact = box_triangle(box_pose, half_extents, radius, triangle, cutoff);
     const double distance = exact.distance - triangle_margin;
     if (distance > max_distance) return;
     Contact c;
@@ -44,6 +44,9 @@ struct TriangleContacts : btTriangleCallback {
   double radius = 0.0;
   double triangle_margin = 0.0;
   double max_distance = 0.0;
+  /// Beyond this box_triangle need not find the closest features: the
+  /// contact is dropped anyway (the slack is far above their rounding).
+  double cutoff = 0.0;
   const btCollisionObject* object = nullptr;
   std::vector<Contact>* out = nullptr;
 };
@@ -63,6 +66,7 @@ bool box_triangle_contacts(const btCollisionObject* character, const btCollision
   triangles.radius = box->getMargin();
   triangles.triangle_margin = level->getMargin();
   triangles.max_distance = max_distance;
+  triangles.cutoff = max_distance + triangles.triangle_margin + 1e-9;
   triangles.object = other;
   triangles.out = out;
   // The box's bounds in the concave shape's frame, grown by how far a

@@ -3,6 +3,7 @@
 // heightfields.
 #include "stepslide/collision.h"
 
+#include "box_box_contacts.h"  // hook: box characters' overlapping boxes (issue #13)
 #include "box_triangle_contacts.h"  // hook: box characters' triangle pairs (overlaps engineer, issue #15)
 #include "query_bounds.h"
 #include "query_shapes.h"
@@ -127,6 +128,7 @@ struct PairContacts : btBroadphaseAabbCallback {
     if (other == object_ || other == self_ || !callback_->needsCollision(other->getBroadphaseHandle())) return true;
     // Hook (issue #15): a box character's triangles are answered exactly.
     if (detail::box_triangle_contacts(object_, other, threshold_, callback_->out_)) return true;
+    if (detail::box_box_contacts(object_, other, callback_->out_)) return true;  // hook (issue #13)
     if (!(capsule_ && exact(other))) world_->contactPairTest(object_, other, *callback_);
     return true;
   }
@@ -215,7 +217,12 @@ void CollisionQueries::contacts(btCollisionObject* object, double max_distance, 
     ++counts_.reused_contacts;
     return;
   }
+  if (memo_.find(object, max_distance, out)) {
+    ++counts_.repeated_contacts;
+    return;
+  }
   query_contacts(object, max_distance, out);
+  memo_.store(object, max_distance, out);
 }
 
 void CollisionQueries::query_contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out) {

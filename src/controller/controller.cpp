@@ -62,7 +62,7 @@ void CharacterController::reset(const btVector3& feet, const btVector3& velocity
 
 TickReport CharacterController::update(const CharacterInput& input, double dt) {
   TickReport report;
-  queries_.reset_counts();
+  queries_.begin_tick();
   ride_ground(ctx_, state_, dt);  // the world has already moved this tick
 
   const btVector3 carried = state_.position;
@@ -78,6 +78,7 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
   settle(ctx_, state_, intent);
   absorb_steps(ctx_, state_, intent, walk_start, dt, report);
   report.sweeps = queries_.counts().sweeps;
+  queries_.end_tick();
   return report;
 }
 

@@ -43,7 +43,10 @@ double separation_along(const btVector3& h, const btVector3 p[3], const btVector
   return -std::min(push_plus, push_minus);
 }
 
-Axis best_axis(const btVector3& h, const btVector3 p[3]) {
+/// The axis of least penetration (or most separation); as soon as one axis
+/// separates them by more than `beyond`, that one (any axis's separation is
+/// a lower bound on the distance: the caller needs no better).
+Axis best_axis(const btVector3& h, const btVector3 p[3], double beyond) {
   Axis best;
   double sign = 1.0;
   const btVector3 edges[3] = {p[1] - p[0], p[2] - p[1], p[0] - p[2]};
@@ -53,12 +56,14 @@ Axis best_axis(const btVector3& h, const btVector3 p[3]) {
     face /= area;
     best.separation = separation_along(h, p, face, &sign);
     best.normal = face * sign;
+    if (best.separation > beyond) return best;
   }
   for (int k = 0; k < 3; ++k) {
     btVector3 axis(0, 0, 0);
     axis[k] = 1.0;
     const double s = separation_along(h, p, axis, &sign);
     if (s > best.separation) best = Axis{s, axis * sign, Axis::BoxFace, k, 0};  // ties: the triangle's face
+    if (best.separation > beyond) return best;
   }
   const double face_best = best.separation;
   for (int k = 0; k < 3; ++k) {
@@ -71,6 +76,7 @@ Axis best_axis(const btVector3& h, const btVector3 p[3]) {
       axis /= length;
       const double s = separation_along(h, p, axis, &sign);
       if (s > face_best + kFaceBias && s > best.separation) best = Axis{s, axis * sign, Axis::Edges, k, j};
+      if (s > beyond) return Axis{s, axis * sign, Axis::Edges, k, j};
     }
   }
   return best;
@@ -263,10 +269,18 @@ btVector3 overlap_point(const btVector3& h, const btVector3 p[3], const Axis& ax
 }  // namespace
 
 BoxTriangleContact box_triangle(const btTransform& box, const btVector3& half_extents, double radius,
-                                const btVector3 triangle[3]) {
+                                const btVector3 triangle[3], double cutoff) {
   const btVector3 p[3] = {box.invXform(triangle[0]), box.invXform(triangle[1]), box.invXform(triangle[2])};
   const btVector3& h = half_extents;
-  const Axis axis = best_axis(h, p);
+  const Axis axis = best_axis(h, p, cutoff + radius);
+  // Separation along any axis is a lower bound on the distance of two
+  // separated convex solids: beyond the caller's cutoff, no closer feature
+  // can bring it back (most triangles a query's bounds gather are such).
+  if (axis.separation > cutoff + radius) {
+    BoxTriangleContact beyond;
+    beyond.distance = axis.separation - radius;
+    return beyond;
+  }
   btVector3 normal = axis.normal;
   btVector3 point;
   double distance = axis.separation;

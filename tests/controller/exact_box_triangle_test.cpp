@@ -155,6 +155,34 @@ TEST(ExactBoxTriangle, MatchesBruteForceOnRandomCases) {
   EXPECT_GT(separated, 200);
 }
 
+// The cutoff (issue #13: most triangles a query's bounds gather are farther
+// than it asks for) changes nothing the caller keeps: at or below the cutoff
+// the answer is bit-for-bit the full one; above it, so is the full answer.
+TEST(ExactBoxTriangle, CutoffDropsOnlyWhatIsBeyondIt) {
+  Random random;
+  int cut = 0;
+  int kept = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const Case c = random_case(random, i);
+    const BoxTriangleContact full = box_triangle(c.box, c.half, c.radius, c.tri);
+    const double cutoff = random.uniform(-0.2, 0.5);
+    const BoxTriangleContact quick = box_triangle(c.box, c.half, c.radius, c.tri, cutoff);
+    SCOPED_TRACE("case " + std::to_string(i));
+    if (quick.distance > cutoff) {
+      ++cut;
+      EXPECT_GT(full.distance, cutoff);
+      EXPECT_LE(quick.distance, full.distance + 1e-12);  // a lower bound
+    } else {
+      ++kept;
+      EXPECT_EQ(quick.distance, full.distance);
+      EXPECT_EQ(quick.normal, full.normal);
+      EXPECT_EQ(quick.point, full.point);
+    }
+  }
+  EXPECT_GT(cut, 200);
+  EXPECT_GT(kept, 200);
+}
+
 TEST(ExactBoxTriangle, BoxOnAFloorReportsTheFaceAndTheMiddleOfTheOverlap) {
   const btVector3 floor[3] = {btVector3(-10, 0, -10), btVector3(10, 0, -10), btVector3(0, 0, 10)};
   const btTransform box(btQuaternion::getIdentity(), btVector3(1, 0.5 - 0.003, 2));
