@@ -166,7 +166,9 @@ TEST(SeparatingPlane, AdapterContactsOfCylinderPairsAreNeverTooShallow) {
     const double reference = brute_force_distance(c.character, c.body, random);
     // Bullet finds every overlap (none missed in 20 000 draws); only what
     // it reports can be verified.
-    if (reference < -1e-6) EXPECT_FALSE(contacts.empty()) << "case " << i;
+    if (reference < -1e-6) {
+      EXPECT_FALSE(contacts.empty()) << "case " << i;
+    }
     if (contacts.empty()) continue;
     ++compared;
     for (const Contact& contact : contacts) {
