@@ -10,6 +10,7 @@
 
 #include "exact_triangle.h"
 #include "query_shapes.h"
+#include "stepslide/triangle_cache.h"
 
 namespace stepslide::detail {
 
@@ -29,6 +30,16 @@ void bounds(const btVector3* points, int count, double grow, btVector3* low, btV
   const btVector3 g(grow, grow, grow);
   *low -= g;
   *high += g;
+}
+
+/// The shape's triangles whose bounds meet low..high, to `callback`: from
+/// the active TriangleCache where it answers for the shape (the same
+/// triangles in the same order), else from the shape's own walk.
+void each_triangle(const btConcaveShape* shape, btTriangleCallback* callback, const btVector3& low,
+                   const btVector3& high) {
+  TriangleCache* cache = TriangleCache::active();
+  if (cache == nullptr || !cache->process_all_triangles(shape, callback, low, high))
+    shape->processAllTriangles(callback, low, high);
 }
 
 /// Each triangle's contact, in the shape's frame.
@@ -119,7 +130,7 @@ bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, co
   btVector3 low;
   btVector3 high;
   bounds(ends, 2, radius + margin + std::max(max_distance, 0.0), &low, &high);
-  shape->processAllTriangles(&gather, low, high);
+  each_triangle(shape, &gather, low, high);
   if (gather.touching) return false;
   const btMatrix3x3& basis = pose.getBasis();
   for (const TriangleContact& t : gather.found) {
@@ -155,7 +166,7 @@ bool triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, co
   // capsule_triangle_sweep, reports those too): the set visited is then all
   // of them whatever the tree's quantised bounds add.
   bounds(ends, 4, radius + margin + kSweepReach, &low, &high);
-  world_shape->processAllTriangles(&gather, low, high);
+  each_triangle(world_shape, &gather, low, high);
   if (gather.touching) return false;
   std::sort(gather.hits.begin(), gather.hits.end(), hit_order);
   const btMatrix3x3& basis = pose.getBasis();

@@ -1,0 +1,120 @@
+// Temporal coherence for triangle meshes, as PhysX's character controller
+// caches geometry: the triangles of a btBvhTriangleMeshShape around the
+// character, gathered once from Bullet's quantised tree for a region grown
+// around the first query, and handed to every later query inside that
+// region without walking the tree again.
+#pragma once
+
+#include <btBulletCollisionCommon.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace stepslide {
+
+/// Answers a mesh's processAllTriangles (contacts, sweeps) and
+/// performRaycast (rays) from the triangles gathered for a region of the
+/// shape's own frame, handing the callback exactly the triangles Bullet's
+/// tree walk would, in the same order, with the same vertices, part and
+/// index: Bullet's stackless walk visits the leaves in array order and
+/// reports a leaf when the leaf's own test (quantised box overlap; for a
+/// ray also the slab test on its unquantised box) passes, which then passes
+/// for its ancestors too (their quantised boxes contain it, and both tests
+/// are monotone in the box); so filtering the region's leaves, kept in
+/// array order, by that test reproduces the walk. A query whose box lies
+/// inside the region (in the shape's frame: the body may move) is answered
+/// from it; otherwise the region is gathered again around that query.
+///
+/// Only for a quantised tree walked stackless (Bullet's default) over
+/// integer or short indices, with at least kMinTriangles triangles; any
+/// other shape returns false and the caller asks Bullet. The shape's tree
+/// and vertices are assumed unchanged while its pointers are (a game that
+/// edits a mesh in place calls forget(), as for CollisionQueries'
+/// forget_clearance, which calls it).
+class TriangleCache {
+ public:
+  /// How far a region reaches beyond the query that gathers it (m, in the
+  /// shape's frame).
+  static constexpr double kGrowth = 0.5;
+  /// Meshes of fewer triangles are walked by Bullet: its walk over a small
+  /// tree is as cheap as filtering a region (measured, bench/README.md).
+  static constexpr int kMinTriangles = 64;
+  /// Meshes remembered at once (least recently used dropped).
+  static constexpr int kMaxMeshes = 4;
+
+  /// As `shape->processAllTriangles(callback, low, high)`, or false.
+  bool process_all_triangles(const btCollisionShape* shape, btTriangleCallback* callback, const btVector3& low,
+                             const btVector3& high);
+  /// As `shape->performRaycast(callback, from, to)`, or false.
+  bool perform_raycast(const btCollisionShape* shape, btTriangleCallback* callback, const btVector3& from,
+                       const btVector3& to);
+  /// Drops every region (the next query gathers again).
+  void forget() { meshes_.clear(); }
+
+  /// Regions gathered and queries answered from one, since construction.
+  int gathers() const { return gathers_; }
+  int reuses() const { return reuses_; }
+
+  /// The cache the adapter's triangle pairs use while one of
+  /// CollisionQueries' walks runs (set by Use), or null: Bullet's walk.
+  static TriangleCache* active();
+  /// Makes `cache` the active one for its lifetime (restores the previous).
+  class Use {
+   public:
+    explicit Use(TriangleCache* cache);
+    ~Use();
+    Use(const Use&) = delete;
+    Use& operator=(const Use&) = delete;
+
+   private:
+    TriangleCache* previous_;
+  };
+
+ private:
+  /// The leaves of one mesh's region, in the tree's array order: quantised
+  /// boxes in blocks of kBlock (structure of arrays, padded with boxes that
+  /// meet nothing) for a filter the compiler vectorises, and per leaf the
+  /// triangle as Bullet's walk hands it out.
+  static constexpr int kBlock = 16;
+  struct Block {
+    std::uint16_t low[3][kBlock];
+    std::uint16_t high[3][kBlock];
+  };
+  struct Leaf {
+    btVector3 vertices[3];
+    btVector3 bounds[2];  ///< the unquantised box (the ray's slab test)
+    int part = 0;
+    int index = 0;
+  };
+  struct Mesh {
+    // What the region was gathered from: any change gathers again.
+    const btBvhTriangleMeshShape* shape = nullptr;
+    const btQuantizedBvh* bvh = nullptr;
+    const void* nodes = nullptr;
+    int node_count = 0;
+    const btStridingMeshInterface* interface = nullptr;
+    btVector3 scaling{1, 1, 1};
+    bool usable = false;  ///< false: a tree this cache does not answer for
+    btVector3 low{0, 0, 0};
+    btVector3 high{0, 0, 0};
+    std::vector<Block> blocks;
+    std::vector<Leaf> leaves;
+    std::uint64_t last_use = 0;
+  };
+
+  /// The mesh's region holding low..high, gathered if needed; null when the
+  /// shape is not one this cache answers for.
+  Mesh* region_for(const btCollisionShape* shape, const btVector3& low, const btVector3& high);
+  Mesh& entry_for(const btBvhTriangleMeshShape* shape);
+  void gather(Mesh* mesh, const btVector3& low, const btVector3& high);
+  /// Indices of the leaves whose quantised box meets low..high (quantised).
+  void overlapping(const Mesh& mesh, const unsigned short low[3], const unsigned short high[3]);
+
+  std::vector<Mesh> meshes_;
+  std::vector<int> hits_;
+  std::uint64_t clock_ = 0;
+  int gathers_ = 0;
+  int reuses_ = 0;
+};
+
+}  // namespace stepslide

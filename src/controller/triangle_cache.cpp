@@ -1,0 +1,252 @@
+// The triangles of meshes around the character (triangle_cache.h).
+#include "stepslide/triangle_cache.h"
+
+#include <algorithm>
+
+namespace stepslide {
+
+namespace {
+
+thread_local TriangleCache* active_cache = nullptr;
+
+/// Bullet's tree keeps what its walk reads protected; a member pointer
+/// named through a derived class reads it without copying the tree.
+struct BvhAccess : btQuantizedBvh {
+  static int node_count(const btQuantizedBvh& bvh) { return bvh.*(&BvhAccess::m_curNodeIndex); }
+  static bool quantized(const btQuantizedBvh& bvh) { return bvh.*(&BvhAccess::m_useQuantization); }
+  static bool stackless(const btQuantizedBvh& bvh) {
+    return bvh.*(&BvhAccess::m_traversalMode) == TRAVERSAL_STACKLESS;
+  }
+  static const QuantizedNodeArray& nodes(const btQuantizedBvh& bvh) {
+    return bvh.*(&BvhAccess::m_quantizedContiguousNodes);
+  }
+};
+
+bool inside(const btVector3& low, const btVector3& high, const btVector3& outer_low, const btVector3& outer_high) {
+  return outer_low.x() <= low.x() && outer_low.y() <= low.y() && outer_low.z() <= low.z() &&
+         high.x() <= outer_high.x() && high.y() <= outer_high.y() && high.z() <= outer_high.z();
+}
+
+/// Whether every part of the mesh has the index types both of Bullet's
+/// walks (processAllTriangles, performRaycast) read alike.
+bool plain_indices(const btStridingMeshInterface& mesh) {
+  for (int part = 0; part < mesh.getNumSubParts(); ++part) {
+    const unsigned char* vertices = nullptr;
+    const unsigned char* indices = nullptr;
+    int vertex_count = 0;
+    int stride = 0;
+    int index_stride = 0;
+    int faces = 0;
+    PHY_ScalarType vertex_type;
+    PHY_ScalarType index_type;
+    mesh.getLockedReadOnlyVertexIndexBase(&vertices, vertex_count, vertex_type, stride, &indices, index_stride, faces,
+                                          index_type, part);
+    mesh.unLockReadOnlyVertexBase(part);
+    if (index_type != PHY_INTEGER && index_type != PHY_SHORT) return false;
+  }
+  return true;
+}
+
+/// The triangles Bullet's processAllTriangles hands out, as it hands them.
+struct Capture : btTriangleCallback {
+  struct Triangle {
+    btVector3 v[3];
+    int part;
+    int index;
+  };
+  void processTriangle(btVector3* v, int part, int index) override { found.push_back({{v[0], v[1], v[2]}, part, index}); }
+  std::vector<Triangle> found;
+};
+
+}  // namespace
+
+TriangleCache* TriangleCache::active() { return active_cache; }
+
+TriangleCache::Use::Use(TriangleCache* cache) : previous_(active_cache) { active_cache = cache; }
+
+TriangleCache::Use::~Use() { active_cache = previous_; }
+
+TriangleCache::Mesh& TriangleCache::entry_for(const btBvhTriangleMeshShape* shape) {
+  auto* bvh = static_cast<const btQuantizedBvh*>(const_cast<btBvhTriangleMeshShape*>(shape)->getOptimizedBvh());
+  const btStridingMeshInterface* interface = shape->getMeshInterface();
+  const bool quantized = bvh != nullptr && BvhAccess::quantized(*bvh) && BvhAccess::nodes(*bvh).size() > 0;
+  const void* nodes = quantized ? &BvhAccess::nodes(*bvh)[0] : nullptr;
+  const int node_count = quantized ? BvhAccess::node_count(*bvh) : 0;
+  ++clock_;
+  auto found = std::find_if(meshes_.begin(), meshes_.end(), [&](const Mesh& m) { return m.shape == shape; });
+  if (found != meshes_.end() && found->bvh == bvh && found->nodes == nodes && found->node_count == node_count &&
+      found->interface == interface && found->scaling == interface->getScaling()) {
+    found->last_use = clock_;
+    return *found;
+  }
+  if (found == meshes_.end()) {
+    if (static_cast<int>(meshes_.size()) >= kMaxMeshes) {
+      found = std::min_element(meshes_.begin(), meshes_.end(),
+                               [](const Mesh& a, const Mesh& b) { return a.last_use < b.last_use; });
+    } else {
+      found = meshes_.emplace(meshes_.end());
+    }
+  }
+  // A new mesh, or this one's tree rebuilt or rescaled: start again.
+  Mesh& m = *found;
+  m = Mesh{};
+  m.shape = shape;
+  m.bvh = bvh;
+  m.nodes = nodes;
+  m.node_count = node_count;
+  m.interface = interface;
+  m.scaling = interface->getScaling();
+  m.last_use = clock_;
+  m.usable = quantized && BvhAccess::stackless(*bvh) && (node_count + 1) / 2 >= kMinTriangles &&
+             plain_indices(*interface);
+  return m;
+}
+
+TriangleCache::Mesh* TriangleCache::region_for(const btCollisionShape* shape, const btVector3& low,
+                                               const btVector3& high) {
+  if (shape->getShapeType() != TRIANGLE_MESH_SHAPE_PROXYTYPE) return nullptr;
+  Mesh& mesh = entry_for(static_cast<const btBvhTriangleMeshShape*>(shape));
+  if (!mesh.usable) return nullptr;
+  if (!mesh.blocks.empty() && inside(low, high, mesh.low, mesh.high)) {
+    ++reuses_;
+  } else {
+    gather(&mesh, low, high);
+  }
+  return mesh.usable ? &mesh : nullptr;
+}
+
+void TriangleCache::gather(Mesh* mesh, const btVector3& low, const btVector3& high) {
+  const btVector3 grow(kGrowth, kGrowth, kGrowth);
+  mesh->low = low - grow;
+  mesh->high = high + grow;
+  const btQuantizedBvh& bvh = *mesh->bvh;
+  unsigned short q_low[3];
+  unsigned short q_high[3];
+  bvh.quantizeWithClamp(q_low, mesh->low, 0);
+  bvh.quantizeWithClamp(q_high, mesh->high, 1);
+  // walkStacklessQuantizedTree over the region: its leaves, in array order.
+  std::vector<const btQuantizedBvhNode*> nodes;
+  const btQuantizedBvhNode* node = &BvhAccess::nodes(bvh)[0];
+  for (int at = 0; at < mesh->node_count;) {
+    const bool overlap = testQuantizedAabbAgainstQuantizedAabb(q_low, q_high, node->m_quantizedAabbMin,
+                                                               node->m_quantizedAabbMax) != 0;
+    const bool leaf = node->isLeafNode();
+    if (leaf && overlap) nodes.push_back(node);
+    const int step = overlap || leaf ? 1 : node->getEscapeIndex();
+    node += step;
+    at += step;
+  }
+  // The vertices exactly as Bullet's own walk computes them; it must visit
+  // the same leaves, or this tree is not one the cache understands.
+  Capture capture;
+  capture.found.reserve(nodes.size());
+  mesh->shape->processAllTriangles(&capture, mesh->low, mesh->high);
+  bool agree = capture.found.size() == nodes.size();
+  for (std::size_t i = 0; agree && i < nodes.size(); ++i) {
+    agree = capture.found[i].part == nodes[i]->getPartId() && capture.found[i].index == nodes[i]->getTriangleIndex();
+  }
+  if (!agree) {
+    mesh->usable = false;
+    mesh->blocks.clear();
+    mesh->leaves.clear();
+    return;
+  }
+  const std::size_t count = nodes.size();
+  mesh->leaves.resize(count);
+  mesh->blocks.assign((count + kBlock - 1) / kBlock + (count == 0 ? 1 : 0), Block{});
+  for (Block& b : mesh->blocks) {
+    for (int axis = 0; axis < 3; ++axis) {
+      std::fill(std::begin(b.low[axis]), std::end(b.low[axis]), std::uint16_t{0xffff});  // meets nothing
+      std::fill(std::begin(b.high[axis]), std::end(b.high[axis]), std::uint16_t{0});
+    }
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    Leaf& leaf = mesh->leaves[i];
+    const Capture::Triangle& t = capture.found[i];
+    for (int k = 0; k < 3; ++k) leaf.vertices[k] = t.v[k];
+    leaf.part = t.part;
+    leaf.index = t.index;
+    leaf.bounds[0] = bvh.unQuantize(nodes[i]->m_quantizedAabbMin);
+    leaf.bounds[1] = bvh.unQuantize(nodes[i]->m_quantizedAabbMax);
+    Block& block = mesh->blocks[i / kBlock];
+    for (int axis = 0; axis < 3; ++axis) {
+      block.low[axis][i % kBlock] = nodes[i]->m_quantizedAabbMin[axis];
+      block.high[axis][i % kBlock] = nodes[i]->m_quantizedAabbMax[axis];
+    }
+  }
+  ++gathers_;
+}
+
+void TriangleCache::overlapping(const Mesh& mesh, const unsigned short low[3], const unsigned short high[3]) {
+  hits_.clear();
+  const std::uint16_t l0 = low[0], l1 = low[1], l2 = low[2];
+  const std::uint16_t h0 = high[0], h1 = high[1], h2 = high[2];
+  for (std::size_t b = 0; b < mesh.blocks.size(); ++b) {
+    const Block& block = mesh.blocks[b];
+    // testQuantizedAabbAgainstQuantizedAabb, sixteen at a time.
+    std::uint8_t meets[kBlock];
+    std::uint8_t any = 0;
+    for (int i = 0; i < kBlock; ++i) {
+      meets[i] = static_cast<std::uint8_t>((l0 <= block.high[0][i]) & (h0 >= block.low[0][i]) &
+                                           (l1 <= block.high[1][i]) & (h1 >= block.low[1][i]) &
+                                           (l2 <= block.high[2][i]) & (h2 >= block.low[2][i]));
+    }
+    for (int i = 0; i < kBlock; ++i) any |= meets[i];
+    if (any == 0) continue;
+    for (int i = 0; i < kBlock; ++i) {
+      if (meets[i] != 0) hits_.push_back(static_cast<int>(b) * kBlock + i);
+    }
+  }
+}
+
+bool TriangleCache::process_all_triangles(const btCollisionShape* shape, btTriangleCallback* callback,
+                                          const btVector3& low, const btVector3& high) {
+  const Mesh* mesh = region_for(shape, low, high);
+  if (mesh == nullptr) return false;
+  // As reportAabbOverlappingNodex quantises the query.
+  unsigned short q_low[3];
+  unsigned short q_high[3];
+  mesh->bvh->quantizeWithClamp(q_low, low, 0);
+  mesh->bvh->quantizeWithClamp(q_high, high, 1);
+  overlapping(*mesh, q_low, q_high);
+  for (const int i : hits_) {
+    const Leaf& leaf = mesh->leaves[static_cast<std::size_t>(i)];
+    btVector3 triangle[3] = {leaf.vertices[0], leaf.vertices[1], leaf.vertices[2]};  // the callback may write
+    callback->processTriangle(triangle, leaf.part, leaf.index);
+  }
+  return true;
+}
+
+bool TriangleCache::perform_raycast(const btCollisionShape* shape, btTriangleCallback* callback,
+                                    const btVector3& from, const btVector3& to) {
+  // walkStacklessQuantizedTreeAgainstRay with no box extents, as
+  // reportRayOverlappingNodex calls it, step for step.
+  btVector3 ray_low = from;
+  btVector3 ray_high = from;
+  ray_low.setMin(to);
+  ray_high.setMax(to);
+  const Mesh* mesh = region_for(shape, ray_low, ray_high);
+  if (mesh == nullptr) return false;
+  btVector3 direction = to - from;
+  direction.normalize();
+  const btScalar lambda_max = direction.dot(to - from);
+  for (int axis = 0; axis < 3; ++axis) {
+    direction[axis] = direction[axis] == btScalar(0.0) ? btScalar(BT_LARGE_FLOAT) : btScalar(1.0) / direction[axis];
+  }
+  const unsigned int sign[3] = {direction[0] < 0.0, direction[1] < 0.0, direction[2] < 0.0};
+  unsigned short q_low[3];
+  unsigned short q_high[3];
+  mesh->bvh->quantizeWithClamp(q_low, ray_low, 0);
+  mesh->bvh->quantizeWithClamp(q_high, ray_high, 1);
+  overlapping(*mesh, q_low, q_high);
+  for (const int i : hits_) {
+    const Leaf& leaf = mesh->leaves[static_cast<std::size_t>(i)];
+    btScalar param = 1.0;
+    if (!btRayAabb2(from, direction, sign, leaf.bounds, param, 0.0, lambda_max)) continue;
+    btVector3 triangle[3] = {leaf.vertices[0], leaf.vertices[1], leaf.vertices[2]};
+    callback->processTriangle(triangle, leaf.part, leaf.index);
+  }
+  return true;
+}
+
+}  // namespace stepslide
