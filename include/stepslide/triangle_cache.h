@@ -26,19 +26,21 @@ namespace stepslide {
 /// from it; otherwise the region is gathered again around that query.
 ///
 /// Only for a quantised tree walked stackless (Bullet's default) over
-/// integer or short indices, with at least kMinTriangles triangles; any
-/// other shape returns false and the caller asks Bullet. The shape's tree
+/// integer or short indices; any other shape returns false and the caller
+/// asks Bullet. The shape's tree
 /// and vertices are assumed unchanged while its pointers are (a game that
 /// edits a mesh in place calls forget(), as for CollisionQueries'
 /// forget_clearance, which calls it).
 class TriangleCache {
  public:
   /// How far a region reaches beyond the query that gathers it (m, in the
-  /// shape's frame).
-  static constexpr double kGrowth = 0.5;
-  /// Meshes of fewer triangles are walked by Bullet: its walk over a small
-  /// tree is as cheap as filtering a region (measured, bench/README.md).
-  static constexpr int kMinTriangles = 64;
+  /// shape's frame), at most: halved for a mesh, down to kMinGrowth, while a
+  /// region of it holds more than kMaxRegionTriangles (a dense mesh, where
+  /// filtering a large region would cost more than Bullet's walk; measured,
+  /// bench/README.md). Any mesh size gains (2 triangles: -3.6 % per tick).
+  static constexpr double kGrowth = 1.0;
+  static constexpr double kMinGrowth = 0.125;
+  static constexpr std::size_t kMaxRegionTriangles = 128;
   /// Meshes remembered at once (least recently used dropped).
   static constexpr int kMaxMeshes = 4;
 
@@ -95,6 +97,7 @@ class TriangleCache {
     const btStridingMeshInterface* interface = nullptr;
     btVector3 scaling{1, 1, 1};
     bool usable = false;  ///< false: a tree this cache does not answer for
+    double growth = kGrowth;
     btVector3 low{0, 0, 0};
     btVector3 high{0, 0, 0};
     std::vector<Block> blocks;
@@ -107,6 +110,8 @@ class TriangleCache {
   Mesh* region_for(const btCollisionShape* shape, const btVector3& low, const btVector3& high);
   Mesh& entry_for(const btBvhTriangleMeshShape* shape);
   void gather(Mesh* mesh, const btVector3& low, const btVector3& high);
+  /// The region's leaves, in array order (walkStacklessQuantizedTree's).
+  static void walk(const Mesh& mesh, std::vector<const btQuantizedBvhNode*>* nodes);
   /// Indices of the leaves whose quantised box meets low..high (quantised).
   void overlapping(const Mesh& mesh, const unsigned short low[3], const unsigned short high[3]);
 

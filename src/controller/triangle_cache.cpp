@@ -47,16 +47,36 @@ bool plain_indices(const btStridingMeshInterface& mesh) {
   return true;
 }
 
-/// The triangles Bullet's processAllTriangles hands out, as it hands them.
-struct Capture : btTriangleCallback {
-  struct Triangle {
-    btVector3 v[3];
-    int part;
-    int index;
-  };
-  void processTriangle(btVector3* v, int part, int index) override { found.push_back({{v[0], v[1], v[2]}, part, index}); }
-  std::vector<Triangle> found;
-};
+/// A triangle's vertices exactly as Bullet's processAllTriangles and
+/// performRaycast compute them (btBvhTriangleMeshShape.cpp's node callback:
+/// each coordinate times the mesh's scaling, one multiplication).
+void vertices_of(const btStridingMeshInterface& mesh, int part, int index, btVector3 out[3]) {
+  const unsigned char* vertices = nullptr;
+  const unsigned char* indices = nullptr;
+  int vertex_count = 0;
+  int stride = 0;
+  int index_stride = 0;
+  int faces = 0;
+  PHY_ScalarType type;
+  PHY_ScalarType index_type;
+  mesh.getLockedReadOnlyVertexIndexBase(&vertices, vertex_count, type, stride, &indices, index_stride, faces,
+                                        index_type, part);
+  const auto* base = reinterpret_cast<const unsigned int*>(indices + index * index_stride);
+  const btVector3& scaling = mesh.getScaling();
+  for (int j = 2; j >= 0; --j) {
+    const int vertex = index_type == PHY_SHORT ? reinterpret_cast<const unsigned short*>(base)[j]
+                                               : static_cast<int>(base[j]);
+    if (type == PHY_FLOAT) {
+      const auto* v = reinterpret_cast<const float*>(vertices + vertex * stride);
+      out[j] = btVector3(v[0] * scaling.getX(), v[1] * scaling.getY(), v[2] * scaling.getZ());
+    } else {
+      const auto* v = reinterpret_cast<const double*>(vertices + vertex * stride);
+      out[j] = btVector3(btScalar(v[0]) * scaling.getX(), btScalar(v[1]) * scaling.getY(),
+                         btScalar(v[2]) * scaling.getZ());
+    }
+  }
+  mesh.unLockReadOnlyVertexBase(part);
+}
 
 }  // namespace
 
@@ -97,8 +117,7 @@ TriangleCache::Mesh& TriangleCache::entry_for(const btBvhTriangleMeshShape* shap
   m.interface = interface;
   m.scaling = interface->getScaling();
   m.last_use = clock_;
-  m.usable = quantized && BvhAccess::stackless(*bvh) && (node_count + 1) / 2 >= kMinTriangles &&
-             plain_indices(*interface);
+  m.usable = quantized && BvhAccess::stackless(*bvh) && plain_indices(*interface);
   return m;
 }
 
@@ -115,42 +134,36 @@ TriangleCache::Mesh* TriangleCache::region_for(const btCollisionShape* shape, co
   return mesh.usable ? &mesh : nullptr;
 }
 
-void TriangleCache::gather(Mesh* mesh, const btVector3& low, const btVector3& high) {
-  const btVector3 grow(kGrowth, kGrowth, kGrowth);
-  mesh->low = low - grow;
-  mesh->high = high + grow;
-  const btQuantizedBvh& bvh = *mesh->bvh;
+void TriangleCache::walk(const Mesh& mesh, std::vector<const btQuantizedBvhNode*>* nodes) {
+  const btQuantizedBvh& bvh = *mesh.bvh;
   unsigned short q_low[3];
   unsigned short q_high[3];
-  bvh.quantizeWithClamp(q_low, mesh->low, 0);
-  bvh.quantizeWithClamp(q_high, mesh->high, 1);
-  // walkStacklessQuantizedTree over the region: its leaves, in array order.
-  std::vector<const btQuantizedBvhNode*> nodes;
+  bvh.quantizeWithClamp(q_low, mesh.low, 0);
+  bvh.quantizeWithClamp(q_high, mesh.high, 1);
+  nodes->clear();
   const btQuantizedBvhNode* node = &BvhAccess::nodes(bvh)[0];
-  for (int at = 0; at < mesh->node_count;) {
+  for (int at = 0; at < mesh.node_count;) {
     const bool overlap = testQuantizedAabbAgainstQuantizedAabb(q_low, q_high, node->m_quantizedAabbMin,
                                                                node->m_quantizedAabbMax) != 0;
     const bool leaf = node->isLeafNode();
-    if (leaf && overlap) nodes.push_back(node);
+    if (leaf && overlap) nodes->push_back(node);
     const int step = overlap || leaf ? 1 : node->getEscapeIndex();
     node += step;
     at += step;
   }
-  // The vertices exactly as Bullet's own walk computes them; it must visit
-  // the same leaves, or this tree is not one the cache understands.
-  Capture capture;
-  capture.found.reserve(nodes.size());
-  mesh->shape->processAllTriangles(&capture, mesh->low, mesh->high);
-  bool agree = capture.found.size() == nodes.size();
-  for (std::size_t i = 0; agree && i < nodes.size(); ++i) {
-    agree = capture.found[i].part == nodes[i]->getPartId() && capture.found[i].index == nodes[i]->getTriangleIndex();
+}
+
+void TriangleCache::gather(Mesh* mesh, const btVector3& low, const btVector3& high) {
+  std::vector<const btQuantizedBvhNode*> nodes;
+  for (;;) {
+    const btVector3 grow(mesh->growth, mesh->growth, mesh->growth);
+    mesh->low = low - grow;
+    mesh->high = high + grow;
+    walk(*mesh, &nodes);
+    if (nodes.size() <= kMaxRegionTriangles || mesh->growth <= kMinGrowth) break;
+    mesh->growth *= 0.5;  // a dense mesh: smaller regions from now on
   }
-  if (!agree) {
-    mesh->usable = false;
-    mesh->blocks.clear();
-    mesh->leaves.clear();
-    return;
-  }
+  const btQuantizedBvh& bvh = *mesh->bvh;
   const std::size_t count = nodes.size();
   mesh->leaves.resize(count);
   mesh->blocks.assign((count + kBlock - 1) / kBlock + (count == 0 ? 1 : 0), Block{});
@@ -162,10 +175,9 @@ void TriangleCache::gather(Mesh* mesh, const btVector3& low, const btVector3& hi
   }
   for (std::size_t i = 0; i < count; ++i) {
     Leaf& leaf = mesh->leaves[i];
-    const Capture::Triangle& t = capture.found[i];
-    for (int k = 0; k < 3; ++k) leaf.vertices[k] = t.v[k];
-    leaf.part = t.part;
-    leaf.index = t.index;
+    leaf.part = nodes[i]->getPartId();
+    leaf.index = nodes[i]->getTriangleIndex();
+    vertices_of(*mesh->interface, leaf.part, leaf.index, leaf.vertices);
     leaf.bounds[0] = bvh.unQuantize(nodes[i]->m_quantizedAabbMin);
     leaf.bounds[1] = bvh.unQuantize(nodes[i]->m_quantizedAabbMax);
     Block& block = mesh->blocks[i / kBlock];
