@@ -12,6 +12,45 @@
 
 namespace stepslide {
 
+/// One triangle of a region, as handed to a TriangleVisitor: what Bullet's
+/// walk hands out (vertices, part, index), its plane as the exact pairs
+/// compute it (exact_triangle.h's plane_of: n, unit, flat), and a slot where
+/// the exact sweeps keep the last start contact they computed with it (the
+/// unbounded closest points of the capsule a→b of radius, in the shape's
+/// frame), valid while the region lives: a tick sweeps from the same place
+/// several times (the move and the step-up from the start, a slide's next
+/// sweep after a hit where it stands, the ground probe and the next tick's
+/// move from the end). About a quarter of the oa_dm3 walks' triangle
+/// sweeps start where the last one did.
+struct CachedTriangle {
+  btVector3 vertices[3];
+  int part = 0;
+  int index = 0;
+  btVector3 plane_n{0, 0, 0};
+  btVector3 plane_unit{0, 0, 0};
+  bool plane_flat = false;
+  struct Closest {
+    bool valid = false;
+    btVector3 a{0, 0, 0};
+    btVector3 b{0, 0, 0};
+    double radius = 0.0;
+    bool separated = false;
+    double distance = 0.0;
+    btVector3 normal{0, 0, 0};
+    btVector3 point{0, 0, 0};
+    btVector3 face_normal{0, 0, 0};
+  } closest;
+};
+
+/// Receives a region's triangles (TriangleCache::visit_triangles).
+class TriangleVisitor {
+ public:
+  virtual void visit(CachedTriangle& triangle) = 0;
+
+ protected:
+  ~TriangleVisitor() = default;
+};
+
 /// Answers a mesh's processAllTriangles (contacts, sweeps) and
 /// performRaycast (rays) from the triangles gathered for a region of the
 /// shape's own frame, handing the callback exactly the triangles Bullet's
@@ -47,6 +86,10 @@ class TriangleCache {
   /// As `shape->processAllTriangles(callback, low, high)`, or false.
   bool process_all_triangles(const btCollisionShape* shape, btTriangleCallback* callback, const btVector3& low,
                              const btVector3& high);
+  /// The same triangles in the same order, handed to `visitor` with their
+  /// planes and slots, or false.
+  bool visit_triangles(const btCollisionShape* shape, const btVector3& low, const btVector3& high,
+                       TriangleVisitor* visitor);
   /// As `shape->performRaycast(callback, from, to)`, or false.
   bool perform_raycast(const btCollisionShape* shape, btTriangleCallback* callback, const btVector3& from,
                        const btVector3& to);
@@ -83,10 +126,8 @@ class TriangleCache {
     std::uint16_t high[3][kBlock];
   };
   struct Leaf {
-    btVector3 vertices[3];
+    CachedTriangle triangle;
     btVector3 bounds[2];  ///< the unquantised box (the ray's slab test)
-    int part = 0;
-    int index = 0;
   };
   struct Mesh {
     // What the region was gathered from: any change gathers again.
@@ -108,6 +149,8 @@ class TriangleCache {
   /// The mesh's region holding low..high, gathered if needed; null when the
   /// shape is not one this cache answers for.
   Mesh* region_for(const btCollisionShape* shape, const btVector3& low, const btVector3& high);
+  /// The region's leaves whose quantised box meets low..high (in hits_), or null.
+  Mesh* leaves_meeting(const btCollisionShape* shape, const btVector3& low, const btVector3& high);
   Mesh& entry_for(const btBvhTriangleMeshShape* shape);
   void gather(Mesh* mesh, const btVector3& low, const btVector3& high);
   /// The region's leaves, in array order (walkStacklessQuantizedTree's).

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "exact_triangle.h"
+
 namespace stepslide {
 
 namespace {
@@ -175,9 +177,15 @@ void TriangleCache::gather(Mesh* mesh, const btVector3& low, const btVector3& hi
   }
   for (std::size_t i = 0; i < count; ++i) {
     Leaf& leaf = mesh->leaves[i];
-    leaf.part = nodes[i]->getPartId();
-    leaf.index = nodes[i]->getTriangleIndex();
-    vertices_of(*mesh->interface, leaf.part, leaf.index, leaf.vertices);
+    CachedTriangle& t = leaf.triangle;
+    t.part = nodes[i]->getPartId();
+    t.index = nodes[i]->getTriangleIndex();
+    vertices_of(*mesh->interface, t.part, t.index, t.vertices);
+    const detail::TrianglePlane plane = detail::plane_of(detail::Triangle{{t.vertices[0], t.vertices[1], t.vertices[2]}});
+    t.plane_n = plane.n;
+    t.plane_unit = plane.unit;
+    t.plane_flat = plane.flat;
+    t.closest = CachedTriangle::Closest{};
     leaf.bounds[0] = bvh.unQuantize(nodes[i]->m_quantizedAabbMin);
     leaf.bounds[1] = bvh.unQuantize(nodes[i]->m_quantizedAabbMax);
     Block& block = mesh->blocks[i / kBlock];
@@ -211,21 +219,36 @@ void TriangleCache::overlapping(const Mesh& mesh, const unsigned short low[3], c
   }
 }
 
-bool TriangleCache::process_all_triangles(const btCollisionShape* shape, btTriangleCallback* callback,
-                                          const btVector3& low, const btVector3& high) {
-  const Mesh* mesh = region_for(shape, low, high);
-  if (mesh == nullptr) return false;
+TriangleCache::Mesh* TriangleCache::leaves_meeting(const btCollisionShape* shape, const btVector3& low,
+                                                   const btVector3& high) {
+  Mesh* mesh = region_for(shape, low, high);
+  if (mesh == nullptr) return nullptr;
   // As reportAabbOverlappingNodex quantises the query.
   unsigned short q_low[3];
   unsigned short q_high[3];
   mesh->bvh->quantizeWithClamp(q_low, low, 0);
   mesh->bvh->quantizeWithClamp(q_high, high, 1);
   overlapping(*mesh, q_low, q_high);
+  return mesh;
+}
+
+bool TriangleCache::process_all_triangles(const btCollisionShape* shape, btTriangleCallback* callback,
+                                          const btVector3& low, const btVector3& high) {
+  const Mesh* mesh = leaves_meeting(shape, low, high);
+  if (mesh == nullptr) return false;
   for (const int i : hits_) {
-    const Leaf& leaf = mesh->leaves[static_cast<std::size_t>(i)];
-    btVector3 triangle[3] = {leaf.vertices[0], leaf.vertices[1], leaf.vertices[2]};  // the callback may write
-    callback->processTriangle(triangle, leaf.part, leaf.index);
+    const CachedTriangle& t = mesh->leaves[static_cast<std::size_t>(i)].triangle;
+    btVector3 triangle[3] = {t.vertices[0], t.vertices[1], t.vertices[2]};  // the callback may write
+    callback->processTriangle(triangle, t.part, t.index);
   }
+  return true;
+}
+
+bool TriangleCache::visit_triangles(const btCollisionShape* shape, const btVector3& low, const btVector3& high,
+                                    TriangleVisitor* visitor) {
+  Mesh* mesh = leaves_meeting(shape, low, high);
+  if (mesh == nullptr) return false;
+  for (const int i : hits_) visitor->visit(mesh->leaves[static_cast<std::size_t>(i)].triangle);
   return true;
 }
 
@@ -255,8 +278,9 @@ bool TriangleCache::perform_raycast(const btCollisionShape* shape, btTriangleCal
     const Leaf& leaf = mesh->leaves[static_cast<std::size_t>(i)];
     btScalar param = 1.0;
     if (!btRayAabb2(from, direction, sign, leaf.bounds, param, 0.0, lambda_max)) continue;
-    btVector3 triangle[3] = {leaf.vertices[0], leaf.vertices[1], leaf.vertices[2]};
-    callback->processTriangle(triangle, leaf.part, leaf.index);
+    const CachedTriangle& t = leaf.triangle;
+    btVector3 triangle[3] = {t.vertices[0], t.vertices[1], t.vertices[2]};
+    callback->processTriangle(triangle, t.part, t.index);
   }
   return true;
 }
