@@ -423,15 +423,13 @@ TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, dou
   return hit_at(best.t, 0.0, best.normal, best.point);
 }
 
-TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
-                                     const Triangle& tri) {
-  const Plane plane = plane_of(tri);
-  Computed start(a, b, radius, tri, plane);
-  return capsule_triangle_sweep(a, b, radius, m, tri, plane, start);
-}
+namespace {
 
-TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
-                                     const Triangle& tri, const Plane& plane, StartContact& start_contact) {
+/// capsule_triangle_sweep, its start contact from `start_contact` (a
+/// template: Bullet's path calls Computed's directly).
+template <class Start>
+TriangleSweep sweep_from(const btVector3& a, const btVector3& b, double radius, const btVector3& m, const Triangle& tri,
+                         const Plane& plane, Start& start_contact) {
   TriangleSweep result;
   if (beside_plane(a, b, m, tri, plane, radius + kBulletStop)) return result;
   const TriangleContact& start = start_contact.get();
@@ -471,6 +469,20 @@ TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, dou
     if (++iterations > kBulletIterations) return result;
   }
   return hit_at(lambda, distance, normal, point);
+}
+
+}  // namespace
+
+TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
+                                     const Triangle& tri) {
+  const Plane plane = plane_of(tri);
+  Computed start(a, b, radius, tri, plane);
+  return sweep_from(a, b, radius, m, tri, plane, start);
+}
+
+TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
+                                     const Triangle& tri, const Plane& plane, StartContact& start) {
+  return sweep_from(a, b, radius, m, tri, plane, start);
 }
 
 }  // namespace stepslide::detail

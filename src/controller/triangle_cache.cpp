@@ -9,8 +9,6 @@ namespace stepslide {
 
 namespace {
 
-thread_local TriangleCache* active_cache = nullptr;
-
 /// Bullet's tree keeps what its walk reads protected; a member pointer
 /// named through a derived class reads it without copying the tree.
 struct BvhAccess : btQuantizedBvh {
@@ -81,12 +79,6 @@ void vertices_of(const btStridingMeshInterface& mesh, int part, int index, btVec
 }
 
 }  // namespace
-
-TriangleCache* TriangleCache::active() { return active_cache; }
-
-TriangleCache::Use::Use(TriangleCache* cache) : previous_(active_cache) { active_cache = cache; }
-
-TriangleCache::Use::~Use() { active_cache = previous_; }
 
 TriangleCache::Mesh& TriangleCache::entry_for(const btBvhTriangleMeshShape* shape) {
   auto* bvh = static_cast<const btQuantizedBvh*>(const_cast<btBvhTriangleMeshShape*>(shape)->getOptimizedBvh());
