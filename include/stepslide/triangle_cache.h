@@ -66,10 +66,10 @@ class TriangleVisitor {
 ///
 /// Only for a quantised tree walked stackless (Bullet's default) over
 /// integer or short indices; any other shape returns false and the caller
-/// asks Bullet. The shape's tree
-/// and vertices are assumed unchanged while its pointers are (a game that
-/// edits a mesh in place calls forget(), as for CollisionQueries'
-/// forget_clearance, which calls it).
+/// asks Bullet. The shape's tree and vertices are assumed unchanged while
+/// its pointers are (a game that edits a mesh in place calls forget(), as
+/// for CollisionQueries' forget_clearance, which calls it). Callbacks and
+/// visitors must not query the cache again while it hands them triangles.
 class TriangleCache {
  public:
   /// How far a region reaches beyond the query that gathers it (m, in the
