@@ -9,6 +9,8 @@
 
 #include <vector>
 
+#include "stepslide/triangle_cache.h"
+
 namespace stepslide {
 
 /// Answers a query's broadphase walk from the leaves gathered for a region,
@@ -22,6 +24,11 @@ namespace stepslide {
 /// inside it; otherwise the region is gathered again around the query. Only
 /// for a btDbvtBroadphase holding at least kMinLeaves leaves; any other
 /// broadphase is walked as before.
+///
+/// It also holds the triangles of meshes around the character
+/// (TriangleCache), active while its walks run the queries' callbacks: the
+/// mesh pairs (triangle_pairs.cpp) and rays (ray_query.cpp) that those
+/// callbacks answer take their triangles from it instead of the mesh's tree.
 class QueryRegion {
  public:
   /// How far the region reaches beyond the query that gathers it.
@@ -34,6 +41,7 @@ class QueryRegion {
   /// As `broadphase->aabbTest(low, high, callback)`.
   void aabb_test(btBroadphaseInterface* broadphase, const btVector3& low, const btVector3& high,
                  btBroadphaseAabbCallback& callback) {
+    TriangleCache::Use use(&triangles_);
     if (btDbvtBroadphase* dbvt = worth_a_region(broadphase)) {
       region_aabb_test(dbvt, low, high, callback);
     } else {
@@ -44,18 +52,24 @@ class QueryRegion {
   void ray_test(btBroadphaseInterface* broadphase, const btVector3& from, const btVector3& to,
                 btBroadphaseRayCallback& callback, const btVector3& low = btVector3(0, 0, 0),
                 const btVector3& high = btVector3(0, 0, 0)) {
+    TriangleCache::Use use(&triangles_);
     if (btDbvtBroadphase* dbvt = worth_a_region(broadphase)) {
       region_ray_test(dbvt, from, to, callback, low, high);
     } else {
       broadphase->rayTest(from, to, callback, low, high);
     }
   }
-  /// Drops the region (the next query gathers again).
-  void forget() { valid_ = false; }
+  /// Drops the region and the triangles (the next query gathers again).
+  void forget() {
+    valid_ = false;
+    triangles_.forget();
+  }
 
   /// Regions gathered and queries answered from one, since construction.
   int gathers() const { return gathers_; }
   int reuses() const { return reuses_; }
+  /// The meshes' triangles around the character.
+  const TriangleCache& triangles() const { return triangles_; }
 
  private:
   struct Token {
@@ -98,6 +112,7 @@ class QueryRegion {
   std::vector<const btDbvtNode*> leaves_;
   int gathers_ = 0;
   int reuses_ = 0;
+  TriangleCache triangles_;
 };
 
 }  // namespace stepslide

@@ -75,22 +75,7 @@ void closest_on_segments(const btVector3& p, const btVector3& d, const btVector3
   }
 }
 
-/// The triangle's plane: `n` the cross product of two edges (its length
-/// twice the area), `unit` the unit normal where the triangle has an area.
-struct Plane {
-  btVector3 n;
-  btVector3 unit{0, 0, 0};
-  bool flat = false;
-};
-
-Plane plane_of(const Triangle& tri) {
-  Plane p;
-  p.n = (tri.v[1] - tri.v[0]).cross(tri.v[2] - tri.v[0]);
-  const double n2 = p.n.length2();
-  p.flat = n2 > kDegenerate;
-  if (p.flat) p.unit = p.n / std::sqrt(n2);
-  return p;
-}
+using Plane = TrianglePlane;
 
 /// Whether `x`, on the triangle's plane (normal `n`, any length), is inside
 /// it or on its boundary.
@@ -355,11 +340,68 @@ TriangleSweep hit_at(double fraction, double distance, const btVector3& normal, 
   return s;
 }
 
+/// The start contact, computed when asked.
+class Computed final : public StartContact {
+ public:
+  Computed(const btVector3& a, const btVector3& b, double radius, const Triangle& tri, const Plane& plane)
+      : a_(a), b_(b), radius_(radius), tri_(tri), plane_(plane) {}
+  const TriangleContact& get() override {
+    contact_ = contact_with(a_, b_, radius_, tri_, plane_, std::numeric_limits<double>::infinity());
+    return contact_;
+  }
+
+ private:
+  const btVector3& a_;
+  const btVector3& b_;
+  double radius_;
+  const Triangle& tri_;
+  const Plane& plane_;
+  TriangleContact contact_;
+};
+
 }  // namespace
+
+Plane plane_of(const Triangle& tri) {
+  Plane p;
+  p.n = (tri.v[1] - tri.v[0]).cross(tri.v[2] - tri.v[0]);
+  const double n2 = p.n.length2();
+  p.flat = n2 > kDegenerate;
+  if (p.flat) p.unit = p.n / std::sqrt(n2);
+  return p;
+}
 
 TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
                                  double max_distance) {
   return contact_with(a, b, radius, tri, plane_of(tri), max_distance);
+}
+
+TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
+                                 const Plane& plane, double max_distance) {
+  return contact_with(a, b, radius, tri, plane, max_distance);
+}
+
+TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
+                                 const Plane& plane, double max_distance, StartContact& start) {
+  // contact_with's cheap cull, then its unbounded answer, which its bounded
+  // one equals but where the distance passes max_distance (beyond).
+  if (plane.flat) {
+    const double da = (a - tri.v[0]).dot(plane.unit);
+    const double db = (b - tri.v[0]).dot(plane.unit);
+    const double reach = radius + max_distance;
+    if ((da > reach && db > reach) || (da < -reach && db < -reach)) {
+      TriangleContact result;
+      result.separated = true;
+      result.beyond = true;
+      return result;
+    }
+  }
+  const TriangleContact& full = start.get();
+  if (!full.separated || !(full.distance > max_distance)) return full;
+  TriangleContact result;
+  result.separated = true;
+  result.distance = full.distance;
+  result.beyond = true;
+  return result;
 }
 
 TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
@@ -381,12 +423,16 @@ TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, dou
   return hit_at(best.t, 0.0, best.normal, best.point);
 }
 
-TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
-                                     const Triangle& tri) {
+namespace {
+
+/// capsule_triangle_sweep, its start contact from `start_contact` (a
+/// template: Bullet's path calls Computed's directly).
+template <class Start>
+TriangleSweep sweep_from(const btVector3& a, const btVector3& b, double radius, const btVector3& m, const Triangle& tri,
+                         const Plane& plane, Start& start_contact) {
   TriangleSweep result;
-  const Plane plane = plane_of(tri);
   if (beside_plane(a, b, m, tri, plane, radius + kBulletStop)) return result;
-  const TriangleContact start = contact_with(a, b, radius, tri, plane, std::numeric_limits<double>::infinity());
+  const TriangleContact& start = start_contact.get();
   if (!start.separated) {
     result.kind = TriangleSweep::Kind::Unknown;
     return result;
@@ -423,6 +469,20 @@ TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, dou
     if (++iterations > kBulletIterations) return result;
   }
   return hit_at(lambda, distance, normal, point);
+}
+
+}  // namespace
+
+TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
+                                     const Triangle& tri) {
+  const Plane plane = plane_of(tri);
+  Computed start(a, b, radius, tri, plane);
+  return sweep_from(a, b, radius, m, tri, plane, start);
+}
+
+TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
+                                     const Triangle& tri, const Plane& plane, StartContact& start) {
+  return sweep_from(a, b, radius, m, tri, plane, start);
 }
 
 }  // namespace stepslide::detail

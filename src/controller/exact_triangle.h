@@ -31,11 +31,41 @@ struct TriangleContact {
   btVector3 face_normal{0, 0, 0};
 };
 
+/// The triangle's plane: `n` the cross product of two edges (its length
+/// twice the area), `unit` the unit normal where the triangle has an area.
+struct TrianglePlane {
+  btVector3 n{0, 0, 0};
+  btVector3 unit{0, 0, 0};
+  bool flat = false;
+};
+
+/// The plane every query below computes for `triangle` first.
+TrianglePlane plane_of(const Triangle& triangle);
+
+/// Where a query of the capsule a→b of `radius` against one triangle takes
+/// the unbounded closest points from: capsule_triangle(a, b, radius,
+/// triangle, infinity), computed when asked, or remembered from an earlier
+/// query of the same capsule and triangle (triangle_pairs.cpp).
+class StartContact {
+ public:
+  virtual const TriangleContact& get() = 0;
+
+ protected:
+  ~StartContact() = default;
+};
+
 /// The closest points of the capsule a→b of `radius` and `triangle`. When
 /// the capsule's surface is certainly farther than `max_distance` from the
 /// triangle's plane, `beyond` is set and nothing computed (the cheap cull).
 TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& triangle,
                                  double max_distance);
+/// The same, with the triangle's plane known.
+TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& triangle,
+                                 const TrianglePlane& plane, double max_distance);
+/// The same, from the triangle's plane and the unbounded answer `start`
+/// (asked only past the cheap cull): bit for bit the answer above.
+TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& triangle,
+                                 const TrianglePlane& plane, double max_distance, StartContact& start);
 
 struct TriangleSweep {
   enum class Kind { Miss, Hit, Unknown };
@@ -70,5 +100,9 @@ TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, dou
 /// there is a hit at all, so a miss costs no iteration.
 TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
                                      const Triangle& triangle);
+/// The same, from the triangle's plane and its start contact (asked only
+/// past the cheap cull): bit for bit the answer above.
+TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
+                                     const Triangle& triangle, const TrianglePlane& plane, StartContact& start);
 
 }  // namespace stepslide::detail

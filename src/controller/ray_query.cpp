@@ -1,7 +1,10 @@
 // The adapter's ray: Bullet's broadphase walk, with boxes answered exactly.
 #include "stepslide/collision.h"
 
+#include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
+
 #include "stepslide/exact_queries.h"
+#include "stepslide/triangle_cache.h"
 
 #include "query_bounds.h"
 #include "query_shapes.h"
@@ -9,6 +12,26 @@
 namespace stepslide {
 
 namespace {
+
+/// rayTestSingle's callback for a triangle mesh (btCollisionWorld.cpp's
+/// BridgeTriangleRaycastCallback): each triangle hit, its normal turned
+/// into world terms, to the closest-hit callback.
+struct MeshRayBridge : btTriangleRaycastCallback {
+  MeshRayBridge(const btVector3& from, const btVector3& to, btCollisionWorld::RayResultCallback* result,
+                const btCollisionObject* object)
+      : btTriangleRaycastCallback(from, to, result->m_flags), result_(result), object_(object) {}
+
+  btScalar reportHit(const btVector3& normal, btScalar fraction, int part, int index) override {
+    btCollisionWorld::LocalShapeInfo info;
+    info.m_shapePart = part;
+    info.m_triangleIndex = index;
+    btCollisionWorld::LocalRayResult hit(object_, &info, object_->getWorldTransform().getBasis() * normal, fraction);
+    return result_->addSingleResult(hit, true);
+  }
+
+  btCollisionWorld::RayResultCallback* result_;
+  const btCollisionObject* object_;
+};
 
 /// The closest ray hit over the broadphase's candidates, as Bullet's own
 /// rayTest walks them, but a box hit from outside is answered by the exact
@@ -32,6 +55,7 @@ struct ClosestRay : btBroadphaseRayCallback {
       }
       return true;
     }
+    if (cached_mesh_ray(object, shape)) return true;
     btCollisionWorld::rayTestSingle(btTransform(btMatrix3x3::getIdentity(), from_),
                                     btTransform(btMatrix3x3::getIdentity(), to_), object, shape,
                                     object->getWorldTransform(), result);
@@ -69,6 +93,21 @@ struct ClosestRay : btBroadphaseRayCallback {
       if (h.hit && (!hit->hit || h.fraction < hit->fraction)) *hit = h;
     }
     return true;
+  }
+
+  /// rayTestSingle against a triangle mesh (its branch for
+  /// btBvhTriangleMeshShape, step for step) with the triangles from the
+  /// active TriangleCache instead of the mesh's tree; false, having done
+  /// nothing, where the cache does not answer for the shape.
+  bool cached_mesh_ray(const btCollisionObject* object, const btCollisionShape* shape) {
+    TriangleCache* cache = TriangleCache::active();
+    if (cache == nullptr || shape->getShapeType() != TRIANGLE_MESH_SHAPE_PROXYTYPE) return false;
+    const btTransform to_local = object->getWorldTransform().inverse();
+    const btVector3 from_local = to_local * from_;
+    const btVector3 to_local_point = to_local * to_;
+    MeshRayBridge bridge(from_local, to_local_point, &result, object);
+    bridge.m_hitFraction = result.m_closestHitFraction;
+    return cache->perform_raycast(shape, &bridge, from_local, to_local_point);
   }
 
   btVector3 from_;

@@ -1,0 +1,279 @@
+// The meshes' triangle cache (triangle_cache.h): every query hands out
+// exactly the triangles (vertices, part, index), in exactly the order, that
+// Bullet's own tree walk hands out, across reuse, regions outgrown, a body
+// moved and a tree rebuilt; and the adapter's contacts, sweeps and rays
+// answer bit for bit as without it.
+#include <gtest/gtest.h>
+
+#include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+#include "controller/triangle_pairs.h"
+#include "stepslide/collision.h"
+#include "stepslide/triangle_cache.h"
+#include "support/random_geometry.h"
+
+namespace stepslide::test {
+namespace {
+
+bool same_bits(const btVector3& a, const btVector3& b) {
+  return std::memcmp(a.m_floats, b.m_floats, 3 * sizeof(btScalar)) == 0;
+}
+
+/// Every triangle handed to it, as handed.
+struct Visits : btTriangleCallback {
+  struct Visit {
+    btVector3 v[3];
+    int part;
+    int index;
+    bool operator==(const Visit& o) const {
+      return part == o.part && index == o.index && same_bits(v[0], o.v[0]) && same_bits(v[1], o.v[1]) &&
+             same_bits(v[2], o.v[2]);
+    }
+  };
+  void processTriangle(btVector3* v, int part, int index) override { seen.push_back({{v[0], v[1], v[2]}, part, index}); }
+  std::vector<Visit> seen;
+};
+
+/// A ray callback that records every triangle the ray's walk hands it.
+struct RayVisits : btTriangleRaycastCallback {
+  RayVisits(const btVector3& from, const btVector3& to) : btTriangleRaycastCallback(from, to) {}
+  void processTriangle(btVector3* v, int part, int index) override { visits.processTriangle(v, part, index); }
+  btScalar reportHit(const btVector3&, btScalar fraction, int, int) override { return fraction; }
+  Visits visits;
+};
+
+/// A bumpy terrain of 2 * 30 * 30 triangles with a wall of small triangles
+/// across it, in two parts (the second with short indices, float vertices).
+struct Terrain {
+  Terrain() {
+    RandomGeometry random(31);
+    auto height = [&](int i, int j) { return 0.4 * std::sin(0.7 * i) * std::cos(0.5 * j) + random.uniform(0, 0.05); };
+    for (int i = 0; i < 30; ++i) {
+      for (int j = 0; j < 30; ++j) {
+        const btVector3 p00(i * 0.7, height(i, j), j * 0.7);
+        const btVector3 p10((i + 1) * 0.7, height(i + 1, j), j * 0.7);
+        const btVector3 p01(i * 0.7, height(i, j + 1), (j + 1) * 0.7);
+        const btVector3 p11((i + 1) * 0.7, height(i + 1, j + 1), (j + 1) * 0.7);
+        first.addTriangle(p00, p10, p11, false);
+        first.addTriangle(p00, p11, p01, false);
+      }
+    }
+    // The wall: a second part, short indices and float vertices.
+    for (int i = 0; i <= 40; ++i) {
+      for (int k = 0; k <= 4; ++k) {
+        wall_vertices.push_back(static_cast<float>(2.0 + i * 0.45));
+        wall_vertices.push_back(static_cast<float>(-0.5 + k * 0.5));
+        wall_vertices.push_back(static_cast<float>(10.0 + 0.1 * std::sin(i)));
+      }
+    }
+    for (int i = 0; i < 40; ++i) {
+      for (int k = 0; k < 4; ++k) {
+        const auto at = [](int a, int b) { return static_cast<unsigned short>(a * 5 + b); };
+        for (unsigned short v : {at(i, k), at(i + 1, k), at(i + 1, k + 1), at(i, k), at(i + 1, k + 1), at(i, k + 1)})
+          wall_indices.push_back(v);
+      }
+    }
+    btIndexedMesh wall;
+    wall.m_numTriangles = static_cast<int>(wall_indices.size() / 3);
+    wall.m_triangleIndexBase = reinterpret_cast<const unsigned char*>(wall_indices.data());
+    wall.m_triangleIndexStride = 3 * sizeof(unsigned short);
+    wall.m_numVertices = static_cast<int>(wall_vertices.size() / 3);
+    wall.m_vertexBase = reinterpret_cast<const unsigned char*>(wall_vertices.data());
+    wall.m_vertexStride = 3 * sizeof(float);
+    wall.m_vertexType = PHY_FLOAT;
+    first.addIndexedMesh(wall, PHY_SHORT);
+    shape = std::make_unique<btBvhTriangleMeshShape>(&first, true);
+  }
+  btTriangleMesh first{true, true};
+  std::vector<float> wall_vertices;
+  std::vector<unsigned short> wall_indices;
+  std::unique_ptr<btBvhTriangleMeshShape> shape;
+};
+
+TEST(TriangleCache, HandsOutWhatBulletsWalkHandsOutInItsOrder) {
+  Terrain terrain;
+  ASSERT_EQ(terrain.first.getNumSubParts(), 2);
+  TriangleCache cache;
+  RandomGeometry random(5);
+  btVector3 at(3, 0.5, 3);
+  std::size_t handed = 0;
+  std::size_t rays_handed = 0;
+  for (int step = 0; step < 600; ++step) {
+    // A wander that leaves regions, with now and then a jump far away.
+    at += btVector3(random.uniform(-0.2, 0.3), random.uniform(-0.05, 0.05), random.uniform(-0.2, 0.3));
+    if (step % 150 == 149) at = btVector3(random.uniform(0, 21), 0.5, random.uniform(0, 21));
+    const btVector3 half(random.uniform(0.2, 0.6), random.uniform(0.5, 1.2), random.uniform(0.2, 0.6));
+    Visits ours;
+    Visits bullets;
+    ASSERT_TRUE(cache.process_all_triangles(terrain.shape.get(), &ours, at - half, at + half));
+    terrain.shape->processAllTriangles(&bullets, at - half, at + half);
+    ASSERT_EQ(ours.seen, bullets.seen) << "step " << step;
+    handed += ours.seen.size();
+    const btVector3 to = at + btVector3(random.uniform(-1, 1), random.uniform(-1.5, 0.2), random.uniform(-1, 1));
+    RayVisits ray_ours(at, to);
+    RayVisits ray_bullets(at, to);
+    ASSERT_TRUE(cache.perform_raycast(terrain.shape.get(), &ray_ours, at, to));
+    terrain.shape->performRaycast(&ray_bullets, at, to);
+    ASSERT_EQ(ray_ours.visits.seen, ray_bullets.visits.seen) << "step " << step;
+    rays_handed += ray_ours.visits.seen.size();
+  }
+  EXPECT_GT(handed, 3000u);
+  EXPECT_GT(rays_handed, 300u);
+  EXPECT_GT(cache.reuses(), 3 * cache.gathers());  // reused, not gathered per query
+  EXPECT_GT(cache.gathers(), 10);                   // and gathered again as regions are outgrown
+}
+
+TEST(TriangleCache, ARebuiltTreeIsGatheredAgain) {
+  Terrain terrain;
+  TriangleCache cache;
+  const btVector3 low(4, -1, 4);
+  const btVector3 high(5, 1, 5);
+  Visits before;
+  ASSERT_TRUE(cache.process_all_triangles(terrain.shape.get(), &before, low, high));
+  terrain.shape->setLocalScaling(btVector3(1.5, 1, 1.5));  // Bullet rebuilds the tree
+  Visits ours;
+  Visits bullets;
+  ASSERT_TRUE(cache.process_all_triangles(terrain.shape.get(), &ours, low, high));
+  terrain.shape->processAllTriangles(&bullets, low, high);
+  EXPECT_EQ(ours.seen, bullets.seen);
+  EXPECT_FALSE(ours.seen == before.seen);
+  EXPECT_EQ(cache.gathers(), 2);
+}
+
+TEST(TriangleCache, AnswersOnlyForQuantisedStacklessMeshTrees) {
+  Terrain terrain;
+  TriangleCache cache;
+  Visits visits;
+  btBoxShape box(btVector3(1, 1, 1));
+  EXPECT_FALSE(cache.process_all_triangles(&box, &visits, btVector3(-1, -1, -1), btVector3(1, 1, 1)));
+  terrain.shape->getOptimizedBvh()->setTraversalMode(btQuantizedBvh::TRAVERSAL_RECURSIVE);
+  EXPECT_FALSE(cache.process_all_triangles(terrain.shape.get(), &visits, btVector3(0, -1, 0), btVector3(2, 1, 2)));
+  btBvhTriangleMeshShape unquantised(&terrain.first, false);
+  EXPECT_FALSE(cache.process_all_triangles(&unquantised, &visits, btVector3(0, -1, 0), btVector3(2, 1, 2)));
+  EXPECT_TRUE(visits.seen.empty());
+  EXPECT_EQ(cache.gathers(), 0);
+}
+
+TEST(TriangleCache, ForgetGathersAgain) {
+  Terrain terrain;
+  TriangleCache cache;
+  Visits visits;
+  const btVector3 low(4, -1, 4);
+  const btVector3 high(5, 1, 5);
+  ASSERT_TRUE(cache.process_all_triangles(terrain.shape.get(), &visits, low, high));
+  ASSERT_TRUE(cache.process_all_triangles(terrain.shape.get(), &visits, low, high));
+  cache.forget();
+  ASSERT_TRUE(cache.process_all_triangles(terrain.shape.get(), &visits, low, high));
+  EXPECT_EQ(cache.gathers(), 2);
+  EXPECT_EQ(cache.reuses(), 1);
+}
+
+/// The adapter's answers with the cache active and without (Bullet's
+/// walk), on a capsule wandering over the terrain while the terrain's body
+/// moves now and then: contacts, sweep fractions, normals and points, and
+/// rays, bit for bit.
+TEST(TriangleCache, ContactsSweepsAndRaysAnswerAsWithoutIt) {
+  Terrain terrain;
+  btDefaultCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher(&configuration);
+  btDbvtBroadphase broadphase;
+  btCollisionWorld world(&dispatcher, &broadphase, &configuration);
+  btCollisionObject ground;
+  ground.setCollisionShape(terrain.shape.get());
+  world.addCollisionObject(&ground);
+  btCapsuleShape capsule_shape(0.3, 1.0);
+  btCollisionObject capsule;
+  capsule.setCollisionShape(&capsule_shape);
+  TriangleCache cache;
+  RandomGeometry random(17);
+  btVector3 at(3, 1.0, 3);
+  int contacts = 0;
+  int hits = 0;
+  int ray_hits = 0;
+  for (int step = 0; step < 800; ++step) {
+    if (step % 200 == 100) {  // the body moves: the cache's triangles are in its frame
+      ground.setWorldTransform(btTransform(btQuaternion(btVector3(0, 1, 0), random.uniform(-0.3, 0.3)),
+                                           btVector3(random.uniform(-1, 1), random.uniform(-0.2, 0.2), 0)));
+      world.updateSingleAabb(&ground);
+    }
+    at += btVector3(random.uniform(-0.15, 0.25), random.uniform(-0.08, 0.08), random.uniform(-0.15, 0.25));
+    if (at.x() > 20 || at.z() > 20) at = btVector3(random.uniform(1, 8), 1.0, random.uniform(1, 8));
+    at.setY(std::fmin(std::fmax(at.y(), 0.2), 1.2));
+    const btTransform pose(btQuaternion::getIdentity(), at);
+    const btVector3 axis(0, 0.5, 0);
+    const double threshold = random.uniform(0, 0.2);
+    std::vector<Contact> plain;
+    std::vector<Contact> cached;
+    const bool plain_answered =
+        detail::triangle_contacts(at - axis, at + axis, 0.3, &ground, threshold, &plain);
+    bool cached_answered = false;
+    {
+      TriangleCache::Use use(&cache);
+      cached_answered = detail::triangle_contacts(at - axis, at + axis, 0.3, &ground, threshold, &cached);
+    }
+    ASSERT_EQ(plain_answered, cached_answered) << "step " << step;
+    ASSERT_EQ(plain.size(), cached.size()) << "step " << step;
+    for (std::size_t i = 0; i < plain.size(); ++i) {
+      ASSERT_TRUE(same_bits(plain[i].normal, cached[i].normal) && same_bits(plain[i].point, cached[i].point) &&
+                  same_bits(plain[i].face_normal, cached[i].face_normal) &&
+                  std::memcmp(&plain[i].distance, &cached[i].distance, sizeof(double)) == 0)
+          << "step " << step << " contact " << i;
+    }
+    contacts += static_cast<int>(plain.size());
+    // Several sweeps from the same start (as a tick's move, slide and
+    // step-up sweeps are): the later ones take the triangles' remembered
+    // start contacts.
+    for (int sweep = 0; sweep < 3; ++sweep) {
+      const btVector3 motion(random.uniform(-0.6, 0.6), random.uniform(-0.8, 0.4), random.uniform(-0.6, 0.6));
+      const btTransform to(btQuaternion::getIdentity(), at + motion);
+      btCollisionWorld::ClosestConvexResultCallback plain_sweep(at, at + motion);
+      btCollisionWorld::ClosestConvexResultCallback cached_sweep(at, at + motion);
+      const bool plain_swept = detail::triangle_sweep_pair(&capsule_shape, pose, to, &ground, &plain_sweep);
+      bool cached_swept = false;
+      {
+        TriangleCache::Use use(&cache);
+        cached_swept = detail::triangle_sweep_pair(&capsule_shape, pose, to, &ground, &cached_sweep);
+      }
+      ASSERT_EQ(plain_swept, cached_swept) << "step " << step;
+      ASSERT_EQ(plain_sweep.hasHit(), cached_sweep.hasHit()) << "step " << step;
+      ASSERT_EQ(
+          std::memcmp(&plain_sweep.m_closestHitFraction, &cached_sweep.m_closestHitFraction, sizeof(double)), 0)
+          << "step " << step;
+      if (plain_sweep.hasHit()) {  // (the callback leaves them unset otherwise)
+        ASSERT_TRUE(same_bits(plain_sweep.m_hitNormalWorld, cached_sweep.m_hitNormalWorld) &&
+                    same_bits(plain_sweep.m_hitPointWorld, cached_sweep.m_hitPointWorld))
+            << "step " << step;
+      }
+      hits += plain_sweep.hasHit() ? 1 : 0;
+    }
+    // Rays through the adapter (its region's walk makes the cache active)
+    // against Bullet's own rayTest.
+    const btVector3 ray_to = at + btVector3(random.uniform(-1, 1), random.uniform(-2.5, 0.5), random.uniform(-1, 1));
+    CollisionQueries queries(&world, nullptr);
+    const RayHit ours = queries.ray(at, ray_to);
+    btCollisionWorld::ClosestRayResultCallback bullets(at, ray_to);
+    world.rayTest(at, ray_to, bullets);
+    ASSERT_EQ(ours.hit, bullets.hasHit()) << "step " << step;
+    if (ours.hit) {
+      ASSERT_EQ(std::memcmp(&ours.fraction, &bullets.m_closestHitFraction, sizeof(double)), 0) << "step " << step;
+      ASSERT_TRUE(same_bits(ours.normal, bullets.m_hitNormalWorld.normalized()) &&
+                  same_bits(ours.point, bullets.m_hitPointWorld))
+          << "step " << step;
+      ++ray_hits;
+    }
+  }
+  EXPECT_GT(contacts, 300);
+  EXPECT_GT(hits, 450);
+  EXPECT_GT(ray_hits, 300);
+  EXPECT_GT(cache.reuses(), 2 * cache.gathers());
+  EXPECT_GT(cache.gathers(), 10);
+}
+
+}  // namespace
+}  // namespace stepslide::test
