@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "stepslide/collision.h"
 #include "stepslide/exact_queries.h"
 
 #include "support/random_geometry.h"
@@ -270,6 +271,40 @@ TEST(CapsuleBoxPenetration, AgreesWithBulletsEpaOrBeatsIt) {
   std::printf("EPA over all: depth off by at most %.3g m (by more than 1e-6 m on %d), normal by at most %.3g\n",
               worst_depth, off_micrometre, worst_normal);
   EXPECT_GT(agree, 9000);
+}
+
+/// The adapter's contact query answers a capsule pinned into a box with
+/// capsule_box_penetration, bit for bit (EPA's answer would differ in the
+/// last digits): the point moved onto the rounded surface, the face's normal.
+TEST(CapsuleBoxPenetration, IsTheAdaptersAnswerForAPinnedCapsule) {
+  btDefaultCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher(&configuration);
+  btDbvtBroadphase broadphase;
+  btCollisionWorld world(&dispatcher, &broadphase, &configuration);
+  btBoxShape slab(btVector3(1, 0.2, 1));
+  slab.setMargin(0.04);
+  btCollisionObject body;
+  body.setCollisionShape(&slab);
+  const btTransform pose(btQuaternion(btVector3(0, 1, 0), 0.3), btVector3(0.1, 1.1, 0));
+  body.setWorldTransform(pose);
+  world.addCollisionObject(&body);
+  btCapsuleShape capsule(0.3, 1.2);
+  btCollisionObject character;
+  character.setCollisionShape(&capsule);
+  character.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, 0.4, 0)));
+  CollisionQueries queries(&world, &character);
+  std::vector<Contact> out;
+  queries.contacts(&character, 0.0, out);
+  // The segment's top (y = 1) is 0.06 m into the slab's core (its bottom at 1.1 - 0.16).
+  const ExactContact exact = capsule_box_penetration(btVector3(0, -0.2, 0), btVector3(0, 1, 0), 0.34, pose,
+                                                     slab.getHalfExtentsWithoutMargin());
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].distance, exact.distance);
+  EXPECT_EQ(out[0].normal, exact.normal);
+  EXPECT_EQ(out[0].point, exact.point + exact.normal * 0.04);
+  EXPECT_EQ(out[0].face_normal, btVector3(0, -1, 0));
+  EXPECT_NEAR(exact.distance, -(1 - (1.1 - 0.16)) - 0.34, 1e-12);
+  world.removeCollisionObject(&body);
 }
 
 TEST(CapsuleBoxPenetration, ATouchingSegmentIsAnswered) {
