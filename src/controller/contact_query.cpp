@@ -184,8 +184,11 @@ struct PairContacts : btBroadphaseAabbCallback {
     if (inverted(box)) return false;
     // Bullet's box is its core grown by the margin (edges rounded by it):
     // the same solid is the capsule grown by the margin against the core.
-    const ExactContact e = capsule_box(a_, b_, radius_ + box->getMargin(), pose, box->getHalfExtentsWithoutMargin());
-    if (!e.separated) return false;
+    const double radius = radius_ + box->getMargin();
+    const btVector3& core = box->getHalfExtentsWithoutMargin();
+    ExactContact e = capsule_box(a_, b_, radius, pose, core);
+    // The segment on or in the core: its exact penetration, not EPA's (issue #13).
+    if (!e.separated) e = capsule_box_penetration(a_, b_, radius, pose, core);
     if (e.distance > threshold_) return true;  // Bullet may report a few of these, never all: none
     Contact c;
     c.normal = e.normal;

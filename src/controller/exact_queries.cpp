@@ -54,6 +54,9 @@ ExactRayHit ray_box(const btVector3& from, const btVector3& to, const btTransfor
 
 namespace {
 
+constexpr double kSliver = 1e-12;  ///< m: |d × axis| below this, no face
+constexpr double kTie = 1e-9;      ///< m: pushes this close tie
+
 /// The box's closest point to `p` (box frame).
 inline btVector3 clamp_to_box(const btVector3& p, const btVector3& h) {
   return btVector3(std::clamp(p.x(), -h.x(), h.x()), std::clamp(p.y(), -h.y(), h.y()), std::clamp(p.z(), -h.z(), h.z()));
@@ -76,16 +79,16 @@ double minimise_on(const btVector3& a, const btVector3& d, const btVector3& h, d
   return std::clamp(-qb / (2 * qa), lo, hi);
 }
 
-}  // namespace
+/// The segment p + d t, t in [0, 1], and its closest point on the box (box
+/// frame): the squared distance from the segment to the box is a convex
+/// piecewise quadratic in t, minimised interval by interval. On a flat
+/// stretch (the segment parallel to a face) the lowest t of it.
+struct SegmentClosest {
+  btVector3 on_segment;
+  btVector3 on_box;
+};
 
-ExactContact capsule_box(const btVector3& a, const btVector3& b, double radius, const btTransform& box,
-                         const btVector3& half_extents) {
-  ExactContact contact;
-  // An inverted box (a margin wider than half of it) has no closest point:
-  // clamping to it would take a lower bound above the upper one.
-  if (half_extents.x() < 0.0 || half_extents.y() < 0.0 || half_extents.z() < 0.0) return contact;
-  const btVector3 p = box.invXform(a);
-  const btVector3 d = box.invXform(b) - p;
+SegmentClosest closest_to_box(const btVector3& p, const btVector3& d, const btVector3& half_extents) {
   // Where the segment crosses a slab's faces, the squared distance changes form.
   double cuts[8];
   int n = 0;
@@ -119,13 +122,97 @@ ExactContact capsule_box(const btVector3& a, const btVector3& b, double radius, 
     if (t < cuts[k + 1]) break;
   }
   const btVector3 closest = p + d * best_t;
-  const btVector3 on_box = clamp_to_box(closest, half_extents);
-  const double distance = (closest - on_box).length();
-  if (!(distance > 1e-9)) return contact;  // touching or inside: no unique normal here
+  return {closest, clamp_to_box(closest, half_extents)};
+}
+
+}  // namespace
+
+ExactContact capsule_box(const btVector3& a, const btVector3& b, double radius, const btTransform& box,
+                         const btVector3& half_extents) {
+  ExactContact contact;
+  // An inverted box (a margin wider than half of it) has no closest point:
+  // clamping to it would take a lower bound above the upper one.
+  if (half_extents.x() < 0.0 || half_extents.y() < 0.0 || half_extents.z() < 0.0) return contact;
+  const btVector3 p = box.invXform(a);
+  const btVector3 d = box.invXform(b) - p;
+  const SegmentClosest c = closest_to_box(p, d, half_extents);
+  const double distance = (c.on_segment - c.on_box).length();
+  if (!(distance > 1e-9)) return contact;  // touching or inside: capsule_box_penetration answers
   contact.separated = true;
   contact.distance = distance - radius;
-  contact.normal = box.getBasis() * ((closest - on_box) / distance);
-  contact.point = box * on_box;
+  contact.normal = box.getBasis() * ((c.on_segment - c.on_box) / distance);
+  contact.point = box * c.on_box;
+  return contact;
+}
+
+namespace {
+
+/// How far the segment p + d t must move along the unit `u` (box frame) to
+/// leave the box's slab along it: the box projects onto u as [-R, R], the
+/// segment as [lo, hi].
+double push_along(const btVector3& p, const btVector3& d, const btVector3& h, const btVector3& u) {
+  const double reach = h.x() * std::fabs(u.x()) + h.y() * std::fabs(u.y()) + h.z() * std::fabs(u.z());
+  const double s0 = p.dot(u);
+  const double s1 = s0 + d.dot(u);
+  return reach - std::min(s0, s1);
+}
+
+}  // namespace
+
+ExactContact capsule_box_penetration(const btVector3& a, const btVector3& b, double radius, const btTransform& box,
+                                     const btVector3& half_extents) {
+  ExactContact contact;
+  if (half_extents.x() < 0.0 || half_extents.y() < 0.0 || half_extents.z() < 0.0) return contact;
+  const btVector3 p = box.invXform(a);
+  const btVector3 d = box.invXform(b) - p;
+  // The segment enters the box where the origin lies inside the zonotope
+  // box ⊕ (-segment); the least push out of it is along one of its face
+  // normals: the box's axes, and d × axis. In the box's frame those cross
+  // products are exact: (0, d.z, -d.y), (-d.z, 0, d.x), (d.y, -d.x, 0).
+  btVector3 axes[6] = {btVector3(1, 0, 0), btVector3(0, 1, 0), btVector3(0, 0, 1),
+                       btVector3(0, d.z(), -d.y()), btVector3(-d.z(), 0, d.x()), btVector3(d.y(), -d.x(), 0)};
+  // Candidates, in order: +x, -x, +y, -y, +z, -z, then ±(d × x), ±(d × y), ±(d × z).
+  double push[12];
+  btVector3 normal[12];
+  int n = 0;
+  for (int i = 0; i < 6; ++i) {
+    const double length = axes[i].length();
+    // A face narrower than this (the segment within 1e-12 m of parallel to
+    // the axis) changes the depth by less than its width: left out.
+    if (i >= 3 && !(length > kSliver)) continue;
+    const btVector3 u = axes[i] / length;
+    for (const double sign : {1.0, -1.0}) {
+      normal[n] = u * sign;
+      push[n] = push_along(p, d, half_extents, normal[n]);
+      ++n;
+    }
+  }
+  // Ties: a box face's normal within kTie of the least push is taken over a
+  // cross axis (a capsule lying nearly flat on a face is pushed off the face,
+  // with its face normal, not tilted by a rounding); otherwise the least push,
+  // and on an exact tie the first candidate in the order above.
+  double least = push[0];
+  for (int k = 1; k < n; ++k) least = std::min(least, push[k]);
+  int best = -1;
+  for (int k = 0; k < 6; ++k) {
+    if (push[k] <= least + kTie && (best < 0 || push[k] < push[best])) best = k;
+  }
+  if (best < 0) {
+    for (int k = 6; k < n; ++k) {
+      if (push[k] == least) {
+        best = k;
+        break;
+      }
+    }
+  }
+  // Where Bullet puts a contact: on the box, where the capsule pushed out by
+  // the depth would touch it; the closest point of the moved segment, as the
+  // separated case's point at depth 0.
+  const btVector3 moved = p + normal[best] * push[best];
+  contact.distance = -push[best] - radius;
+  contact.normal = box.getBasis() * normal[best];
+  contact.point = box * closest_to_box(moved, d, half_extents).on_box;
+  contact.exact = true;
   return contact;
 }
 
