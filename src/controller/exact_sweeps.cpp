@@ -1,6 +1,9 @@
 // Exact sweeps (see exact_sweeps.h).
 #include "stepslide/exact_sweeps.h"
 
+#include <cmath>
+
+#include "stepslide/exact_box_triangle.h"
 #include "stepslide/exact_queries.h"
 
 namespace stepslide {
@@ -11,18 +14,36 @@ namespace {
 /// MAX_ITERATIONS): past it Bullet reports no hit, and so do we.
 constexpr int kMaxCastSteps = 64;
 
-}  // namespace
+/// One exact distance query along the sweep, at some fraction of the motion.
+struct Probe {
+  bool separated = false;  ///< false: the cores touch, Bullet's penetration solver answers
+  bool beyond = false;     ///< true: proved farther than the cutoff asked for (nothing else set)
+  double distance = 0.0;
+  btVector3 normal{0, 0, 0};  ///< from the object toward the moving shape
+  btVector3 point{0, 0, 0};   ///< on the object's surface
+};
 
-ExactSweep capsule_box_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
-                             const btTransform& box, const btVector3& core_half, double margin) {
+/// Bullet's cast, conservative advancement (btContinuousConvexCollision::
+/// calcTimeOfImpact), run on exact distances: `probe(lambda, cutoff)` answers
+/// the moving shape moved by `motion * lambda`; a probe may stop searching
+/// once it proves the distance beyond `cutoff` (then no step can reach the
+/// end of the motion: Bullet misses).
+template <class ProbeAt>
+ExactSweep advance(const btVector3& motion, ProbeAt probe) {
   ExactSweep sweep;
-  // Bullet's rounded box is the core grown by the margin: against the core,
-  // the capsule grows by it instead (the same distances and normals).
-  ExactContact contact = capsule_box(a, b, radius + margin, box, core_half);
+  const double length = std::sqrt(motion.length2());
+  // Slack far above rounding: a lower bound past it proves the first step
+  // already overshoots the motion.
+  const auto cutoff = [&](double lambda) { return (1.0 - lambda) * length * (1 + 1e-9) + 2 * kCastStopDistance; };
+  Probe contact = probe(0.0, cutoff(0.0));
+  if (contact.beyond) {
+    sweep.answered = true;
+    return sweep;
+  }
   if (!contact.separated) return sweep;  // the core is touched: Bullet's penetration solver answers
   sweep.answered = true;
   if (motion.length2() == 0.0) return sweep;
-  // Bullet's relative velocity is the box's minus the character's: the
+  // Bullet's relative velocity is the object's minus the moving shape's: the
   // approach speed along the normal is -motion·n, and it needs more than
   // SIMD_EPSILON of it to move at all.
   double distance = contact.distance;
@@ -34,9 +55,9 @@ ExactSweep capsule_box_sweep(const btVector3& a, const btVector3& b, double radi
     const double next = lambda + distance / approach;
     if (next > 1.0 || next < 0.0 || next <= lambda) return sweep;
     lambda = next;
-    const btVector3 shift = motion * lambda;
-    contact = capsule_box(a + shift, b + shift, radius + margin, box, core_half);
-    if (!contact.separated) {  // rounding put the segment on the core: let Bullet decide
+    contact = probe(lambda, cutoff(lambda));
+    if (contact.beyond) return sweep;  // the rest of the motion cannot close the gap
+    if (!contact.separated) {          // rounding put the shapes' cores together: let Bullet decide
       sweep.answered = false;
       return sweep;
     }
@@ -49,8 +70,52 @@ ExactSweep capsule_box_sweep(const btVector3& a, const btVector3& b, double radi
   sweep.hit = true;
   sweep.fraction = lambda;
   sweep.normal = contact.normal;
-  sweep.point = contact.point + contact.normal * margin;
+  sweep.point = contact.point;
   return sweep;
+}
+
+/// A box core closer to a triangle than this has no reliable closest
+/// features (their difference is rounding): Bullet's penetration solver answers.
+constexpr double kCoreTouching = 1e-9;
+
+}  // namespace
+
+ExactSweep capsule_box_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
+                             const btTransform& box, const btVector3& core_half, double margin) {
+  // Bullet's rounded box is the core grown by the margin: against the core,
+  // the capsule grows by it instead (the same distances and normals).
+  return advance(motion, [&](double lambda, double) {
+    const btVector3 shift = motion * lambda;
+    const ExactContact c = lambda == 0.0 ? capsule_box(a, b, radius + margin, box, core_half)
+                                         : capsule_box(a + shift, b + shift, radius + margin, box, core_half);
+    Probe probe;
+    probe.separated = c.separated;
+    probe.distance = c.distance;
+    probe.normal = c.normal;
+    probe.point = c.point + c.normal * margin;
+    return probe;
+  });
+}
+
+ExactSweep box_triangle_sweep(const btTransform& box, const btVector3& core_half, double box_radius,
+                              const btVector3& motion, const btVector3 triangle[3], double triangle_margin) {
+  const double radius = box_radius + triangle_margin;
+  return advance(motion, [&](double lambda, double cutoff) {
+    btTransform moved = box;
+    if (lambda != 0.0) moved.setOrigin(box.getOrigin() + motion * lambda);
+    const BoxTriangleContact c = box_triangle(moved, core_half, radius, triangle, cutoff);
+    Probe probe;
+    if (c.distance > cutoff) {
+      probe.beyond = true;
+      return probe;
+    }
+    // box_triangle's distance is the rounded box's: the core's is radius more.
+    probe.separated = c.distance + radius > kCoreTouching;
+    probe.distance = c.distance;
+    probe.normal = c.normal;
+    probe.point = c.point + c.normal * triangle_margin;
+    return probe;
+  });
 }
 
 }  // namespace stepslide
