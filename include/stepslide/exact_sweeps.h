@@ -53,8 +53,12 @@ ExactSweep capsule_box_sweep(const btVector3& a, const btVector3& b, double radi
 /// `triangle` (same frame) grown by `triangle_margin`, as Bullet's cast runs
 /// it for a triangle of a mesh or heightfield (btTriangleConvexcastCallback):
 /// the same conservative advancement as capsule_box_sweep, on box_triangle's
-/// exact distances (exact_box_triangle.h). Not answered where the box's core
-/// starts touching the triangle (Bullet's penetration solver). A triangle
+/// exact distances (exact_box_triangle.h). Where the box's core starts on
+/// the triangle, answered as Bullet's cast answers from EPA's penetration: a
+/// hit at 0 with the direction of least penetration (exact here, from the
+/// separating axes) when the motion goes into it, else a miss (the inflated
+/// ground probe starts so on most ticks). Not answered where rounding puts
+/// the core on the triangle mid-advance (Bullet decides). A triangle
 /// whose separating axes prove it farther than the motion's length is a miss
 /// without its closest features (most of those a sweep's bounds gather).
 /// The point is on the triangle's rounded surface.

@@ -54,7 +54,7 @@ struct BoxSweepInShape : btTriangleCallback {
   btVector3 direction_;
   double triangle_margin_;
   double before_;
-  bool touching = false;
+  bool touching = false;  ///< rounding put the core on a triangle mid-advance
   std::vector<Hit> hits;
 };
 

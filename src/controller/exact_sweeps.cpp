@@ -27,9 +27,12 @@ struct Probe {
 /// calcTimeOfImpact), run on exact distances: `probe(lambda, cutoff)` answers
 /// the moving shape moved by `motion * lambda`; a probe may stop searching
 /// once it proves the distance beyond `cutoff` (then no step can reach the
-/// end of the motion: Bullet misses).
+/// end of the motion: Bullet misses). `overlap_answered`: a probe's answer
+/// where the cores overlap at the start is exact too (the penetration depth
+/// and direction Bullet's EPA approximates), and the start is answered as
+/// Bullet answers it: a hit at 0 when moving into that direction.
 template <class ProbeAt>
-ExactSweep advance(const btVector3& motion, ProbeAt probe) {
+ExactSweep advance(const btVector3& motion, ProbeAt probe, bool overlap_answered = false) {
   ExactSweep sweep;
   const double length = std::sqrt(motion.length2());
   // Slack far above rounding: a lower bound past it proves the first step
@@ -40,7 +43,7 @@ ExactSweep advance(const btVector3& motion, ProbeAt probe) {
     sweep.answered = true;
     return sweep;
   }
-  if (!contact.separated) return sweep;  // the core is touched: Bullet's penetration solver answers
+  if (!contact.separated && !overlap_answered) return sweep;  // the core is touched: Bullet's penetration solver answers
   sweep.answered = true;
   if (motion.length2() == 0.0) return sweep;
   // Bullet's relative velocity is the object's minus the moving shape's: the
@@ -115,7 +118,7 @@ ExactSweep box_triangle_sweep(const btTransform& box, const btVector3& core_half
     probe.normal = c.normal;
     probe.point = c.point + c.normal * triangle_margin;
     return probe;
-  });
+  }, true);
 }
 
 }  // namespace stepslide
