@@ -65,4 +65,15 @@ ExactSweep capsule_box_sweep(const btVector3& a, const btVector3& b, double radi
 ExactSweep box_triangle_sweep(const btTransform& box, const btVector3& core_half, double box_margin,
                               const btVector3& motion, const btVector3 triangle[3], double triangle_margin);
 
+/// A box character (as above) moving by `motion` (no turn) against the box
+/// of core `other_core` at `other` rounded by `other_margin`: the same
+/// advancement on box_box_distance's exact distances (exact_box_distance.h).
+/// A start with the cores overlapping is answered from box_box_overlap's
+/// exact penetration as Bullet answers from EPA's (a hit at 0 when moving
+/// into it); one with the cores touching within rounding, and rounding
+/// putting them together mid-advance, are not answered (Bullet decides).
+ExactSweep box_box_sweep(const btTransform& box, const btVector3& core_half, double box_margin,
+                         const btVector3& motion, const btTransform& other, const btVector3& other_core,
+                         double other_margin);
+
 }  // namespace stepslide

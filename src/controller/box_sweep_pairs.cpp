@@ -115,4 +115,26 @@ bool box_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from
   return true;
 }
 
+bool box_box_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                        const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+  if (shape->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
+  if (object->getCollisionShape()->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
+  const auto* box = static_cast<const btBoxShape*>(shape);
+  const auto* other = static_cast<const btBoxShape*>(object->getCollisionShape());
+  const btVector3 core = box->getHalfExtentsWithoutMargin();
+  const btVector3 other_core = other->getHalfExtentsWithoutMargin();
+  // An inverted core (margin over half an extent) describes no box to Bullet.
+  if (core.x() < 0.0 || core.y() < 0.0 || core.z() < 0.0) return false;
+  if (other_core.x() < 0.0 || other_core.y() < 0.0 || other_core.z() < 0.0) return false;
+  if (!(from.getBasis() == to.getBasis())) return false;  // the sweep turns: Bullet's cast
+  const ExactSweep s = box_box_sweep(from, core, box->getMargin(), to.getOrigin() - from.getOrigin(),
+                                     object->getWorldTransform(), other_core, other->getMargin());
+  if (!s.answered) return false;
+  if (s.hit && s.fraction < result->m_closestHitFraction) {
+    btCollisionWorld::LocalConvexResult hit(object, nullptr, s.normal, s.point, s.fraction);
+    result->addSingleResult(hit, true);
+  }
+  return true;
+}
+
 }  // namespace stepslide::detail

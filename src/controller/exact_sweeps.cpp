@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "stepslide/exact_box_box.h"
+#include "stepslide/exact_box_distance.h"
 #include "stepslide/exact_box_triangle.h"
 #include "stepslide/exact_queries.h"
 
@@ -18,6 +20,7 @@ constexpr int kMaxCastSteps = 64;
 struct Probe {
   bool separated = false;  ///< false: the cores touch, Bullet's penetration solver answers
   bool beyond = false;     ///< true: proved farther than the cutoff asked for (nothing else set)
+  bool known = true;       ///< false: the cores touch and nothing is known of the overlap
   double distance = 0.0;
   btVector3 normal{0, 0, 0};  ///< from the object toward the moving shape
   btVector3 point{0, 0, 0};   ///< on the object's surface
@@ -43,7 +46,7 @@ ExactSweep advance(const btVector3& motion, ProbeAt probe, bool overlap_answered
     sweep.answered = true;
     return sweep;
   }
-  if (!contact.separated && !overlap_answered) return sweep;  // the core is touched: Bullet's penetration solver answers
+  if (!contact.separated && !(overlap_answered && contact.known)) return sweep;  // the core is touched: Bullet's penetration solver answers
   sweep.answered = true;
   if (motion.length2() == 0.0) return sweep;
   // Bullet's relative velocity is the object's minus the moving shape's: the
@@ -117,6 +120,39 @@ ExactSweep box_triangle_sweep(const btTransform& box, const btVector3& core_half
     probe.distance = c.distance;
     probe.normal = c.normal;
     probe.point = c.point + c.normal * triangle_margin;
+    return probe;
+  }, true);
+}
+
+ExactSweep box_box_sweep(const btTransform& box, const btVector3& core_half, double box_margin,
+                         const btVector3& motion, const btTransform& other, const btVector3& other_core,
+                         double other_margin) {
+  return advance(motion, [&](double lambda, double cutoff) {
+    btTransform moved = box;
+    if (lambda != 0.0) moved.setOrigin(box.getOrigin() + motion * lambda);
+    Probe probe;
+    if (lambda == 0.0) {
+      // Only the start can find the cores overlapping (the advance stops
+      // short of touching), and box_box_distance needs them apart.
+      const BoxBoxOverlap o = box_box_overlap(moved, core_half, box_margin, other, other_core, other_margin);
+      if (o.cores_overlap) {
+        probe.distance = o.distance;
+        probe.normal = o.normal;
+        probe.point = o.point;
+        return probe;
+      }
+    }
+    const BoxBoxDistance d =
+        box_box_distance(moved, core_half, box_margin, other, other_core, other_margin, cutoff, kCoreTouching);
+    if (d.beyond) {
+      probe.beyond = true;
+      return probe;
+    }
+    probe.separated = d.separated;
+    probe.known = d.separated;
+    probe.distance = d.distance;
+    probe.normal = d.normal;
+    probe.point = d.point;
     return probe;
   }, true);
 }

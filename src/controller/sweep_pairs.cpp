@@ -146,7 +146,10 @@ bool capsule_sweep(const btConvexShape* shape, const btTransform& from, const bt
 
 bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                       const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
-  if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {
+  if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {  // a box character
+    if (object->getCollisionShape()->getShapeType() == BOX_SHAPE_PROXYTYPE) {
+      return box_box_sweep_pair(shape, from, to, object, result);
+    }
     return box_triangle_sweep_pair(shape, from, to, object, result);  // meshes, heightfields; false otherwise
   }
   switch (object->getCollisionShape()->getShapeType()) {
