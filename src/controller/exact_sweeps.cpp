@@ -1,6 +1,7 @@
 // Exact sweeps (see exact_sweeps.h).
 #include "stepslide/exact_sweeps.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "stepslide/exact_box_box.h"
@@ -80,6 +81,29 @@ ExactSweep advance(const btVector3& motion, ProbeAt probe, bool overlap_answered
   return sweep;
 }
 
+/// Where two box cores overlap, the middle of the overlap of their extents
+/// along b's axes, carried along `normal` onto the plane through `point`
+/// (box_box_overlap's point, on b's rounded surface). box_box_overlap puts
+/// its point at the middle of a's deepest feature, which for a tall box
+/// against a thin bar lies beside the bar, off b's face: a step-up's riser
+/// probe aimed at that height would miss the bar that blocked it.
+btVector3 overlap_middle(const btTransform& a, const btVector3& ha, const btTransform& b, const btVector3& hb,
+                         const btVector3& point, const btVector3& normal) {
+  const btTransform a_in_b = b.inverseTimes(a);
+  btVector3 low = a_in_b * -ha;
+  btVector3 high = low;
+  for (int v = 1; v < 8; ++v) {
+    const btVector3 corner = a_in_b * btVector3(v & 1 ? ha.x() : -ha.x(), v & 2 ? ha.y() : -ha.y(),
+                                                v & 4 ? ha.z() : -ha.z());
+    low.setMin(corner);
+    high.setMax(corner);
+  }
+  btVector3 middle;
+  for (int k = 0; k < 3; ++k) middle[k] = 0.5 * (std::max(low[k], -hb[k]) + std::min(high[k], hb[k]));
+  const btVector3 world = b * middle;
+  return world + normal * (point - world).dot(normal);
+}
+
 /// A box core closer to a triangle than this has no reliable closest
 /// features (their difference is rounding): Bullet's penetration solver answers.
 constexpr double kCoreTouching = 1e-9;
@@ -138,7 +162,7 @@ ExactSweep box_box_sweep(const btTransform& box, const btVector3& core_half, dou
       if (o.cores_overlap) {
         probe.distance = o.distance;
         probe.normal = o.normal;
-        probe.point = o.point;
+        probe.point = overlap_middle(moved, core_half, other, other_core, o.point, o.normal);
         return probe;
       }
     }

@@ -289,7 +289,26 @@ TEST(BoxBoxSweep, DropsFlatOntoAFloorBox) {
   ASSERT_TRUE(down.answered && down.hit);
   EXPECT_EQ(down.fraction, 0.0);
   EXPECT_LT((down.normal - btVector3(0, 1, 0)).length(), 1e-12);
+  EXPECT_LT((down.point - btVector3(0, 0, 0)).length(), 1e-12);  // the middle of the overlap, on the floor
   EXPECT_FALSE(box_box_sweep(sunk, core, 0.001, btVector3(0.3, 1, 0), ground, floor, 0.001).hit);
+}
+
+/// A tall box started overlapping the side of a thin bar (a spinning bar
+/// shoving the character): the hit's point is on the bar's face at the
+/// middle of the overlap, where a step-up's riser probe finds the bar, not
+/// at the middle of the tall box's side beside it.
+TEST(BoxBoxSweep, AnOverlappedStartPointsAtTheMiddleOfTheOverlap) {
+  const btVector3 core(0.447, 0.759, 0.37);
+  const btVector3 bar(2.346, 0.124, 0.116);
+  const btTransform character(btQuaternion::getIdentity(), btVector3(-0.43, 1.03, 0));
+  const btTransform pose(btQuaternion::getIdentity(), btVector3(2.3, 0.728, 0));  // its end 2 cm into the box
+  const ExactSweep s = box_box_sweep(character, core, 0.001, btVector3(0.01, 0, 0), pose, bar, 0.001);
+  ASSERT_TRUE(s.answered && s.hit);
+  EXPECT_EQ(s.fraction, 0.0);
+  EXPECT_LT((s.normal - btVector3(-1, 0, 0)).length(), 1e-12);
+  EXPECT_NEAR(s.point.y(), 0.728, 1e-12);
+  EXPECT_NEAR(s.point.z(), 0.0, 1e-12);
+  EXPECT_NEAR(s.point.x(), 2.3 - 2.347, 1e-12);  // on the bar's rounded end face
 }
 
 }  // namespace
