@@ -1,6 +1,12 @@
 // Exact sweeps (see exact_sweeps.h).
 #include "stepslide/exact_sweeps.h"
 
+#include <algorithm>
+#include <cmath>
+
+#include "stepslide/exact_box_box.h"
+#include "stepslide/exact_box_distance.h"
+#include "stepslide/exact_box_triangle.h"
 #include "stepslide/exact_queries.h"
 
 namespace stepslide {
@@ -11,18 +17,40 @@ namespace {
 /// MAX_ITERATIONS): past it Bullet reports no hit, and so do we.
 constexpr int kMaxCastSteps = 64;
 
-}  // namespace
+/// One exact distance query along the sweep, at some fraction of the motion.
+struct Probe {
+  bool separated = false;  ///< false: the cores touch, Bullet's penetration solver answers
+  bool beyond = false;     ///< true: proved farther than the cutoff asked for (nothing else set)
+  bool known = true;       ///< false: the cores touch and nothing is known of the overlap
+  double distance = 0.0;
+  btVector3 normal{0, 0, 0};  ///< from the object toward the moving shape
+  btVector3 point{0, 0, 0};   ///< on the object's surface
+};
 
-ExactSweep capsule_box_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
-                             const btTransform& box, const btVector3& core_half, double margin) {
+/// Bullet's cast, conservative advancement (btContinuousConvexCollision::
+/// calcTimeOfImpact), run on exact distances: `probe(lambda, cutoff)` answers
+/// the moving shape moved by `motion * lambda`; a probe may stop searching
+/// once it proves the distance beyond `cutoff` (then no step can reach the
+/// end of the motion: Bullet misses). `overlap_answered`: a probe's answer
+/// where the cores overlap at the start is exact too (the penetration depth
+/// and direction Bullet's EPA approximates), and the start is answered as
+/// Bullet answers it: a hit at 0 when moving into that direction.
+template <class ProbeAt>
+ExactSweep advance(const btVector3& motion, ProbeAt probe, bool overlap_answered = false) {
   ExactSweep sweep;
-  // Bullet's rounded box is the core grown by the margin: against the core,
-  // the capsule grows by it instead (the same distances and normals).
-  ExactContact contact = capsule_box(a, b, radius + margin, box, core_half);
-  if (!contact.separated) return sweep;  // the core is touched: Bullet's penetration solver answers
+  const double length = std::sqrt(motion.length2());
+  // Slack far above rounding: a lower bound past it proves the first step
+  // already overshoots the motion.
+  const auto cutoff = [&](double lambda) { return (1.0 - lambda) * length * (1 + 1e-9) + 2 * kCastStopDistance; };
+  Probe contact = probe(0.0, cutoff(0.0));
+  if (contact.beyond) {
+    sweep.answered = true;
+    return sweep;
+  }
+  if (!contact.separated && !(overlap_answered && contact.known)) return sweep;  // the core is touched: Bullet's penetration solver answers
   sweep.answered = true;
   if (motion.length2() == 0.0) return sweep;
-  // Bullet's relative velocity is the box's minus the character's: the
+  // Bullet's relative velocity is the object's minus the moving shape's: the
   // approach speed along the normal is -motion·n, and it needs more than
   // SIMD_EPSILON of it to move at all.
   double distance = contact.distance;
@@ -34,9 +62,9 @@ ExactSweep capsule_box_sweep(const btVector3& a, const btVector3& b, double radi
     const double next = lambda + distance / approach;
     if (next > 1.0 || next < 0.0 || next <= lambda) return sweep;
     lambda = next;
-    const btVector3 shift = motion * lambda;
-    contact = capsule_box(a + shift, b + shift, radius + margin, box, core_half);
-    if (!contact.separated) {  // rounding put the segment on the core: let Bullet decide
+    contact = probe(lambda, cutoff(lambda));
+    if (contact.beyond) return sweep;  // the rest of the motion cannot close the gap
+    if (!contact.separated) {          // rounding put the shapes' cores together: let Bullet decide
       sweep.answered = false;
       return sweep;
     }
@@ -49,8 +77,108 @@ ExactSweep capsule_box_sweep(const btVector3& a, const btVector3& b, double radi
   sweep.hit = true;
   sweep.fraction = lambda;
   sweep.normal = contact.normal;
-  sweep.point = contact.point + contact.normal * margin;
+  sweep.point = contact.point;
   return sweep;
+}
+
+/// Where two box cores overlap, the middle of the overlap of their extents
+/// along b's axes, carried along `normal` onto the plane through `point`
+/// (box_box_overlap's point, on b's rounded surface). box_box_overlap puts
+/// its point at the middle of a's deepest feature, which for a tall box
+/// against a thin bar lies beside the bar, off b's face: a step-up's riser
+/// probe aimed at that height would miss the bar that blocked it.
+btVector3 overlap_middle(const btTransform& a, const btVector3& ha, const btTransform& b, const btVector3& hb,
+                         const btVector3& point, const btVector3& normal) {
+  const btTransform a_in_b = b.inverseTimes(a);
+  btVector3 low = a_in_b * -ha;
+  btVector3 high = low;
+  for (int v = 1; v < 8; ++v) {
+    const btVector3 corner = a_in_b * btVector3(v & 1 ? ha.x() : -ha.x(), v & 2 ? ha.y() : -ha.y(),
+                                                v & 4 ? ha.z() : -ha.z());
+    low.setMin(corner);
+    high.setMax(corner);
+  }
+  btVector3 middle;
+  for (int k = 0; k < 3; ++k) middle[k] = 0.5 * (std::max(low[k], -hb[k]) + std::min(high[k], hb[k]));
+  const btVector3 world = b * middle;
+  return world + normal * (point - world).dot(normal);
+}
+
+/// A box core closer to a triangle than this has no reliable closest
+/// features (their difference is rounding): Bullet's penetration solver answers.
+constexpr double kCoreTouching = 1e-9;
+
+}  // namespace
+
+ExactSweep capsule_box_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
+                             const btTransform& box, const btVector3& core_half, double margin) {
+  // Bullet's rounded box is the core grown by the margin: against the core,
+  // the capsule grows by it instead (the same distances and normals).
+  return advance(motion, [&](double lambda, double) {
+    const btVector3 shift = motion * lambda;
+    const ExactContact c = lambda == 0.0 ? capsule_box(a, b, radius + margin, box, core_half)
+                                         : capsule_box(a + shift, b + shift, radius + margin, box, core_half);
+    Probe probe;
+    probe.separated = c.separated;
+    probe.distance = c.distance;
+    probe.normal = c.normal;
+    probe.point = c.point + c.normal * margin;
+    return probe;
+  });
+}
+
+ExactSweep box_triangle_sweep(const btTransform& box, const btVector3& core_half, double box_radius,
+                              const btVector3& motion, const btVector3 triangle[3], double triangle_margin) {
+  const double radius = box_radius + triangle_margin;
+  return advance(motion, [&](double lambda, double cutoff) {
+    btTransform moved = box;
+    if (lambda != 0.0) moved.setOrigin(box.getOrigin() + motion * lambda);
+    const BoxTriangleContact c = box_triangle(moved, core_half, radius, triangle, cutoff);
+    Probe probe;
+    if (c.distance > cutoff) {
+      probe.beyond = true;
+      return probe;
+    }
+    // box_triangle's distance is the rounded box's: the core's is radius more.
+    probe.separated = c.distance + radius > kCoreTouching;
+    probe.distance = c.distance;
+    probe.normal = c.normal;
+    probe.point = c.point + c.normal * triangle_margin;
+    return probe;
+  }, true);
+}
+
+ExactSweep box_box_sweep(const btTransform& box, const btVector3& core_half, double box_margin,
+                         const btVector3& motion, const btTransform& other, const btVector3& other_core,
+                         double other_margin) {
+  return advance(motion, [&](double lambda, double cutoff) {
+    btTransform moved = box;
+    if (lambda != 0.0) moved.setOrigin(box.getOrigin() + motion * lambda);
+    Probe probe;
+    if (lambda == 0.0) {
+      // Only the start can find the cores overlapping (the advance stops
+      // short of touching), and box_box_distance needs them apart.
+      const BoxBoxOverlap o = box_box_overlap(moved, core_half, box_margin, other, other_core, other_margin);
+      if (o.cores_overlap) {
+        probe.distance = o.distance;
+        probe.normal = o.normal;
+        probe.point = overlap_middle(moved, core_half, other, other_core, o.point, o.normal);
+        return probe;
+      }
+    }
+    const BoxBoxDistance d =
+        box_box_distance(moved, core_half, box_margin, other, other_core, other_margin, cutoff, kCoreTouching);
+    if (d.beyond) {
+      probe.beyond = true;
+      return probe;
+    }
+    probe.separated = d.separated;
+    probe.known = d.separated;
+    probe.distance = d.distance;
+    probe.normal = d.normal;
+    probe.point = d.point;
+    return probe;
+  }, true);
 }
 
 }  // namespace stepslide

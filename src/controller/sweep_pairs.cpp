@@ -7,6 +7,7 @@
 
 #include <BulletCollision/BroadphaseCollision/btDbvt.h>
 
+#include "box_sweep_pairs.h"
 #include "query_shapes.h"
 #include "stepslide/exact_sweeps.h"
 #include "triangle_pairs.h"
@@ -145,6 +146,12 @@ bool capsule_sweep(const btConvexShape* shape, const btTransform& from, const bt
 
 bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                       const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+  if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {  // a box character
+    if (object->getCollisionShape()->getShapeType() == BOX_SHAPE_PROXYTYPE) {
+      return box_box_sweep_pair(shape, from, to, object, result);
+    }
+    return box_triangle_sweep_pair(shape, from, to, object, result);  // meshes, heightfields; false otherwise
+  }
   switch (object->getCollisionShape()->getShapeType()) {
     case BOX_SHAPE_PROXYTYPE:
     case COMPOUND_SHAPE_PROXYTYPE:

@@ -1,0 +1,140 @@
+// A box character's exact sweeps against meshes and heightfields (see
+// box_sweep_pairs.h). Computed in the shape's own frame, where the shape
+// hands out its triangles, and turned back into world terms.
+#include "box_sweep_pairs.h"
+
+#include <BulletCollision/CollisionShapes/btTriangleCallback.h>
+
+#include <algorithm>
+#include <tuple>
+#include <vector>
+
+#include "stepslide/exact_sweeps.h"
+#include "triangle_pairs.h"
+
+namespace stepslide::detail {
+
+namespace {
+
+struct Hit {
+  double fraction;
+  double opposing;   ///< -normal · motion direction: how squarely the motion pushes into it
+  btVector3 normal;  ///< shape frame
+  btVector3 point;   ///< shape frame, on the triangle's rounded surface
+  int part;
+  int index;
+};
+
+/// Each triangle's first touch, in the shape's frame.
+struct BoxSweepInShape : btTriangleCallback {
+  BoxSweepInShape(const btTransform& box, const btVector3& core_half, double box_margin, const btVector3& motion,
+                  double triangle_margin, double before)
+      : box_(box),
+        core_half_(core_half),
+        box_margin_(box_margin),
+        motion_(motion),
+        direction_(motion.normalized()),
+        triangle_margin_(triangle_margin),
+        before_(before) {}
+
+  void processTriangle(btVector3* vertices, int part, int index) override {
+    if (touching) return;
+    const ExactSweep s = box_triangle_sweep(box_, core_half_, box_margin_, motion_, vertices, triangle_margin_);
+    if (!s.answered) {
+      touching = true;
+      return;
+    }
+    if (s.hit && s.fraction < before_) hits.push_back({s.fraction, -s.normal.dot(direction_), s.normal, s.point, part, index});
+  }
+
+  btTransform box_;
+  btVector3 core_half_;
+  double box_margin_;
+  btVector3 motion_;
+  btVector3 direction_;
+  double triangle_margin_;
+  double before_;
+  bool touching = false;  ///< rounding put the core on a triangle mid-advance
+  std::vector<Hit> hits;
+};
+
+/// As triangle_pairs orders its hits: earliest first; at one fraction the
+/// one the motion pushes into most squarely, then by normal and point.
+bool hit_order(const Hit& x, const Hit& y) {
+  return std::make_tuple(x.fraction, -x.opposing, x.normal.x(), x.normal.y(), x.normal.z(), x.point.x(), x.point.y(),
+                         x.point.z()) < std::make_tuple(y.fraction, -y.opposing, y.normal.x(), y.normal.y(),
+                                                        y.normal.z(), y.point.x(), y.point.y(), y.point.z());
+}
+
+/// How near the cast stops to a triangle it hits (kCastStopDistance), and
+/// a little more: the bounds gather every triangle it may stop near.
+constexpr double kSweepReach = 0.001 + 1e-6;
+
+}  // namespace
+
+bool box_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                             const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+  if (shape->getShapeType() != BOX_SHAPE_PROXYTYPE || !is_triangle_shape(object->getCollisionShape())) return false;
+  const auto* box = static_cast<const btBoxShape*>(shape);
+  const btVector3 core = box->getHalfExtentsWithoutMargin();
+  // An inverted core (margin over half an extent) describes no box to Bullet.
+  if (core.x() < 0.0 || core.y() < 0.0 || core.z() < 0.0) return false;
+  if (!(from.getBasis() == to.getBasis())) return false;  // the sweep turns: Bullet's cast
+  const auto* world_shape = static_cast<const btConcaveShape*>(object->getCollisionShape());
+  const btTransform& pose = object->getWorldTransform();
+  const btTransform start = pose.inverseTimes(from);
+  const btVector3 motion = pose.getBasis().transpose() * (to.getOrigin() - from.getOrigin());
+  BoxSweepInShape gather(start, core, box->getMargin(), motion, world_shape->getMargin(),
+                         result->m_closestHitFraction);
+  // The box's bounds in the shape's frame at both ends, grown by the
+  // triangles' margin and the reach: every triangle the cast may stop near.
+  btVector3 low;
+  btVector3 high;
+  btVector3 end_low;
+  btVector3 end_high;
+  const double grow = box->getMargin() + world_shape->getMargin() + kSweepReach;
+  const btVector3 extent = core + btVector3(grow, grow, grow);
+  btTransformAabb(extent, 0.0, start, low, high);
+  btTransform end = start;
+  end.setOrigin(start.getOrigin() + motion);
+  btTransformAabb(extent, 0.0, end, end_low, end_high);
+  low.setMin(end_low);
+  high.setMax(end_high);
+  world_shape->processAllTriangles(&gather, low, high);
+  if (gather.touching) return false;
+  std::sort(gather.hits.begin(), gather.hits.end(), hit_order);
+  const btMatrix3x3& basis = pose.getBasis();
+  for (const Hit& h : gather.hits) {
+    if (!(h.fraction < result->m_closestHitFraction)) break;
+    btCollisionWorld::LocalShapeInfo info;
+    info.m_shapePart = h.part;
+    info.m_triangleIndex = h.index;
+    btCollisionWorld::LocalConvexResult hit(object, &info, basis * h.normal, pose * h.point, h.fraction);
+    result->addSingleResult(hit, true);
+  }
+  return true;
+}
+
+bool box_box_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                        const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+  if (shape->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
+  if (object->getCollisionShape()->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
+  const auto* box = static_cast<const btBoxShape*>(shape);
+  const auto* other = static_cast<const btBoxShape*>(object->getCollisionShape());
+  const btVector3 core = box->getHalfExtentsWithoutMargin();
+  const btVector3 other_core = other->getHalfExtentsWithoutMargin();
+  // An inverted core (margin over half an extent) describes no box to Bullet.
+  if (core.x() < 0.0 || core.y() < 0.0 || core.z() < 0.0) return false;
+  if (other_core.x() < 0.0 || other_core.y() < 0.0 || other_core.z() < 0.0) return false;
+  if (!(from.getBasis() == to.getBasis())) return false;  // the sweep turns: Bullet's cast
+  const ExactSweep s = box_box_sweep(from, core, box->getMargin(), to.getOrigin() - from.getOrigin(),
+                                     object->getWorldTransform(), other_core, other->getMargin());
+  if (!s.answered) return false;
+  if (s.hit && s.fraction < result->m_closestHitFraction) {
+    btCollisionWorld::LocalConvexResult hit(object, nullptr, s.normal, s.point, s.fraction);
+    result->addSingleResult(hit, true);
+  }
+  return true;
+}
+
+}  // namespace stepslide::detail

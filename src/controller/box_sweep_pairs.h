@@ -1,0 +1,28 @@
+// Private to the collision adapter: a box-shaped character's sweeps against
+// the triangles of meshes and heightfields and against boxes, answered
+// exactly (box_triangle_sweep, box_box_sweep, exact_sweeps.h). Not installed.
+#pragma once
+
+#include <btBulletCollisionCommon.h>
+
+namespace stepslide::detail {
+
+/// The sweep of `shape` (an unscaled box) from `from` to `to` (no turn)
+/// against `object` (a mesh or heightfield): each triangle's first touch
+/// reported to `result` as Bullet's objectQuerySingle would (world normal
+/// and point, only those closer than the callback's closest fraction), in
+/// order of fraction, then how squarely the motion pushes into it, normal
+/// and point, so the order the shape visits its triangles in does not matter.
+/// Returns false, reporting nothing, for other shapes or objects, or when
+/// rounding puts the box's core on a triangle mid-advance (Bullet answers).
+bool box_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                             const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
+
+/// The sweep of `shape` (an unscaled box) from `from` to `to` (no turn)
+/// against `object` (a box): box_box_sweep's hit reported to `result` as
+/// Bullet's objectQuerySingle would. Returns false, reporting nothing, for
+/// other shapes, or where box_box_sweep has no answer (Bullet answers).
+bool box_box_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                        const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
+
+}  // namespace stepslide::detail
