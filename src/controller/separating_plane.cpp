@@ -148,6 +148,14 @@ SeparatingPlane best_separating_plane(const btConvexShape* character, const btTr
   const btVector3& bullet = start;  // unit: the adapter normalized it
   const double along_bullet = search.at(bullet);
   if (along_bullet >= bullet_distance - kAgree) return {bullet, along_bullet};
+  // Separated along it: the separation is a concave function of the
+  // normal's vector over the unit ball (minus a support function), positive
+  // here, so any local maximum on the sphere with a positive separation is
+  // the global one (a better direction's chord would climb out of it): the
+  // search from Bullet's normal alone finds it, no candidates needed. This
+  // is the common case of a search (a probe's gap to a cylinder: GJK stops
+  // a few 1e-7 m short of tight), a fifth of the cost.
+  if (along_bullet > 0.0) return search.refine({bullet, along_bullet});
   // Candidates: Bullet's normal, each shape's own axes both ways (faces,
   // caps), the cylinder axis across the body's (side against side or edge),
   // the line between the centres and its part across each shape's axis.
