@@ -15,6 +15,7 @@ namespace stepslide {
 struct SeparatingPlane {
   btVector3 normal{0, 1, 0};
   double distance = 0.0;
+  int evaluations = 0;  ///< directions measured to find it (its cost; bounded by the tests)
 };
 
 /// How far apart `character` at `a` and `body` at `b` are along unit

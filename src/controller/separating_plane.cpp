@@ -54,7 +54,12 @@ struct Search {
   const btConvexShape* body;
   const btTransform& b;
 
-  double at(const btVector3& n) const { return separation_along(character, a, body, b, n); }
+  mutable int evaluations = 0;  // how many directions were measured: the cost the tests bound
+
+  double at(const btVector3& n) const {
+    ++evaluations;
+    return separation_along(character, a, body, b, n);
+  }
 
   /// The separation's gradient along the sphere at `n`: the character's
   /// lowest point along n minus the body's highest, less its part along n.
@@ -141,13 +146,17 @@ double separation_along(const btConvexShape* character, const btTransform& a, co
 SeparatingPlane best_separating_plane(const btConvexShape* character, const btTransform& a, const btConvexShape* body,
                                       const btTransform& b, const btVector3& start, double bullet_distance) {
   const Search search{character, a, body, b};
+  const auto counted = [&search](SeparatingPlane plane) {
+    plane.evaluations = search.evaluations;
+    return plane;
+  };
   // Bullet's distance is never below the true one (GJK's is the distance
   // of two points of the shapes, EPA's depth that of a polytope inside
   // their difference), and the separation along any normal never above it:
   // when the two agree along Bullet's own normal, that is the answer.
   const btVector3& bullet = start;  // unit: the adapter normalized it
   const double along_bullet = search.at(bullet);
-  if (along_bullet >= bullet_distance - kAgree) return {bullet, along_bullet};
+  if (along_bullet >= bullet_distance - kAgree) return counted({bullet, along_bullet});
   // Separated along it: the separation is a concave function of the
   // normal's vector over the unit ball (minus a support function), positive
   // here, so any local maximum on the sphere with a positive separation is
@@ -155,7 +164,7 @@ SeparatingPlane best_separating_plane(const btConvexShape* character, const btTr
   // search from Bullet's normal alone finds it, no candidates needed. This
   // is the common case of a search (a probe's gap to a cylinder: GJK stops
   // a few 1e-7 m short of tight), a fifth of the cost.
-  if (along_bullet > 0.0) return search.refine({bullet, along_bullet});
+  if (along_bullet > 0.0) return counted(search.refine({bullet, along_bullet}));
   // Candidates: Bullet's normal, each shape's own axes both ways (faces,
   // caps), the cylinder axis across the body's (side against side or edge),
   // the line between the centres and its part across each shape's axis.
@@ -196,7 +205,7 @@ SeparatingPlane best_separating_plane(const btConvexShape* character, const btTr
     const SeparatingPlane r = search.refine(p);
     if (r.distance > refined.distance) refined = r;
   }
-  return refined;
+  return counted(refined);
 }
 
 }  // namespace stepslide
