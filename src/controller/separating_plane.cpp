@@ -1,6 +1,7 @@
 // Separating planes from support functions (see separating_plane.h).
 #include "stepslide/separating_plane.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -77,10 +78,12 @@ struct Search {
   /// directions a search from a random start stopped up to 1.4 cm short on
   /// a side-against-side contact; with them, 2e-12 m (the tests). Stops
   /// early once the separation reaches `enough` (an upper bound on it less
-  /// kAgree: nothing better is worth finding).
-  SeparatingPlane refine(SeparatingPlane plane, double enough = BT_INFINITY) const {
-    constexpr double kFirstStep = 0.25;
-    constexpr double kLastStep = 1e-9;
+  /// kAgree: nothing better is worth finding). From `first_step` radians
+  /// down to `last_step`: a coarse search can be finished later.
+  SeparatingPlane refine(SeparatingPlane plane, double enough = BT_INFINITY, double first_step = 0.25,
+                         double last_step = 1e-9) const {
+    const double kFirstStep = first_step;
+    const double kLastStep = last_step;
     constexpr int kMaxEvaluations = 4000;
     int evaluations = 0;
     double turn = 0.0;
@@ -289,6 +292,11 @@ double separation_along(const btConvexShape* character, const btTransform& a, co
   return -support(character, a, -normal) - support(body, b, normal);
 }
 
+/// The coarse searches' last step (radians), and how close two of their
+/// ends must be (the cosine of the angle between) to be one maximum.
+constexpr double kCoarse = 1e-3;
+const double kSame = std::cos(1e-2);
+
 SeparatingPlane best_separating_plane(const btConvexShape* character, const btTransform& a, const btConvexShape* body,
                                       const btTransform& b, const btVector3& start, double bullet_distance) {
   const Search search{character, a, body, b};
@@ -323,8 +331,9 @@ SeparatingPlane best_separating_plane(const btConvexShape* character, const btTr
   // normal that comes within kAgree of it has found the answer (EPA's
   // depth is often tight to a few 1e-9 m) and the other starts are spared.
   const double enough = bullet_distance - kAgree;
-  SeparatingPlane refined = search.refine({bullet, along_bullet}, enough);
-  if (refined.distance >= enough) return counted(refined);
+  std::array<SeparatingPlane, 5> coarse;
+  coarse[0] = search.refine({bullet, along_bullet}, enough, 0.25, kCoarse);
+  if (coarse[0].distance >= enough) return counted(search.refine(coarse[0], enough, kCoarse));
   // Candidates: Bullet's normal, each shape's own axes both ways (faces,
   // caps), the cylinder axis across the body's (side against side or edge),
   // the line between the centres and its part across each shape's axis.
@@ -359,11 +368,24 @@ SeparatingPlane best_separating_plane(const btConvexShape* character, const btTr
       }
     }
   }
+  // Each start is searched coarsely, then only starts that ended apart
+  // from every better one are finished: the starts mostly climb to the same
+  // maximum (all five, every time, in cylinder_snapped_into_lying_cylinder),
+  // and the fine steps are most of a search's cost.
+  std::size_t count = 1;
   for (const SeparatingPlane& p : top) {
     if (p.distance <= -BT_LARGE_FLOAT) continue;
-    const SeparatingPlane r = search.refine(p, enough);
+    coarse[count++] = search.refine(p, enough, 0.25, kCoarse);
+  }
+  std::stable_sort(coarse.begin(), coarse.begin() + count,
+                   [](const SeparatingPlane& l, const SeparatingPlane& r) { return l.distance > r.distance; });
+  SeparatingPlane refined = coarse[0];
+  for (std::size_t i = 0; i < count && refined.distance < enough; ++i) {
+    bool seen = false;
+    for (std::size_t j = 0; j < i; ++j) seen = seen || coarse[i].normal.dot(coarse[j].normal) > kSame;
+    if (seen) continue;
+    const SeparatingPlane r = search.refine(coarse[i], enough, kCoarse);
     if (r.distance > refined.distance) refined = r;
-    if (refined.distance >= enough) break;
   }
   return counted(refined);
 }
