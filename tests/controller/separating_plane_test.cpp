@@ -188,7 +188,7 @@ namespace {
 /// The search's cost on random cylinder/cylinder and cylinder/box pairs from
 /// random starts (the worst case: Bullet's normal is usually close): a pair
 /// separated along the start by GJK to a 1e-12 m gap, an overlapping one by
-/// pattern searches from five starts, each capped. Bounds on the mean and the worst, so the cost cannot
+/// coarse pattern searches from five starts, finished from distinct ends. Bounds on the mean and the worst, so the cost cannot
 /// silently come back (before the separated shortcut, a separated pair cost
 /// five searches, some 10 000 evaluations).
 TEST(SeparatingPlane, EvaluationsPerSearchAreBounded) {
@@ -227,10 +227,12 @@ TEST(SeparatingPlane, EvaluationsPerSearchAreBounded) {
   ASSERT_GT(separated, 100);
   ASSERT_GT(overlapping, 100);
   // Measured: separated mean 17, worst 39 (GJK; 2 083 and 3 112 with the
-  // pattern search); overlapping mean 10 011.
+  // pattern search); overlapping mean 3 855, worst 8 002 (10 011 and 12 441
+  // when all five starts were finished).
   EXPECT_LE(double(separated_total) / separated, 30.0);
   EXPECT_LE(worst_separated, 100);
-  EXPECT_LE(double(overlapping_total) / overlapping, 11000.0);
+  EXPECT_LE(double(overlapping_total) / overlapping, 4500.0);
+  EXPECT_LE(worst, 10000);
 }
 
 }  // namespace
