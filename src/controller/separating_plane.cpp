@@ -293,9 +293,11 @@ double separation_along(const btConvexShape* character, const btTransform& a, co
 }
 
 /// The coarse searches' last step (radians), and how close two of their
-/// ends must be (the cosine of the angle between) to be one maximum.
-constexpr double kCoarse = 1e-3;
-const double kSame = std::cos(1e-2);
+/// ends must be (the cosine of the angle between) to be one maximum. At
+/// 1e-3 and 1e-2 rad an overlap cost 3 855 evaluations on the tests' random
+/// pairs; at 1e-2 and 3e-2, 3 368, as tight (2.4e-11 m below brute force).
+constexpr double kCoarse = 1e-2;
+const double kSame = std::cos(3e-2);
 
 SeparatingPlane best_separating_plane(const btConvexShape* character, const btTransform& a, const btConvexShape* body,
                                       const btTransform& b, const btVector3& start, double bullet_distance) {
