@@ -5,8 +5,6 @@
 
 #include <BulletCollision/CollisionShapes/btTriangleCallback.h>
 
-#include <algorithm>
-#include <tuple>
 #include <vector>
 
 #include "stepslide/exact_sweeps.h"
@@ -15,15 +13,6 @@
 namespace stepslide::detail {
 
 namespace {
-
-struct Hit {
-  double fraction;
-  double opposing;   ///< -normal · motion direction: how squarely the motion pushes into it
-  btVector3 normal;  ///< shape frame
-  btVector3 point;   ///< shape frame, on the triangle's rounded surface
-  int part;
-  int index;
-};
 
 /// Each triangle's first touch, in the shape's frame.
 struct BoxSweepInShape : btTriangleCallback {
@@ -55,16 +44,8 @@ struct BoxSweepInShape : btTriangleCallback {
   double triangle_margin_;
   double before_;
   bool touching = false;  ///< rounding put the core on a triangle mid-advance
-  std::vector<Hit> hits;
+  std::vector<TriangleHit> hits;
 };
-
-/// As triangle_pairs orders its hits: earliest first; at one fraction the
-/// one the motion pushes into most squarely, then by normal and point.
-bool hit_order(const Hit& x, const Hit& y) {
-  return std::make_tuple(x.fraction, -x.opposing, x.normal.x(), x.normal.y(), x.normal.z(), x.point.x(), x.point.y(),
-                         x.point.z()) < std::make_tuple(y.fraction, -y.opposing, y.normal.x(), y.normal.y(),
-                                                        y.normal.z(), y.point.x(), y.point.y(), y.point.z());
-}
 
 /// How near the cast stops to a triangle it hits (kCastStopDistance), and
 /// a little more: the bounds gather every triangle it may stop near.
@@ -102,16 +83,7 @@ bool box_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from
   high.setMax(end_high);
   world_shape->processAllTriangles(&gather, low, high);
   if (gather.touching) return false;
-  std::sort(gather.hits.begin(), gather.hits.end(), hit_order);
-  const btMatrix3x3& basis = pose.getBasis();
-  for (const Hit& h : gather.hits) {
-    if (!(h.fraction < result->m_closestHitFraction)) break;
-    btCollisionWorld::LocalShapeInfo info;
-    info.m_shapePart = h.part;
-    info.m_triangleIndex = h.index;
-    btCollisionWorld::LocalConvexResult hit(object, &info, basis * h.normal, pose * h.point, h.fraction);
-    result->addSingleResult(hit, true);
-  }
+  report_triangle_hits(&gather.hits, object, 0.0, result);
   return true;
 }
 

@@ -5,52 +5,21 @@
 #include <algorithm>
 #include <cmath>
 
+#include "closest_points.h"
+
 namespace stepslide {
 
 namespace {
+
+using detail::box_corner;
+using detail::closest_on_segments;
 
 btVector3 clamp_to(const btVector3& x, const btVector3& h) {
   return btVector3(std::clamp(x.x(), -h.x(), h.x()), std::clamp(x.y(), -h.y(), h.y()),
                    std::clamp(x.z(), -h.z(), h.z()));
 }
 
-btVector3 corner(const btVector3& h, int index) {
-  return btVector3(index & 1 ? h.x() : -h.x(), index & 2 ? h.y() : -h.y(), index & 4 ? h.z() : -h.z());
-}
 
-/// Closest points of segments p1q1 and p2q2 (Ericson, Real-Time Collision
-/// Detection 5.1.9); neither is degenerate here (box edges of a core).
-void closest_on_segments(const btVector3& p1, const btVector3& q1, const btVector3& p2, const btVector3& q2,
-                         btVector3* c1, btVector3* c2) {
-  const btVector3 d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
-  const double a = d1.length2(), e = d2.length2(), f = d2.dot(r);
-  constexpr double kTiny = 1e-30;
-  double s = 0.0, t = 0.0;
-  if (a <= kTiny && e <= kTiny) {
-    s = t = 0.0;
-  } else if (a <= kTiny) {
-    t = std::clamp(f / e, 0.0, 1.0);
-  } else {
-    const double c = d1.dot(r);
-    if (e <= kTiny) {
-      s = std::clamp(-c / a, 0.0, 1.0);
-    } else {
-      const double b = d1.dot(d2);
-      const double denominator = a * e - b * b;
-      s = denominator > kTiny * a * e ? std::clamp((b * f - c * e) / denominator, 0.0, 1.0) : 0.0;
-      t = (b * s + f) / e;
-      if (t < 0.0) {
-        t = 0.0;
-        s = std::clamp(-c / a, 0.0, 1.0);
-      } else if (t > 1.0) {
-        t = 1.0;
-        s = std::clamp((b - c) / a, 0.0, 1.0);
-      }
-    }
-  }
-  *c1 = p1 + d1 * s;
-  *c2 = p2 + d2 * t;
-}
 
 /// Squared distance of the bounds of points p and q from the box [-h, h]: a
 /// lower bound on the squared distance of anything between them from it.
@@ -86,7 +55,7 @@ BoxBoxDistance box_box_distance(const btTransform& a, const btVector3& ha, doubl
   BoxBoxDistance result;
   const btTransform a_in_b = b.inverseTimes(a);
   btVector3 va[8];
-  for (int v = 0; v < 8; ++v) va[v] = a_in_b * corner(ha, v);
+  for (int v = 0; v < 8; ++v) va[v] = a_in_b * box_corner(ha, v);
   // The bounds of a in b's frame against b: a lower bound on the distance.
   btVector3 low = va[0], high = va[0];
   for (int v = 1; v < 8; ++v) {
@@ -104,9 +73,9 @@ BoxBoxDistance box_box_distance(const btTransform& a, const btVector3& ha, doubl
   Closest best;
   for (int v = 0; v < 8; ++v) best.consider(va[v], clamp_to(va[v], hb));
   for (int v = 0; v < 8; ++v) {
-    const btVector3 vb = b_in_a * corner(hb, v);
+    const btVector3 vb = b_in_a * box_corner(hb, v);
     const btVector3 on_a = clamp_to(vb, ha);
-    if ((vb - on_a).length2() < best.d2) best.consider(a_in_b * on_a, corner(hb, v));
+    if ((vb - on_a).length2() < best.d2) best.consider(a_in_b * on_a, box_corner(hb, v));
   }
   // Edge pairs, each edge once from its low corner; an edge of a whose
   // bounds are no nearer b than the best found cannot improve on it.
@@ -120,7 +89,7 @@ BoxBoxDistance box_box_distance(const btTransform& a, const btVector3& ha, doubl
         for (int w = 0; w < 8; ++w) {
           if (w & (1 << m)) continue;
           btVector3 x, y;
-          closest_on_segments(p, q, corner(hb, w), corner(hb, w | (1 << m)), &x, &y);
+          closest_on_segments(p, q, box_corner(hb, w), box_corner(hb, w | (1 << m)), &x, &y);
           best.consider(x, y);
         }
       }

@@ -8,9 +8,14 @@
 #include <limits>
 #include <vector>
 
+#include "closest_points.h"
+
 namespace stepslide {
 
 namespace {
+
+using detail::box_corner;
+using detail::closest_on_segments;
 
 /// Cross-product axes shorter than this (relative to the edge's length) come
 /// from edges parallel to a box axis: the face axes already cover them.
@@ -109,45 +114,7 @@ btVector3 closest_on_triangle(const btVector3& x, const btVector3& a, const btVe
   return a + ab * (vb / denominator) + ac * (vc / denominator);
 }
 
-/// Closest points of segments p1q1 and p2q2 (Ericson 5.1.9), degenerate ones included.
-void closest_on_segments(const btVector3& p1, const btVector3& q1, const btVector3& p2, const btVector3& q2,
-                         btVector3* c1, btVector3* c2) {
-  const btVector3 d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
-  const double a = d1.length2(), e = d2.length2(), f = d2.dot(r);
-  constexpr double kTiny = 1e-30;
-  double s = 0.0, t = 0.0;
-  if (a <= kTiny && e <= kTiny) {
-    *c1 = p1;
-    *c2 = p2;
-    return;
-  }
-  if (a <= kTiny) {
-    t = std::clamp(f / e, 0.0, 1.0);
-  } else {
-    const double c = d1.dot(r);
-    if (e <= kTiny) {
-      s = std::clamp(-c / a, 0.0, 1.0);
-    } else {
-      const double b = d1.dot(d2);
-      const double denominator = a * e - b * b;
-      s = denominator > kTiny * a * e ? std::clamp((b * f - c * e) / denominator, 0.0, 1.0) : 0.0;
-      t = (b * s + f) / e;
-      if (t < 0.0) {
-        t = 0.0;
-        s = std::clamp(-c / a, 0.0, 1.0);
-      } else if (t > 1.0) {
-        t = 1.0;
-        s = std::clamp((b - c) / a, 0.0, 1.0);
-      }
-    }
-  }
-  *c1 = p1 + d1 * s;
-  *c2 = p2 + d2 * t;
-}
 
-btVector3 box_vertex(const btVector3& h, int index) {
-  return btVector3(index & 1 ? h.x() : -h.x(), index & 2 ? h.y() : -h.y(), index & 4 ? h.z() : -h.z());
-}
 
 /// Closest points of the separated box [-h, h] and triangle p: every pair of
 /// closest points of two convex polyhedra is realised by a vertex against the
@@ -164,13 +131,13 @@ double closest_features(const btVector3& h, const btVector3 p[3], btVector3* on_
   };
   for (int i = 0; i < 3; ++i) consider(clamp_to_box(p[i], h), p[i]);
   for (int v = 0; v < 8; ++v) {
-    const btVector3 corner = box_vertex(h, v);
+    const btVector3 corner = box_corner(h, v);
     consider(corner, closest_on_triangle(corner, p[0], p[1], p[2]));
   }
   for (int k = 0; k < 3; ++k) {
     for (int v = 0; v < 8; ++v) {
       if (v & (1 << k)) continue;  // each edge once, from its low end
-      const btVector3 from = box_vertex(h, v), to = box_vertex(h, v | (1 << k));
+      const btVector3 from = box_corner(h, v), to = box_corner(h, v | (1 << k));
       for (int j = 0; j < 3; ++j) {
         btVector3 a, b;
         closest_on_segments(from, to, p[j], p[(j + 1) % 3], &a, &b);

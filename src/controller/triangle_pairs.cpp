@@ -129,15 +129,6 @@ struct ContactsInShape final : btTriangleCallback, TriangleVisitor {
   std::vector<TriangleContact> found;
 };
 
-struct Hit {
-  double fraction;
-  double opposing;   ///< -normal · motion direction: how squarely the motion pushes into it
-  btVector3 normal;  ///< shape frame
-  btVector3 point;   ///< shape frame
-  int part;
-  int index;
-};
-
 /// Each triangle's first touch, in the shape's frame.
 struct SweepInShape final : btTriangleCallback, TriangleVisitor {
   SweepInShape(const btVector3& a, const btVector3& b, double radius, const btVector3& motion, double before)
@@ -172,19 +163,8 @@ struct SweepInShape final : btTriangleCallback, TriangleVisitor {
   btVector3 direction_;
   double before_;
   bool touching = false;
-  std::vector<Hit> hits;
+  std::vector<TriangleHit> hits;
 };
-
-/// Earliest first; among hits at the same fraction (several triangles
-/// within Bullet's stop distance at once, mostly at the start) the one the
-/// motion pushes into most squarely, whose plane the slide then clips first;
-/// then by normal and point, so the order the shape visits them in does not
-/// matter (Bullet keeps whichever its tree walk met first).
-bool hit_order(const Hit& x, const Hit& y) {
-  return std::make_tuple(x.fraction, -x.opposing, x.normal.x(), x.normal.y(), x.normal.z(), x.point.x(), x.point.y(),
-                         x.point.z()) < std::make_tuple(y.fraction, -y.opposing, y.normal.x(), y.normal.y(),
-                                                        y.normal.z(), y.point.x(), y.point.y(), y.point.z());
-}
 
 }  // namespace
 
@@ -242,18 +222,29 @@ bool triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, co
   bounds(ends, 4, radius + margin + kSweepReach, &low, &high);
   each_triangle(world_shape, &gather, low, high);
   if (gather.touching) return false;
-  std::sort(gather.hits.begin(), gather.hits.end(), hit_order);
-  const btMatrix3x3& basis = pose.getBasis();
-  for (const Hit& h : gather.hits) {
+  report_triangle_hits(&gather.hits, object, margin, result);
+  return true;
+}
+
+void report_triangle_hits(std::vector<TriangleHit>* hits, const btCollisionObject* object, double surface_offset,
+                          btCollisionWorld::ConvexResultCallback* result) {
+  const auto order = [](const TriangleHit& x, const TriangleHit& y) {
+    return std::make_tuple(x.fraction, -x.opposing, x.normal.x(), x.normal.y(), x.normal.z(), x.point.x(),
+                           x.point.y(), x.point.z()) < std::make_tuple(y.fraction, -y.opposing, y.normal.x(),
+                                                                       y.normal.y(), y.normal.z(), y.point.x(),
+                                                                       y.point.y(), y.point.z());
+  };
+  std::sort(hits->begin(), hits->end(), order);
+  const btTransform& pose = object->getWorldTransform();
+  for (const TriangleHit& h : *hits) {
     if (!(h.fraction < result->m_closestHitFraction)) break;
     btCollisionWorld::LocalShapeInfo info;
     info.m_shapePart = h.part;
     info.m_triangleIndex = h.index;
-    btCollisionWorld::LocalConvexResult hit(object, &info, basis * h.normal, pose * (h.point + h.normal * margin),
-                                            h.fraction);
+    btCollisionWorld::LocalConvexResult hit(object, &info, pose.getBasis() * h.normal,
+                                            pose * (h.point + h.normal * surface_offset), h.fraction);
     result->addSingleResult(hit, true);
   }
-  return true;
 }
 
 }  // namespace stepslide::detail

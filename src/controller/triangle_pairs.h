@@ -36,4 +36,26 @@ bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, co
 bool triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                          const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
 
+/// One triangle's first touch by a sweep, in the mesh's or heightfield's own
+/// frame (the capsule's and the box's triangle sweeps both collect these).
+struct TriangleHit {
+  double fraction;
+  double opposing;   ///< -normal · motion direction: how squarely the motion pushes into it
+  btVector3 normal;  ///< shape frame
+  btVector3 point;   ///< shape frame (report_triangle_hits moves it out by its offset)
+  int part;
+  int index;
+};
+
+/// Sorts `hits` earliest first; among hits at the same fraction (several
+/// triangles within Bullet's stop distance at once, mostly at the start) the
+/// one the motion pushes into most squarely, whose plane the slide then
+/// clips first; then by normal and point, so the order the shape visits them
+/// in does not matter (Bullet keeps whichever its tree walk met first). Then
+/// reports each closer than the callback's closest fraction to `result` as
+/// Bullet's objectQuerySingle would: world normal, and the point moved
+/// `surface_offset` out along the normal (onto a rounded surface).
+void report_triangle_hits(std::vector<TriangleHit>* hits, const btCollisionObject* object, double surface_offset,
+                          btCollisionWorld::ConvexResultCallback* result);
+
 }  // namespace stepslide::detail
