@@ -49,6 +49,10 @@ struct QueryCounts {
   /// Overlap queries the tick had already asked (the same object, shape,
   /// pose and threshold), answered from the contact memo.
   int repeated_contacts = 0;
+  /// Rays the tick had just cast (the same ends as the ray before), answered
+  /// from it: the ground check reads the face beside one contact several
+  /// times a tick.
+  int repeated_rays = 0;
 };
 
 class CollisionQueries {
@@ -89,7 +93,8 @@ class CollisionQueries {
   double penetration_depth(btCollisionObject* object);
 
   /// Closest ray hit from `from` to `to`. Boxes hit from outside are answered
-  /// exactly (ray_box, exact_queries.h); every other pair by Bullet.
+  /// exactly (ray_box, exact_queries.h); every other pair by Bullet. Within a
+  /// tick, the same ray cast twice in a row is answered from the first.
   RayHit ray(const btVector3& from, const btVector3& to);
 
   /// Records that `object` at `pose` overlaps nothing (the caller proved it
@@ -112,6 +117,7 @@ class CollisionQueries {
     certificate_.forget();
     region_.forget();
     memo_.close();
+    last_ray_.valid = false;
   }
   /// How deep an overlap a certificate may overlook: half the controller's
   /// penetration tolerance (overlaps shallower than that are contact).
@@ -127,8 +133,12 @@ class CollisionQueries {
   void begin_tick() {
     reset_counts();
     memo_.open(self_);
+    last_ray_.valid = false;
   }
-  void end_tick() { memo_.close(); }
+  void end_tick() {
+    memo_.close();
+    last_ray_.valid = false;
+  }
 
  private:
   void query_contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out);
@@ -142,6 +152,14 @@ class CollisionQueries {
   const btBroadphaseInterface* walked_ = nullptr;
   btDbvtBroadphase* walked_dbvt_ = nullptr;
   ContactMemo memo_;
+  /// The tick's last ray and its answer (valid only while the memo is open:
+  /// the world stands still and rays ignore the character's own object).
+  struct LastRay {
+    bool valid = false;
+    btVector3 from;
+    btVector3 to;
+    RayHit hit;
+  } last_ray_;
 };
 
 }  // namespace stepslide

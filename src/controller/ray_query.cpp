@@ -119,15 +119,21 @@ struct ClosestRay : btBroadphaseRayCallback {
 }  // namespace
 
 RayHit CollisionQueries::ray(const btVector3& from, const btVector3& to) {
+  if (last_ray_.valid && last_ray_.from == from && last_ray_.to == to) {
+    ++counts_.repeated_rays;
+    return last_ray_.hit;
+  }
   ClosestRay callback(from, to, self_);
   region_.ray_test(world_->getBroadphase(), from, to, callback);
   RayHit hit;
-  if (!callback.result.hasHit()) return hit;
-  hit.hit = true;
-  hit.fraction = callback.result.m_closestHitFraction;
-  hit.normal = callback.result.m_hitNormalWorld.normalized();
-  hit.point = callback.result.m_hitPointWorld;
-  hit.object = callback.result.m_collisionObject;
+  if (callback.result.hasHit()) {
+    hit.hit = true;
+    hit.fraction = callback.result.m_closestHitFraction;
+    hit.normal = callback.result.m_hitNormalWorld.normalized();
+    hit.point = callback.result.m_hitPointWorld;
+    hit.object = callback.result.m_collisionObject;
+  }
+  if (memo_.is_open()) last_ray_ = {true, from, to, hit};
   return hit;
 }
 

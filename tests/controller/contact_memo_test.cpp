@@ -143,5 +143,48 @@ TEST(ContactMemo, TheOldestOfMoreThanItHoldsIsAskedAgain) {
   s.queries.end_tick();
 }
 
+// The ray memo beside it: the same ray cast twice in a row within a tick is
+// answered from the first (the ground check reads one face several times).
+TEST(RayMemo, TheSameRayTwiceInATickIsAnsweredFromTheFirst) {
+  Scene s;
+  const btVector3 from(6, 2, 0);
+  const btVector3 to(6, -1, 0);  // down onto the crate
+  s.queries.begin_tick();
+  const RayHit first = s.queries.ray(from, to);
+  const RayHit again = s.queries.ray(from, to);
+  EXPECT_EQ(s.queries.counts().repeated_rays, 1);
+  ASSERT_TRUE(first.hit);
+  EXPECT_EQ(first.object, &s.crate);
+  EXPECT_EQ(again.hit, first.hit);
+  EXPECT_EQ(again.fraction, first.fraction);
+  EXPECT_EQ(again.normal, first.normal);
+  EXPECT_EQ(again.point, first.point);
+  EXPECT_EQ(again.object, first.object);
+  s.queries.ray(from, to + btVector3(0, 1e-15, 0));  // a rounding apart: asked again
+  s.queries.ray(from, to);                            // no longer the ray before
+  EXPECT_EQ(s.queries.counts().repeated_rays, 1);
+  s.queries.end_tick();
+}
+
+TEST(RayMemo, NothingIsRememberedOutsideATickNorAcrossTicks) {
+  Scene s;
+  const btVector3 from(4.3, 2, 0);
+  const btVector3 to(4.3, -1, 0);
+  s.queries.ray(from, to);
+  s.queries.ray(from, to);
+  EXPECT_EQ(s.queries.counts().repeated_rays, 0);  // never opened
+  s.queries.begin_tick();
+  EXPECT_EQ(s.queries.ray(from, to).object, &s.floor);
+  s.queries.end_tick();
+  s.move_crate(btVector3(4.3, 0.5, 0));  // the world moves between ticks
+  s.queries.begin_tick();
+  EXPECT_EQ(s.queries.ray(from, to).object, &s.crate);
+  EXPECT_EQ(s.queries.counts().repeated_rays, 0);
+  s.queries.forget_clearance();  // a game moved a static body
+  s.queries.ray(from, to);
+  EXPECT_EQ(s.queries.counts().repeated_rays, 0);
+  s.queries.end_tick();
+}
+
 }  // namespace
 }  // namespace stepslide::test
