@@ -16,17 +16,14 @@
 #include "stepslide/exact_box_triangle.h"
 #include "stepslide/exact_sweeps.h"
 
+#include "support/cast_agreement.h"
 #include "support/random_geometry.h"
 
 namespace stepslide::test {
 namespace {
 
-/// As for the capsule and the box against triangles (exact_sweeps_test,
-/// exact_box_sweeps_test): 10 nm along the motion, 1e-6 between normals,
-/// hit against miss only where the pass grazes the stop distance.
-constexpr double kDistanceTolerance = 1e-8;
-constexpr double kNormalTolerance = 1e-6;
-constexpr double kGrazingBand = 1e-5;
+/// Against Bullet's cast: the shared tolerances and tally
+/// (support/cast_agreement.h), as for the capsule and the box against triangles.
 /// EPA's direction for an overlapped start is approximate.
 constexpr double kOverlapNormalTolerance = 1e-3;
 
@@ -173,9 +170,9 @@ TEST(BoxBoxDistance, MatchesTheTriangleReferenceOnRandomSeparatedPairs) {
 
 TEST(BoxBoxSweep, MatchesBulletsCastOnRandomPairs) {
   Random random;
-  int compared = 0, hits = 0, grazing = 0, unanswered = 0, step_apart = 0, bullet_off = 0, normal_off = 0;
-  int overlapped = 0;
-  double worst_apart = 0.0, worst_normal = 0.0, worst_overlap_normal = 0.0;
+  CastAgreement agreement;
+  int unanswered = 0, overlapped = 0, overlap_grazing = 0, overlap_normal_off = 0;
+  double worst_overlap_normal = 0.0;
   for (int i = 0; i < 20000; ++i) {
     RandomPair pair(random, i);
     // A tenth start with the cores overlapping (Bullet's EPA answers those).
@@ -186,14 +183,12 @@ TEST(BoxBoxSweep, MatchesBulletsCastOnRandomPairs) {
       continue;
     }
     const BulletCast theirs = bullet_cast(pair);
-    const double length = pair.motion.length();
-    const bool overlapping = pair.gap_at(0) < 0;
-    if (overlapping) {
+    if (pair.gap_at(0) < 0) {
       ++overlapped;
       if (ours.hit != theirs.hit) {
         // Only where the motion runs nearly along the penetration's direction.
-        EXPECT_LT(std::fabs(ours.normal.dot(pair.motion / length)), 1e-2) << "case " << i;
-        ++grazing;
+        EXPECT_LT(std::fabs(ours.normal.dot(pair.motion.normalized())), 1e-2) << "case " << i;
+        ++overlap_grazing;
         continue;
       }
       if (!ours.hit) continue;
@@ -201,54 +196,25 @@ TEST(BoxBoxSweep, MatchesBulletsCastOnRandomPairs) {
       EXPECT_EQ(theirs.fraction, 0.0);
       const double off = (ours.normal - theirs.normal).length();
       if (off > kOverlapNormalTolerance) {
-        ++normal_off;
+        ++overlap_normal_off;
       } else {
         worst_overlap_normal = std::max(worst_overlap_normal, off);
       }
       continue;
     }
-    if (ours.hit != theirs.hit) {
-      EXPECT_NEAR(pair.closest_approach(), kCastStopDistance, kGrazingBand)
-          << "case " << i << ": hit " << ours.hit << " against " << theirs.hit;
-      ++grazing;
-      continue;
-    }
-    ++compared;
-    if (!ours.hit) continue;
-    ++hits;
-    const double apart = std::fabs(ours.fraction - theirs.fraction) * length;
-    if (apart > kDistanceTolerance) {
-      const double theirs_gap = pair.gap_at(theirs.fraction);
-      if (theirs_gap < -1e-9 || theirs_gap > kCastStopDistance + 1e-9) {
-        ++bullet_off;
-        EXPECT_GE(pair.gap_at(ours.fraction), -1e-9) << "case " << i;
-        EXPECT_LE(pair.gap_at(ours.fraction), kCastStopDistance + 1e-9) << "case " << i;
-        continue;
-      }
-      ++step_apart;
-      EXPECT_LE(apart, kCastStopDistance / std::max(-ours.normal.dot(pair.motion / length), 1e-3)) << "case " << i;
-      continue;
-    }
-    worst_apart = std::max(worst_apart, apart);
-    const double off = (ours.normal - theirs.normal).length();
-    if (off > kNormalTolerance) {
-      // GJK's normal converges more slowly than its distance: ours must be the gradient.
-      const double step = 1e-5;
-      const double gap = pair.gap_at(ours.fraction);
-      EXPECT_NEAR(pair.gap_at(ours.fraction, ours.normal * step) - gap, step, 1e-9) << "case " << i;
-      ++normal_off;
-      continue;
-    }
-    worst_normal = std::max(worst_normal, off);
+    const CastPair compared{pair.motion,
+                            [&](double fraction, const btVector3& offset) { return pair.gap_at(fraction, offset); },
+                            [&] { return pair.closest_approach(); }};
+    // Only ours is checked where the normals differ: near an edge both are gradients.
+    agreement.add(cast_answer(ours), cast_answer(theirs), compared, i, false);
   }
-  std::printf("compared %d, hits %d (worst %g m, normals %g apart); overlapped starts %d (normals %g apart); grazing "
-              "%d, a step apart %d, Bullet off the band %d, normals off %d, unanswered %d\n",
-              compared, hits, worst_apart, worst_normal, overlapped, worst_overlap_normal, grazing, step_apart,
-              bullet_off, normal_off, unanswered);
-  EXPECT_GT(compared, 15000);
-  EXPECT_GT(hits, 5000);
+  agreement.print();
+  std::printf("overlapped starts %d (normals %g apart; %d grazing, %d normals off), unanswered %d\n", overlapped,
+              worst_overlap_normal, overlap_grazing, overlap_normal_off, unanswered);
+  EXPECT_GT(agreement.compared, 15000);
+  EXPECT_GT(agreement.hits, 5000);
   EXPECT_GT(overlapped, 1000);
-  EXPECT_LT(grazing + step_apart + bullet_off + normal_off, 100);
+  EXPECT_LT(agreement.disagreements() + overlap_grazing + overlap_normal_off, 100);
   EXPECT_LT(unanswered, 100);
 }
 

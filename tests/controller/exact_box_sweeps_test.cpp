@@ -15,23 +15,16 @@
 #include "stepslide/exact_box_triangle.h"
 #include "stepslide/exact_sweeps.h"
 
+#include "support/cast_agreement.h"
 #include "support/random_geometry.h"
 
 namespace stepslide::test {
 namespace {
 
-/// Tolerances against Bullet's cast, as for the capsule (exact_sweeps_test):
-/// both run the same conservative advancement, ours on exact distances,
-/// Bullet's on GJK's, so the stopping points agree within kDistanceTolerance
-/// (10 nm) along the motion and the normals within kNormalTolerance (1e-6)
-/// unless GJK's noise gives one of them a step more in the stop band (then
-/// within the stop distance over the approach) or Bullet's GJK misjudges a
-/// distance (then the exact distance decides: ours stops in the band, clear
-/// of the triangle). Hit against miss only where the pass grazes the stop
-/// distance (kGrazingBand). Each kind of disagreement is counted and must be rare.
-constexpr double kDistanceTolerance = 1e-8;
-constexpr double kNormalTolerance = 1e-6;
-constexpr double kGrazingBand = 1e-5;
+/// Against Bullet's cast: the shared tolerances and tally
+/// (support/cast_agreement.h), as for the capsule; besides, Bullet's GJK
+/// may misjudge a distance and miss a pass into the triangle (then the
+/// exact distance decides: ours stops in the band, clear of the triangle).
 
 struct Random : RandomGeometry {
   Random() : RandomGeometry(20261124) {}
@@ -136,16 +129,9 @@ BulletCast bullet_cast(const RandomPair& pair) {
 
 TEST(BoxTriangleSweep, MatchesBulletsCastOnRandomPairs) {
   Random random;
-  int compared = 0;
-  int hits = 0;
-  int grazing = 0;
+  CastAgreement agreement;
   int unanswered = 0;
-  int step_apart = 0;
-  int bullet_off = 0;
-  int bullet_normal_off = 0;
   int bullet_missed = 0;
-  double worst_apart = 0.0;
-  double worst_normal = 0.0;
   double worst_point = 0.0;
   for (int i = 0; i < 20000; ++i) {
     const RandomPair pair(random, i);
@@ -155,8 +141,7 @@ TEST(BoxTriangleSweep, MatchesBulletsCastOnRandomPairs) {
       continue;
     }
     const BulletCast theirs = bullet_cast(pair);
-    const double length = pair.motion.length();
-    if (ours.hit && !theirs.hit && pair.closest_approach() < -kGrazingBand) {
+    if (ours.hit && !theirs.hit && pair.closest_approach() < -kCastGrazingBand) {
       // Bullet's cast missed a triangle the box passes into (its GJK misjudged
       // a distance); the brute-force approach decides: ours stops in the band.
       ++bullet_missed;
@@ -164,53 +149,21 @@ TEST(BoxTriangleSweep, MatchesBulletsCastOnRandomPairs) {
       EXPECT_LE(pair.gap_at(ours.fraction), kCastStopDistance + 1e-9) << "case " << i;
       continue;
     }
-    if (ours.hit != theirs.hit) {
-      EXPECT_NEAR(pair.closest_approach(), kCastStopDistance, kGrazingBand)
-          << "case " << i << ": hit " << ours.hit << " against " << theirs.hit;
-      ++grazing;
-      continue;
-    }
-    ++compared;
-    if (!ours.hit) continue;
-    ++hits;
-    const double apart = std::fabs(ours.fraction - theirs.fraction) * length;
-    if (apart > kDistanceTolerance) {
-      const double theirs_gap = pair.gap_at(theirs.fraction);
-      if (theirs_gap < -1e-9 || theirs_gap > kCastStopDistance + 1e-9) {
-        ++bullet_off;  // Bullet's GJK stopped inside the triangle or short of the band
-        EXPECT_GE(pair.gap_at(ours.fraction), -1e-9) << "case " << i;
-        EXPECT_LE(pair.gap_at(ours.fraction), kCastStopDistance + 1e-9) << "case " << i;
-        continue;
-      }
-      ++step_apart;
-      EXPECT_LE(apart, kCastStopDistance / std::max(-ours.normal.dot(pair.motion / length), 1e-3)) << "case " << i;
-      continue;
-    }
-    worst_apart = std::max(worst_apart, apart);
-    if ((ours.normal - theirs.normal).length() > kNormalTolerance) {
-      // GJK's normal converges more slowly than its distance: ours must be
-      // the gap's gradient (moving the box along it by a step gains that
-      // whole step), Bullet's one that gains less.
-      const double step = 1e-5;
-      const double gap = pair.gap_at(ours.fraction);
-      EXPECT_NEAR(pair.gap_at(ours.fraction, ours.normal * step) - gap, step, 1e-9) << "case " << i;
-      EXPECT_LT(pair.gap_at(ours.fraction, theirs.normal * step) - gap, step * (1 - 1e-7)) << "case " << i;
-      ++bullet_normal_off;
-      continue;
-    }
-    worst_normal = std::max(worst_normal, (ours.normal - theirs.normal).length());
+    const CastPair compared{pair.motion,
+                            [&](double fraction, const btVector3& offset) { return pair.gap_at(fraction, offset); },
+                            [&] { return pair.closest_approach(); }};
+    if (!agreement.add(cast_answer(ours), cast_answer(theirs), compared, i)) continue;
     // Where the box's face lies flush on the triangle the closest points
     // form an area and each picks one of it: only its height along the normal must agree.
     worst_point = std::max(worst_point, std::fabs((ours.point - theirs.point).dot(ours.normal)));
   }
-  std::printf("compared %d, hits %d (worst %g m, normals %g apart, points %g m along the normal); grazing %d, a step "
-              "apart %d, Bullet off the band %d, Bullet's normal off %d, Bullet missed a pass into the triangle %d, unanswered %d\n",
-              compared, hits, worst_apart, worst_normal, worst_point, grazing, step_apart, bullet_off,
-              bullet_normal_off, bullet_missed, unanswered);
-  EXPECT_GT(compared, 15000);
-  EXPECT_GT(hits, 5000);
+  agreement.print();
+  std::printf("points %g m apart along the normal; Bullet missed a pass into the triangle %d, unanswered %d\n",
+              worst_point, bullet_missed, unanswered);
+  EXPECT_GT(agreement.compared, 15000);
+  EXPECT_GT(agreement.hits, 5000);
   EXPECT_LT(worst_point, 1e-6);
-  EXPECT_LT(grazing + step_apart + bullet_off + bullet_normal_off + bullet_missed, 20);  // seen 1
+  EXPECT_LT(agreement.disagreements() + bullet_missed, 20);  // seen 1
   EXPECT_LT(unanswered, 100);  // the core reaching the triangle during the advance (rounding); seen 0
 }
 
@@ -413,8 +366,8 @@ TEST(BoxTriangleSweep, AdapterMatchesBulletsConvexSweepTestOnRandomMeshes) {
       const double length = (to - from.getOrigin()).length();
       const bool agree = ours.hit == theirs.hit &&
                          (!ours.hit || (std::fabs(ours.fraction - theirs.m_closestHitFraction) * length <=
-                                            kDistanceTolerance &&
-                                        (ours.normal - theirs.normal).length() < kNormalTolerance));
+                                            kCastDistanceTolerance &&
+                                        (ours.normal - theirs.normal).length() < kCastNormalTolerance));
       if (!agree) {
         std::printf("world %d sweep %d: ours %d %.17g, Bullet's %d %.17g\n", w, i, ours.hit, ours.fraction,
                     theirs.hit, theirs.m_closestHitFraction);

@@ -14,28 +14,17 @@
 #include "stepslide/exact_queries.h"
 #include "stepslide/exact_sweeps.h"
 
+#include "support/cast_agreement.h"
 #include "support/random_geometry.h"
 
 namespace stepslide::test {
 namespace {
 
-/// Tolerances against Bullet's cast. Both run the same conservative
-/// advancement and stop at the first step within kCastStopDistance, ours on
-/// exact distances, Bullet's on GJK's: the stopping points agree within
-/// kDistanceTolerance (10 nm) along the motion and the normals within
-/// kNormalTolerance (1e-6, 6e-5 degrees); seen at most 2.8e-11 m and 2.8e-12
-/// on 14 000 hits. Where GJK's noise makes one of them take one step more
-/// than the other (a step starting within a hair of the stop distance), the
-/// stopping points may differ by up to the stop distance over the approach:
-/// counted and required to be rare (seen never), as are hits and misses that
-/// disagree, allowed only where the pass grazes the box within kGrazingBand
-/// of the stop distance (seen never). Boxes have the margins the scenario
-/// world gives them: with a margin over half an extent, Bullet's core is
-/// inverted and its answers are off by centimetres (the adapter leaves those
-/// boxes to Bullet).
-constexpr double kDistanceTolerance = 1e-8;
-constexpr double kNormalTolerance = 1e-6;
-constexpr double kGrazingBand = 1e-5;
+/// Against Bullet's cast the stopping points and normals agree within the
+/// shared tolerances (support/cast_agreement.h); seen at most 2.8e-11 m and
+/// 2.8e-12 on 14 000 hits. Boxes have the margins the scenario world gives
+/// them: with a margin over half an extent, Bullet's core is inverted and
+/// its answers are off by centimetres (the adapter leaves those boxes to Bullet).
 
 struct Random : RandomGeometry {
   Random() : RandomGeometry(20261123) {}
@@ -149,15 +138,8 @@ struct RandomPair {
 
 TEST(CapsuleBoxSweep, MatchesBulletsCastOnRandomPairs) {
   Random random;
-  int compared = 0;
-  int hits = 0;
-  int grazing = 0;
+  CastAgreement agreement;
   int unanswered = 0;
-  int step_apart = 0;
-  int bullet_off = 0;
-  int bullet_normal_off = 0;
-  double worst_apart = 0.0;
-  double worst_normal = 0.0;
   for (int i = 0; i < 20000; ++i) {
     RandomPair pair(random, i);
     const ExactSweep ours = pair.ours();
@@ -167,54 +149,17 @@ TEST(CapsuleBoxSweep, MatchesBulletsCastOnRandomPairs) {
     }
     const BulletCast theirs = bullet_cast(pair.caster, pair.from, pair.to, pair.object);
     const btVector3 motion = pair.to.getOrigin() - pair.from.getOrigin();
-    const double length = motion.length();
-    if (ours.hit != theirs.hit) {
-      const double approach = closest_approach(pair.caster, pair.from, motion, pair.box, pair.shape);
-      EXPECT_NEAR(approach, kCastStopDistance, kGrazingBand) << "case " << i << ": hit " << ours.hit << " against "
-                                                             << theirs.hit;
-      ++grazing;
-      continue;
-    }
-    ++compared;
-    if (!ours.hit) continue;
-    ++hits;
-    const double apart = std::fabs(ours.fraction - theirs.fraction) * length;
-    worst_apart = std::max(worst_apart, apart);
-    worst_normal = std::max(worst_normal, (ours.normal - theirs.normal).length());
-    if (apart > kDistanceTolerance) {
-      // Ours stops within the stop distance, clear of the box (the next
-      // test checks that on every hit). Either Bullet's GJK misjudged a
-      // distance and stopped inside the box or short of the band (seen by
-      // centimetres with inverted cores), or both stop in the band, one a
-      // step further.
-      const double theirs_gap = distance_at(pair.caster, pair.from, motion, theirs.fraction, pair.box, pair.shape);
-      if (theirs_gap < -1e-9 || theirs_gap > kCastStopDistance + 1e-9) {
-        ++bullet_off;
-        continue;
-      }
-      ++step_apart;
-      const double approach = -ours.normal.dot(motion / length);
-      EXPECT_LE(apart, kCastStopDistance / std::max(approach, 1e-3)) << "case " << i;
-      continue;
-    }
-    if ((ours.normal - theirs.normal).length() > kNormalTolerance) {
-      // GJK's normal converges more slowly than its distance: ours must be
-      // the distance's gradient (moving the capsule along it by a step gains
-      // that whole step), Bullet's the one that gains less.
-      const double step = 1e-5;
-      const double gap = distance_at(pair.caster, pair.from, motion, ours.fraction, pair.box, pair.shape);
-      EXPECT_NEAR(pair.gap_at(ours.normal * step, ours.fraction) - gap, step, 1e-10) << "case " << i;
-      EXPECT_LT(pair.gap_at(theirs.normal * step, ours.fraction) - gap, step * (1 - 1e-6)) << "case " << i;
-      ++bullet_normal_off;
-    }
+    const CastPair compared{
+        motion, [&](double fraction, const btVector3& offset) { return pair.gap_at(offset, fraction); },
+        [&] { return closest_approach(pair.caster, pair.from, motion, pair.box, pair.shape); }};
+    agreement.add(cast_answer(ours), cast_answer(theirs), compared, i);
   }
-  std::printf("compared %d, hits %d (worst %g m, normals %g apart); grazing %d, a step apart %d, Bullet off the band %d, "
-              "Bullet's normal off %d, unanswered %d\n", compared, hits, worst_apart, worst_normal, grazing, step_apart,
-              bullet_off, bullet_normal_off, unanswered);
-  EXPECT_GT(compared, 15000);
-  EXPECT_GT(hits, 5000);
-  EXPECT_LT(grazing + step_apart + bullet_off + bullet_normal_off, 10);  // seen 0
-  EXPECT_LT(unanswered, 100);                                           // seen 16
+  agreement.print();
+  std::printf("unanswered %d\n", unanswered);
+  EXPECT_GT(agreement.compared, 15000);
+  EXPECT_GT(agreement.hits, 5000);
+  EXPECT_LT(agreement.disagreements(), 10);  // seen 0
+  EXPECT_LT(unanswered, 100);                // seen 16
 }
 
 /// Every hit stops within the stop distance of the box and never passed
@@ -400,8 +345,8 @@ TEST(CollisionQueriesSweep, MatchesBulletsConvexSweepTestOnRandomWorlds) {
       const double length = (to - from.getOrigin()).length();
       const bool agree = ours.hit == theirs.hit &&
                          (!ours.hit || (std::fabs(ours.fraction - theirs.m_closestHitFraction) * length <=
-                                            kDistanceTolerance &&
-                                        (ours.normal - theirs.normal).length() < kNormalTolerance &&
+                                            kCastDistanceTolerance &&
+                                        (ours.normal - theirs.normal).length() < kCastNormalTolerance &&
                                         ours.object == theirs.object));
       if (!agree) {
         // Only where a rounding decides (a pass grazing the stop distance,
