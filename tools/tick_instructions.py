@@ -13,39 +13,24 @@ with --reference (default basics/walk_flat) the reference's median tick and
 median/reference; then the N worst ticks (scenario and tick). This is issue
 13's real-level budget (median <= 10x flat, worst <= 10x median) in
 deterministic units: count_instructions.py gives means per scenario only.
-Needs valgrind. Standard library only.
+Needs valgrind. Standard library and count_instructions.py (beside it) only.
 """
 
 import argparse
 import glob
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 
+# Scenario discovery as count_instructions.py does it (levels skipped, as `check` does).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from count_instructions import scenarios  # noqa: E402
+
 # The same pattern in both options makes callgrind dump nothing: two spellings.
 TOGGLE = "stepslide::CharacterController::update*"
 DUMP = "*CharacterController::update*"
-
-
-def is_level(path):
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return re.search(r'"format"\s*:\s*"stepslide/level@1"', f.read(4096)) is not None
-
-
-def scenarios(paths):
-    found = []
-    for path in paths:
-        if os.path.isdir(path):
-            for root, dirs, files in os.walk(path):
-                dirs[:] = [d for d in dirs if not d.startswith(".")]
-                found += [os.path.join(root, f) for f in files
-                          if f.endswith(".json") and not f.startswith(".") and not is_level(os.path.join(root, f))]
-        else:
-            found.append(path)
-    return sorted(found)
 
 
 def tick_counts(binary, scenario, work):
