@@ -38,6 +38,12 @@ constexpr double kEarly = 1e-12;
 /// MAX_ITERATIONS).
 constexpr double kBulletStop = 0.001;
 constexpr int kBulletIterations = 64;
+/// Steps of the advancement taken before asking whether the capsule comes
+/// within kBulletStop at all (sweep_from); measured on the oa_dm3 walks.
+constexpr int kStepsBeforeTouch = 4;
+/// A step that ends this much closer than kBulletStop proves the grown
+/// capsule touched (sweep_from): 0.1 µm, far beyond rounding.
+constexpr double kCertainWithin = 1e-7;
 
 /// The parameters s, t in [0, 1] of the closest points of the segments
 /// p + s·d and q + t·e (Ericson, Real-Time Collision Detection, 5.1.9).
@@ -425,11 +431,23 @@ TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, dou
 
 namespace {
 
+/// Whether the capsule grown by kBulletStop touches the triangle within the
+/// motion: Bullet's cast reports a hit only where the capsule comes within
+/// kBulletStop. Without it, a miss would creep on step after step until
+/// past the end.
+bool comes_within_stop(const btVector3& a, const btVector3& b, double radius, const btVector3& m, const Triangle& tri,
+                       const Plane& plane) {
+  return first_touch(a, b, radius + kBulletStop, m, tri, plane).t <= 1.0;
+}
+
 /// capsule_triangle_sweep, its start contact from `start_contact` (a
-/// template: Bullet's path calls Computed's directly).
+/// template: Bullet's path calls Computed's directly). `eager`: ask
+/// comes_within_stop at the first step, as the answer was first written
+/// (capsule_triangle_sweep_eager, for tests); else only when the steps
+/// alone do not settle it (see below): the same answer, bit for bit.
 template <class Start>
 TriangleSweep sweep_from(const btVector3& a, const btVector3& b, double radius, const btVector3& m, const Triangle& tri,
-                         const Plane& plane, Start& start_contact) {
+                         const Plane& plane, Start& start_contact, bool eager) {
   TriangleSweep result;
   if (beside_plane(a, b, m, tri, plane, radius + kBulletStop)) return result;
   const TriangleContact& start = start_contact.get();
@@ -441,25 +459,36 @@ TriangleSweep sweep_from(const btVector3& a, const btVector3& b, double radius, 
   // Bullet's conservative advancement (btContinuousConvexCollision), step
   // for step, on exact distances instead of GJK's: advance by distance over
   // closing speed, which never passes the touch, until within kBulletStop.
+  // The answer is a miss when comes_within_stop is false, else the steps'.
+  // Asked at the first step, it ends most misses at once, but costs more
+  // than three steps (a hit pays it too). So it is asked at the step after
+  // kStepsBeforeTouch (misses the steps do not end by then), before
+  // reporting Unknown, or before a hit the steps did not prove: a hit
+  // within kBulletStop - kCertainWithin at lambda <= 1 is one the grown
+  // shape touches before lambda (by kCertainWithin over the closing speed,
+  // far beyond rounding). Both orders give the same answer: every return
+  // below is a miss but those, and a miss is a miss in either order.
   double lambda = 0.0;
   double distance = start.distance;
   btVector3 normal = start.normal;
   btVector3 point = start.point;
+  bool within_stop = false;  // comes_within_stop asked, and true
+  const int ask_at = eager ? 0 : kStepsBeforeTouch;
   for (int iterations = 0; distance > kBulletStop;) {
     const double closing = -m.dot(normal);
     if (closing <= SIMD_EPSILON) return result;
     const double next = lambda + distance / closing;
     if (next > 1.0 || next < 0.0 || next <= lambda) return result;
-    // Bullet's cast reports a hit only where the capsule comes within
-    // kBulletStop: where the capsule grown by it touches. Where it does
-    // not, the steps would only creep on until past the end; asked once,
-    // after the first step (most misses end at it, at no cost).
-    if (iterations == 0 && !(first_touch(a, b, radius + kBulletStop, m, tri, plane).t <= 1.0)) return result;
+    if (iterations == ask_at) {
+      if (!comes_within_stop(a, b, radius, m, tri, plane)) return result;
+      within_stop = true;
+    }
     lambda = next;
     const btVector3 moved = m * lambda;
     const TriangleContact c =
         contact_with(a + moved, b + moved, radius, tri, plane, std::numeric_limits<double>::infinity());
     if (!c.separated) {  // cannot happen short of the touch; Bullet answers if rounding says otherwise
+      if (!within_stop && !comes_within_stop(a, b, radius, m, tri, plane)) return result;
       result.kind = TriangleSweep::Kind::Unknown;
       return result;
     }
@@ -467,6 +496,12 @@ TriangleSweep sweep_from(const btVector3& a, const btVector3& b, double radius, 
     normal = c.normal;
     point = c.point;
     if (++iterations > kBulletIterations) return result;
+  }
+  // lambda > 0 here only after a step (the start within kBulletStop is a
+  // hit at 0, in either order: the grown shape touches at the start).
+  if (lambda > 0.0 && !within_stop && !(distance <= kBulletStop - kCertainWithin) &&
+      !comes_within_stop(a, b, radius, m, tri, plane)) {
+    return result;
   }
   return hit_at(lambda, distance, normal, point);
 }
@@ -477,12 +512,19 @@ TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, dou
                                      const Triangle& tri) {
   const Plane plane = plane_of(tri);
   Computed start(a, b, radius, tri, plane);
-  return sweep_from(a, b, radius, m, tri, plane, start);
+  return sweep_from(a, b, radius, m, tri, plane, start, false);
 }
 
 TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
                                      const Triangle& tri, const Plane& plane, StartContact& start) {
-  return sweep_from(a, b, radius, m, tri, plane, start);
+  return sweep_from(a, b, radius, m, tri, plane, start, false);
+}
+
+TriangleSweep capsule_triangle_sweep_eager(const btVector3& a, const btVector3& b, double radius,
+                                           const btVector3& m, const Triangle& tri) {
+  const Plane plane = plane_of(tri);
+  Computed start(a, b, radius, tri, plane);
+  return sweep_from(a, b, radius, m, tri, plane, start, true);
 }
 
 }  // namespace stepslide::detail
