@@ -20,6 +20,10 @@ namespace {
 
 /// How near the cast stops to a triangle it hits (capsule_triangle_sweep).
 constexpr double kSweepReach = 0.001;
+/// remembered_farther proves a distance only by this much more (m): far
+/// beyond the rounding of the closest points it reads and of the ones it
+/// stands in for.
+constexpr double kRememberedMargin = 1e-9;
 
 
 /// Bounds of the points, grown by `grow` on every side.
@@ -96,6 +100,27 @@ class Remembered final : public StartContact {
   TriangleContact contact_;
 };
 
+}  // namespace
+
+bool remembered_farther(const CachedTriangle::Closest& slot, const btVector3& a, const btVector3& b, double radius,
+                        const btVector3& motion, double distance) {
+  if (!slot.valid || !slot.separated) return false;
+  // The slot's segment is slot.distance + slot.radius from the triangle, and
+  // a point is no nearer the triangle than that less its distance from the
+  // segment. Over the swept segment (a parallelogram) the distance from the
+  // slot's segment is convex, so greatest at a corner, each no farther from
+  // it than from the slot's end on its side.
+  const double margin = slot.distance + slot.radius - radius - distance - kRememberedMargin;
+  if (!(margin > 0.0)) return false;
+  const btVector3 a_end = a + motion;
+  const btVector3 b_end = b + motion;
+  const double strays = std::max(std::max(a.distance2(slot.a), b.distance2(slot.b)),
+                                 std::max(a_end.distance2(slot.a), b_end.distance2(slot.b)));
+  return strays < margin * margin;
+}
+
+namespace {
+
 /// Each triangle's contact, in the shape's frame.
 struct ContactsInShape final : btTriangleCallback, TriangleVisitor {
   ContactsInShape(const btVector3& a, const btVector3& b, double radius, double max_distance)
@@ -108,6 +133,10 @@ struct ContactsInShape final : btTriangleCallback, TriangleVisitor {
 
   void visit(CachedTriangle& t) override {
     if (touching) return;
+    // Beyond max_distance by the closest points a sweep remembered: what
+    // capsule_triangle would find (a third of the triangles past its plane
+    // cull on the oa_dm3 walks), without its closest points.
+    if (remembered_farther(t.closest, a_, b_, radius_, btVector3(0, 0, 0), max_distance_)) return;
     const Triangle tri{{t.vertices[0], t.vertices[1], t.vertices[2]}};
     const TrianglePlane plane{t.plane_n, t.plane_unit, t.plane_flat};
     take(capsule_triangle(a_, b_, radius_, tri, plane, max_distance_));
@@ -142,6 +171,9 @@ struct SweepInShape final : btTriangleCallback, TriangleVisitor {
 
   void visit(CachedTriangle& t) override {
     if (touching) return;
+    // Never within the cast's 1 mm over the whole motion, by the closest
+    // points an earlier sweep remembered: capsule_triangle_sweep's miss.
+    if (remembered_farther(t.closest, a_, b_, radius_, motion_, kSweepReach)) return;
     const Triangle tri{{t.vertices[0], t.vertices[1], t.vertices[2]}};
     const TrianglePlane plane{t.plane_n, t.plane_unit, t.plane_flat};
     Remembered start(a_, b_, radius_, tri, plane, &t);

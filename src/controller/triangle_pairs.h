@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "stepslide/collision.h"
+#include "stepslide/triangle_cache.h"
 
 namespace stepslide::detail {
 
@@ -35,6 +36,18 @@ bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, co
 /// shape starts with its axis touching a triangle (Bullet answers).
 bool triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                          const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
+
+/// True when the closest points a sweep remembered in `slot` (of another
+/// capsule and the same triangle, in the same frame) prove that the capsule
+/// a→b of `radius`, standing (`motion` zero) or anywhere along `motion`,
+/// stays farther than `distance` from the triangle, by at least 1 nm (far
+/// beyond rounding): a contact query's `beyond`, a sweep's miss (`distance`
+/// its 1 mm stop), known without the closest points. A triangle's distance
+/// is 1-Lipschitz in where the capsule is, so it is at least the slot's
+/// less how far the swept segment strays from the slot's; false when that
+/// does not prove it, or the slot holds nothing.
+bool remembered_farther(const CachedTriangle::Closest& slot, const btVector3& a, const btVector3& b, double radius,
+                        const btVector3& motion, double distance);
 
 /// One triangle's first touch by a sweep, in the mesh's or heightfield's own
 /// frame (the capsule's and the box's triangle sweeps both collect these).
