@@ -447,7 +447,7 @@ bool comes_within_stop(const btVector3& a, const btVector3& b, double radius, co
 /// alone do not settle it (see below): the same answer, bit for bit.
 template <class Start>
 TriangleSweep sweep_from(const btVector3& a, const btVector3& b, double radius, const btVector3& m, const Triangle& tri,
-                         const Plane& plane, Start& start_contact, bool eager) {
+                         const Plane& plane, Start& start_contact, bool eager, double until) {
   TriangleSweep result;
   if (beside_plane(a, b, m, tri, plane, radius + kBulletStop)) return result;
   const TriangleContact& start = start_contact.get();
@@ -479,6 +479,8 @@ TriangleSweep sweep_from(const btVector3& a, const btVector3& b, double radius, 
     if (closing <= SIMD_EPSILON) return result;
     const double next = lambda + distance / closing;
     if (next > 1.0 || next < 0.0 || next <= lambda) return result;
+    // The steps never pass the touch: a hit, if any, comes at or after next.
+    if (next > until) return result;
     if (iterations == ask_at) {
       if (!comes_within_stop(a, b, radius, m, tri, plane)) return result;
       within_stop = true;
@@ -509,22 +511,22 @@ TriangleSweep sweep_from(const btVector3& a, const btVector3& b, double radius, 
 }  // namespace
 
 TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
-                                     const Triangle& tri) {
+                                     const Triangle& tri, double until) {
   const Plane plane = plane_of(tri);
   Computed start(a, b, radius, tri, plane);
-  return sweep_from(a, b, radius, m, tri, plane, start, false);
+  return sweep_from(a, b, radius, m, tri, plane, start, false, until);
 }
 
 TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
-                                     const Triangle& tri, const Plane& plane, StartContact& start) {
-  return sweep_from(a, b, radius, m, tri, plane, start, false);
+                                     const Triangle& tri, const Plane& plane, StartContact& start, double until) {
+  return sweep_from(a, b, radius, m, tri, plane, start, false, until);
 }
 
 TriangleSweep capsule_triangle_sweep_eager(const btVector3& a, const btVector3& b, double radius,
                                            const btVector3& m, const Triangle& tri) {
   const Plane plane = plane_of(tri);
   Computed start(a, b, radius, tri, plane);
-  return sweep_from(a, b, radius, m, tri, plane, start, true);
+  return sweep_from(a, b, radius, m, tri, plane, start, true, 1.0);
 }
 
 }  // namespace stepslide::detail

@@ -24,6 +24,11 @@ constexpr double kSweepReach = 0.001;
 /// beyond the rounding of the closest points it reads and of the ones it
 /// stands in for.
 constexpr double kRememberedMargin = 1e-9;
+/// How squarely (-normal · motion direction) a hit must oppose the motion
+/// for every later one to be of no use (SweepInShape::until_): ten times the
+/// controller's grazing cosine (1e-6), far beyond the rounding of turning
+/// the normal into the world's frame.
+constexpr double kSurelyOpposing = 1e-5;
 
 
 /// Bounds of the points, grown by `grow` on every side.
@@ -158,15 +163,17 @@ struct ContactsInShape final : btTriangleCallback, TriangleVisitor {
   std::vector<TriangleContact> found;
 };
 
-/// Each triangle's first touch, in the shape's frame.
+/// Each triangle's first touch, in the shape's frame, where it can still be
+/// the one reported first (see `until_`).
 struct SweepInShape final : btTriangleCallback, TriangleVisitor {
   SweepInShape(const btVector3& a, const btVector3& b, double radius, const btVector3& motion, double before)
-      : a_(a), b_(b), radius_(radius), motion_(motion), direction_(motion.normalized()), before_(before) {}
+      : a_(a), b_(b), radius_(radius), motion_(motion), direction_(motion.normalized()), before_(before),
+        until_(before) {}
 
   void processTriangle(btVector3* vertices, int part, int index) override {
     if (touching) return;
-    take(capsule_triangle_sweep(a_, b_, radius_, motion_, Triangle{{vertices[0], vertices[1], vertices[2]}}), part,
-         index);
+    take(capsule_triangle_sweep(a_, b_, radius_, motion_, Triangle{{vertices[0], vertices[1], vertices[2]}}, until_),
+         part, index);
   }
 
   void visit(CachedTriangle& t) override {
@@ -177,7 +184,7 @@ struct SweepInShape final : btTriangleCallback, TriangleVisitor {
     const Triangle tri{{t.vertices[0], t.vertices[1], t.vertices[2]}};
     const TrianglePlane plane{t.plane_n, t.plane_unit, t.plane_flat};
     Remembered start(a_, b_, radius_, tri, plane, &t);
-    take(capsule_triangle_sweep(a_, b_, radius_, motion_, tri, plane, start), t.part, t.index);
+    take(capsule_triangle_sweep(a_, b_, radius_, motion_, tri, plane, start, until_), t.part, t.index);
   }
 
   void take(const TriangleSweep& s, int part, int index) {
@@ -185,7 +192,10 @@ struct SweepInShape final : btTriangleCallback, TriangleVisitor {
       touching = true;
       return;
     }
-    if (s.kind == TriangleSweep::Kind::Hit && s.fraction < before_) hits.push_back({s.fraction, -s.normal.dot(direction_), s.normal, s.point, part, index});
+    if (s.kind != TriangleSweep::Kind::Hit || !(s.fraction < before_)) return;
+    const double opposing = -s.normal.dot(direction_);
+    hits.push_back({s.fraction, opposing, s.normal, s.point, part, index});
+    if (opposing > kSurelyOpposing) until_ = std::min(until_, s.fraction);
   }
 
   btVector3 a_;
@@ -194,6 +204,15 @@ struct SweepInShape final : btTriangleCallback, TriangleVisitor {
   btVector3 motion_;
   btVector3 direction_;
   double before_;
+  /// No hit after this can be reported: report_triangle_hits hands the
+  /// callback the hits in order of fraction, and the controller's callback
+  /// (ClosestOpposingSweep), like Bullet's closest-hit ones, takes the
+  /// first that opposes the motion and then only earlier ones. A hit
+  /// opposing it by more than kSurelyOpposing is taken whatever the frame's
+  /// rounding (the callback skips those grazing within 1e-6), so a later
+  /// triangle's sweep stops once past it (a tie still counts: the order
+  /// among equal fractions decides).
+  double until_;
   bool touching = false;
   std::vector<TriangleHit> hits;
 };

@@ -31,7 +31,13 @@ bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, co
 /// `result` as Bullet's objectQuerySingle would (world normal and point,
 /// only those closer than the callback's closest fraction), in order of
 /// fraction, then how squarely the motion pushes into it, normal and point,
-/// so the visiting order does not matter.
+/// so the visiting order does not matter. A triangle's advancement stops
+/// once past a hit already found that opposes the motion by more than 1e-5
+/// (its later hit could not be reported): for a callback that keeps the
+/// closest hit it takes, taking every hit that opposes the motion by more
+/// than that (Bullet's closest-hit callbacks; the controller's, which skips
+/// only those grazing within 1e-6), the same reports as every triangle's
+/// full answer; a callback collecting every hit would miss later ones.
 /// Returns false, reporting nothing, for other shapes or objects, or when the
 /// shape starts with its axis touching a triangle (Bullet answers).
 bool triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
