@@ -72,7 +72,6 @@ void closest_on_segments(const btVector3& p, const btVector3& d, const btVector3
 
 using Plane = TrianglePlane;
 
-
 /// capsule_triangle with the triangle's plane already known.
 TriangleContact contact_with(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
                              const Plane& plane, double max_distance) {

@@ -103,7 +103,8 @@ TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, dou
 /// (another triangle's opposing hit came first): it is answered as a miss
 /// as soon as the advancement passes `until`, which saves its remaining
 /// steps. Every other answer, a hit at or before `until` included, is the
-/// same bit for bit.
+/// same bit for bit (but for an Unknown met by a step past `until`, which
+/// the steps cannot meet short of the touch, bar rounding: a miss too).
 TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
                                      const Triangle& triangle, double until = 1.0);
 /// The same, from the triangle's plane and its start contact (asked only
