@@ -2,42 +2,37 @@
 //
 // The distance from a segment to a triangle is the least of: each endpoint
 // to the triangle's face (where it projects inside), and the segment to each
-// edge; unless the segment crosses the triangle. A moving capsule first
-// touches the triangle where the motion, as a ray, enters the triangle grown
-// by the segment (a convex polytope) grown by the radius: through an offset
-// face (an endpoint onto the face, or the segment onto an edge, where both
-// closest points are interior), a cylinder (an endpoint onto an edge, or a
-// vertex onto the segment) or a sphere (an endpoint onto a vertex). Each
-// feature's first touch, kept where its closest points are really on the
-// feature, is a point of the grown shape, and the entry is one of them: the
-// least is exact.
+// edge; unless the segment crosses the triangle. A moving capsule's first
+// touch is first_touch.h's.
 #include "exact_triangle.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "first_touch.h"
 #include "query_shapes.h"
 
 namespace stepslide::detail {
 
 namespace {
 
-/// Squared lengths below this (m², m⁴ for cross products) are degenerate:
-/// a triangle of no area, an edge of no length, parallel directions.
-constexpr double kDegenerate = 1e-24;
 /// A segment closer than this to the triangle touches it: no unique normal.
 constexpr double kTouching = 1e-9;
 /// 1 - cos between an edge contact's normal and a face's that is rounding
 /// alone (a contact beside a coplanar neighbour): about 0.1 microradian.
 constexpr double kSameFaceRounding = 1e-14;
-/// Rounding may put a first touch this far before the start of the motion.
-constexpr double kEarly = 1e-12;
 /// Bullet's convex cast stops once the shapes are this close, and gives up
 /// after this many steps (btContinuousConvexCollision's `radius` and
 /// MAX_ITERATIONS).
 constexpr double kBulletStop = 0.001;
 constexpr int kBulletIterations = 64;
+/// Steps of the advancement taken before asking whether the capsule comes
+/// within kBulletStop at all (sweep_from); measured on the oa_dm3 walks.
+constexpr int kStepsBeforeTouch = 4;
+/// A step that ends this much closer than kBulletStop proves the grown
+/// capsule touched (sweep_from): 0.1 µm, far beyond rounding.
+constexpr double kCertainWithin = 1e-7;
 
 /// The parameters s, t in [0, 1] of the closest points of the segments
 /// p + s·d and q + t·e (Ericson, Real-Time Collision Detection, 5.1.9).
@@ -76,143 +71,6 @@ void closest_on_segments(const btVector3& p, const btVector3& d, const btVector3
 }
 
 using Plane = TrianglePlane;
-
-/// Whether `x`, on the triangle's plane (normal `n`, any length), is inside
-/// it or on its boundary.
-bool inside(const Triangle& tri, const btVector3& n, const btVector3& x) {
-  for (int i = 0; i < 3; ++i) {
-    const btVector3& p = tri.v[i];
-    const btVector3& q = tri.v[(i + 1) % 3];
-    if ((q - p).cross(x - p).dot(n) < 0.0) return false;
-  }
-  return true;
-}
-
-/// The first t >= 0 where |w + t·v| reaches `radius`, from outside: the
-/// smaller root of |v|²t² + 2(w·v)t + |w|² - r² = 0. Negative when it
-/// starts inside, never reaches it, or moves away.
-double first_reach(const btVector3& w, const btVector3& v, double radius) {
-  const double a = v.dot(v);
-  const double half_b = w.dot(v);
-  const double c = w.dot(w) - radius * radius;
-  if (a <= kDegenerate || c < 0.0 || half_b >= 0.0) return -1.0;
-  const double discriminant = half_b * half_b - a * c;
-  if (discriminant < 0.0) return -1.0;
-  return c / (-half_b + std::sqrt(discriminant));  // the smaller root, without cancellation
-}
-
-/// The part of `v` across the direction `u` (|u|² = uu).
-btVector3 across(const btVector3& v, const btVector3& u, double uu) { return v - u * (v.dot(u) / uu); }
-
-/// The least first touch found so far; ties keep the first feature found,
-/// in the fixed order the features are tried.
-struct FirstTouch {
-  double t = std::numeric_limits<double>::infinity();
-  btVector3 normal{0, 0, 0};
-  btVector3 point{0, 0, 0};
-
-  void offer(double at, const btVector3& capsule_point, const btVector3& triangle_point) {
-    if (at < 0.0) {
-      if (at < -kEarly) return;
-      at = 0.0;
-    }
-    if (at > 1.0 || !(at < t)) return;
-    const btVector3 gap = capsule_point - triangle_point;
-    if (gap.length2() <= kDegenerate) return;
-    t = at;
-    normal = gap.normalized();
-    point = triangle_point;
-  }
-};
-
-/// An endpoint `p` onto the face (normal `unit`), its edges and its vertices.
-void endpoint_touches(const btVector3& p, const btVector3& m, double radius, const Triangle& tri, const btVector3& n,
-                      const btVector3& unit, bool flat, FirstTouch* best) {
-  if (flat) {
-    const double s0 = (p - tri.v[0]).dot(unit);
-    const double approach = m.dot(unit);
-    const double side = s0 > 0.0 ? 1.0 : -1.0;
-    if (s0 != 0.0 && side * approach < 0.0 && std::fabs(s0) >= radius) {
-      const double t = (std::fabs(s0) - radius) / (-side * approach);
-      const btVector3 at = p + m * t;
-      const btVector3 on_plane = at - unit * (side * radius);
-      if (inside(tri, n, on_plane)) {
-        FirstTouch face;
-        face.offer(t, at, on_plane);
-        if (face.t < best->t) {
-          best->t = face.t;
-          best->normal = unit * side;  // exactly the face's normal
-          best->point = on_plane;
-        }
-      }
-    }
-  }
-  for (int i = 0; i < 3; ++i) {
-    const btVector3& e0 = tri.v[i];
-    const btVector3 u = tri.v[(i + 1) % 3] - e0;
-    const double uu = u.dot(u);
-    if (uu <= kDegenerate) continue;
-    const double t = first_reach(across(p - e0, u, uu), across(m, u, uu), radius);
-    if (t < -kEarly) continue;
-    const btVector3 at = p + m * std::max(t, 0.0);
-    const double sigma = (at - e0).dot(u) / uu;
-    if (sigma < 0.0 || sigma > 1.0) continue;
-    best->offer(t, at, e0 + u * sigma);
-  }
-  for (const btVector3& v : tri.v) {
-    const double t = first_reach(p - v, m, radius);
-    if (t < -kEarly) continue;
-    best->offer(t, p + m * std::max(t, 0.0), v);
-  }
-}
-
-/// The segment a→b (moving by m) onto each vertex, along its side.
-void vertex_touches(const btVector3& a, const btVector3& b, const btVector3& m, double radius, const Triangle& tri,
-                    FirstTouch* best) {
-  const btVector3 w = b - a;
-  const double ww = w.dot(w);
-  if (ww <= kDegenerate) return;
-  for (const btVector3& v : tri.v) {
-    // In the segment's frame the vertex moves by -m.
-    const double t = first_reach(across(v - a, w, ww), across(-m, w, ww), radius);
-    if (t < -kEarly) continue;
-    const btVector3 start = a + m * std::max(t, 0.0);
-    const double tau = (v - start).dot(w) / ww;
-    if (tau < 0.0 || tau > 1.0) continue;
-    best->offer(t, start + w * tau, v);
-  }
-}
-
-/// The segment's side onto each edge's side: the lines' distance along
-/// their common normal reaches the radius with both closest points interior.
-void edge_touches(const btVector3& a, const btVector3& b, const btVector3& m, double radius, const Triangle& tri,
-                  FirstTouch* best) {
-  const btVector3 w = b - a;
-  const double ww = w.dot(w);
-  if (ww <= kDegenerate) return;
-  for (int i = 0; i < 3; ++i) {
-    const btVector3& e0 = tri.v[i];
-    const btVector3 u = tri.v[(i + 1) % 3] - e0;
-    const double uu = u.dot(u);
-    const btVector3 c = u.cross(w);
-    const double cc = c.dot(c);
-    if (uu <= kDegenerate || cc <= kDegenerate * uu * ww) continue;  // parallel: the ends cover it
-    const btVector3 nc = c / std::sqrt(cc);
-    const double d0 = (e0 - a).dot(nc);  // along nc, from the segment's line to the edge's
-    const double closing = m.dot(nc);    // d(t) = d0 - t·closing
-    const double side = d0 > 0.0 ? 1.0 : -1.0;
-    if (std::fabs(d0) < radius || side * closing <= 0.0) continue;
-    const double t = (std::fabs(d0) - radius) / (side * closing);
-    const btVector3 rhs = a + m * t - e0 + nc * (side * radius);  // sigma·u - tau·w
-    const double ru = rhs.dot(u);
-    const double rw = rhs.dot(w);
-    const double uw = u.dot(w);
-    const double sigma = (ru * ww - uw * rw) / cc;
-    const double tau = (uw * ru - uu * rw) / cc;
-    if (sigma < 0.0 || sigma > 1.0 || tau < 0.0 || tau > 1.0) continue;
-    best->offer(t, a + m * t + w * tau, e0 + u * sigma);
-  }
-}
 
 /// capsule_triangle with the triangle's plane already known.
 TriangleContact contact_with(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
@@ -303,17 +161,6 @@ TriangleContact contact_with(const btVector3& a, const btVector3& b, double radi
     if (on_face || std::fabs(along) >= 1.0 - kSameFaceRounding) result.face_normal = along > 0.0 ? unit : -unit;
   }
   return result;
-}
-
-/// The least first touch of the features, from a start farther than `radius`.
-FirstTouch first_touch(const btVector3& a, const btVector3& b, double radius, const btVector3& m, const Triangle& tri,
-                       const Plane& plane) {
-  FirstTouch best;
-  endpoint_touches(a, m, radius, tri, plane.n, plane.unit, plane.flat, &best);
-  if (!(b == a)) endpoint_touches(b, m, radius, tri, plane.n, plane.unit, plane.flat, &best);
-  vertex_touches(a, b, m, radius, tri, &best);
-  edge_touches(a, b, m, radius, tri, &best);
-  return best;
 }
 
 /// Whether the capsule swept by m stays on one side of the triangle's plane,
@@ -425,11 +272,23 @@ TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, dou
 
 namespace {
 
+/// Whether the capsule grown by kBulletStop touches the triangle within the
+/// motion: Bullet's cast reports a hit only where the capsule comes within
+/// kBulletStop. Without it, a miss would creep on step after step until
+/// past the end.
+bool comes_within_stop(const btVector3& a, const btVector3& b, double radius, const btVector3& m, const Triangle& tri,
+                       const Plane& plane) {
+  return first_touch(a, b, radius + kBulletStop, m, tri, plane).t <= 1.0;
+}
+
 /// capsule_triangle_sweep, its start contact from `start_contact` (a
-/// template: Bullet's path calls Computed's directly).
+/// template: Bullet's path calls Computed's directly). `eager`: ask
+/// comes_within_stop at the first step, as the answer was first written
+/// (capsule_triangle_sweep_eager, for tests); else only when the steps
+/// alone do not settle it (see below): the same answer, bit for bit.
 template <class Start>
 TriangleSweep sweep_from(const btVector3& a, const btVector3& b, double radius, const btVector3& m, const Triangle& tri,
-                         const Plane& plane, Start& start_contact) {
+                         const Plane& plane, Start& start_contact, bool eager, double until) {
   TriangleSweep result;
   if (beside_plane(a, b, m, tri, plane, radius + kBulletStop)) return result;
   const TriangleContact& start = start_contact.get();
@@ -441,25 +300,38 @@ TriangleSweep sweep_from(const btVector3& a, const btVector3& b, double radius, 
   // Bullet's conservative advancement (btContinuousConvexCollision), step
   // for step, on exact distances instead of GJK's: advance by distance over
   // closing speed, which never passes the touch, until within kBulletStop.
+  // The answer is a miss when comes_within_stop is false, else the steps'.
+  // Asked at the first step, it ends most misses at once, but costs more
+  // than three steps (a hit pays it too). So it is asked at the step after
+  // kStepsBeforeTouch (misses the steps do not end by then), before
+  // reporting Unknown, or before a hit the steps did not prove: a hit
+  // within kBulletStop - kCertainWithin at lambda <= 1 is one the grown
+  // shape touches before lambda (by kCertainWithin over the closing speed,
+  // far beyond rounding). Both orders give the same answer: every return
+  // below is a miss but those, and a miss is a miss in either order.
   double lambda = 0.0;
   double distance = start.distance;
   btVector3 normal = start.normal;
   btVector3 point = start.point;
+  bool within_stop = false;  // comes_within_stop asked, and true
+  const int ask_at = eager ? 0 : kStepsBeforeTouch;
   for (int iterations = 0; distance > kBulletStop;) {
     const double closing = -m.dot(normal);
     if (closing <= SIMD_EPSILON) return result;
     const double next = lambda + distance / closing;
     if (next > 1.0 || next < 0.0 || next <= lambda) return result;
-    // Bullet's cast reports a hit only where the capsule comes within
-    // kBulletStop: where the capsule grown by it touches. Where it does
-    // not, the steps would only creep on until past the end; asked once,
-    // after the first step (most misses end at it, at no cost).
-    if (iterations == 0 && !(first_touch(a, b, radius + kBulletStop, m, tri, plane).t <= 1.0)) return result;
+    // The steps never pass the touch: a hit, if any, comes at or after next.
+    if (next > until) return result;
+    if (iterations == ask_at) {
+      if (!comes_within_stop(a, b, radius, m, tri, plane)) return result;
+      within_stop = true;
+    }
     lambda = next;
     const btVector3 moved = m * lambda;
     const TriangleContact c =
         contact_with(a + moved, b + moved, radius, tri, plane, std::numeric_limits<double>::infinity());
     if (!c.separated) {  // cannot happen short of the touch; Bullet answers if rounding says otherwise
+      if (!within_stop && !comes_within_stop(a, b, radius, m, tri, plane)) return result;
       result.kind = TriangleSweep::Kind::Unknown;
       return result;
     }
@@ -468,21 +340,34 @@ TriangleSweep sweep_from(const btVector3& a, const btVector3& b, double radius, 
     point = c.point;
     if (++iterations > kBulletIterations) return result;
   }
+  // lambda > 0 here only after a step (the start within kBulletStop is a
+  // hit at 0, in either order: the grown shape touches at the start).
+  if (lambda > 0.0 && !within_stop && !(distance <= kBulletStop - kCertainWithin) &&
+      !comes_within_stop(a, b, radius, m, tri, plane)) {
+    return result;
+  }
   return hit_at(lambda, distance, normal, point);
 }
 
 }  // namespace
 
 TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
-                                     const Triangle& tri) {
+                                     const Triangle& tri, double until) {
   const Plane plane = plane_of(tri);
   Computed start(a, b, radius, tri, plane);
-  return sweep_from(a, b, radius, m, tri, plane, start);
+  return sweep_from(a, b, radius, m, tri, plane, start, false, until);
 }
 
 TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
-                                     const Triangle& tri, const Plane& plane, StartContact& start) {
-  return sweep_from(a, b, radius, m, tri, plane, start);
+                                     const Triangle& tri, const Plane& plane, StartContact& start, double until) {
+  return sweep_from(a, b, radius, m, tri, plane, start, false, until);
+}
+
+TriangleSweep capsule_triangle_sweep_eager(const btVector3& a, const btVector3& b, double radius,
+                                           const btVector3& m, const Triangle& tri) {
+  const Plane plane = plane_of(tri);
+  Computed start(a, b, radius, tri, plane);
+  return sweep_from(a, b, radius, m, tri, plane, start, true, 1.0);
 }
 
 }  // namespace stepslide::detail

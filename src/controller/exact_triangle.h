@@ -98,11 +98,24 @@ TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, dou
 /// there. Here every step's distance is exact (capsule_triangle), and the
 /// grown shape's exact touch (capsule_triangle_touch) first decides whether
 /// there is a hit at all, so a miss costs no iteration.
+///
+/// `until` in [0, 1]: a hit that comes after it is of no use to the caller
+/// (another triangle's opposing hit came first): it is answered as a miss
+/// as soon as the advancement passes `until`, which saves its remaining
+/// steps. Every other answer, a hit at or before `until` included, is the
+/// same bit for bit (but for an Unknown met by a step past `until`, which
+/// the steps cannot meet short of the touch, bar rounding: a miss too).
 TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
-                                     const Triangle& triangle);
+                                     const Triangle& triangle, double until = 1.0);
 /// The same, from the triangle's plane and its start contact (asked only
 /// past the cheap cull): bit for bit the answer above.
 TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
-                                     const Triangle& triangle, const TrianglePlane& plane, StartContact& start);
+                                     const Triangle& triangle, const TrianglePlane& plane, StartContact& start,
+                                     double until = 1.0);
+/// capsule_triangle_sweep as first written: whether the capsule comes within
+/// 1 mm at all is asked at the first step of the advancement, not deferred.
+/// The same answer bit for bit; kept so tests can show it.
+TriangleSweep capsule_triangle_sweep_eager(const btVector3& a, const btVector3& b, double radius,
+                                           const btVector3& motion, const Triangle& triangle);
 
 }  // namespace stepslide::detail

@@ -20,6 +20,15 @@ namespace {
 
 /// How near the cast stops to a triangle it hits (capsule_triangle_sweep).
 constexpr double kSweepReach = 0.001;
+/// remembered_farther proves a distance only by this much more (m): far
+/// beyond the rounding of the closest points it reads and of the ones it
+/// stands in for.
+constexpr double kRememberedMargin = 1e-9;
+/// How squarely (-normal · motion direction) a hit must oppose the motion
+/// for every later one to be of no use (SweepInShape::until_): ten times the
+/// controller's grazing cosine (1e-6), far beyond the rounding of turning
+/// the normal into the world's frame.
+constexpr double kSurelyOpposing = 1e-5;
 
 
 /// Bounds of the points, grown by `grow` on every side.
@@ -96,6 +105,27 @@ class Remembered final : public StartContact {
   TriangleContact contact_;
 };
 
+}  // namespace
+
+bool remembered_farther(const CachedTriangle::Closest& slot, const btVector3& a, const btVector3& b, double radius,
+                        const btVector3& motion, double distance) {
+  if (!slot.valid || !slot.separated) return false;
+  // The slot's segment is slot.distance + slot.radius from the triangle, and
+  // a point is no nearer the triangle than that less its distance from the
+  // segment. Over the swept segment (a parallelogram) the distance from the
+  // slot's segment is convex, so greatest at a corner, each no farther from
+  // it than from the slot's end on its side.
+  const double margin = slot.distance + slot.radius - radius - distance - kRememberedMargin;
+  if (!(margin > 0.0)) return false;
+  const btVector3 a_end = a + motion;
+  const btVector3 b_end = b + motion;
+  const double strays = std::max(std::max(a.distance2(slot.a), b.distance2(slot.b)),
+                                 std::max(a_end.distance2(slot.a), b_end.distance2(slot.b)));
+  return strays < margin * margin;
+}
+
+namespace {
+
 /// Each triangle's contact, in the shape's frame.
 struct ContactsInShape final : btTriangleCallback, TriangleVisitor {
   ContactsInShape(const btVector3& a, const btVector3& b, double radius, double max_distance)
@@ -108,6 +138,10 @@ struct ContactsInShape final : btTriangleCallback, TriangleVisitor {
 
   void visit(CachedTriangle& t) override {
     if (touching) return;
+    // Beyond max_distance by the closest points a sweep remembered: what
+    // capsule_triangle would find (a third of the triangles past its plane
+    // cull on the oa_dm3 walks), without its closest points.
+    if (remembered_farther(t.closest, a_, b_, radius_, btVector3(0, 0, 0), max_distance_)) return;
     const Triangle tri{{t.vertices[0], t.vertices[1], t.vertices[2]}};
     const TrianglePlane plane{t.plane_n, t.plane_unit, t.plane_flat};
     take(capsule_triangle(a_, b_, radius_, tri, plane, max_distance_));
@@ -129,23 +163,28 @@ struct ContactsInShape final : btTriangleCallback, TriangleVisitor {
   std::vector<TriangleContact> found;
 };
 
-/// Each triangle's first touch, in the shape's frame.
+/// Each triangle's first touch, in the shape's frame, where it can still be
+/// the one reported first (see `until_`).
 struct SweepInShape final : btTriangleCallback, TriangleVisitor {
   SweepInShape(const btVector3& a, const btVector3& b, double radius, const btVector3& motion, double before)
-      : a_(a), b_(b), radius_(radius), motion_(motion), direction_(motion.normalized()), before_(before) {}
+      : a_(a), b_(b), radius_(radius), motion_(motion), direction_(motion.normalized()), before_(before),
+        until_(before) {}
 
   void processTriangle(btVector3* vertices, int part, int index) override {
     if (touching) return;
-    take(capsule_triangle_sweep(a_, b_, radius_, motion_, Triangle{{vertices[0], vertices[1], vertices[2]}}), part,
-         index);
+    take(capsule_triangle_sweep(a_, b_, radius_, motion_, Triangle{{vertices[0], vertices[1], vertices[2]}}, until_),
+         part, index);
   }
 
   void visit(CachedTriangle& t) override {
     if (touching) return;
+    // Never within the cast's 1 mm over the whole motion, by the closest
+    // points an earlier sweep remembered: capsule_triangle_sweep's miss.
+    if (remembered_farther(t.closest, a_, b_, radius_, motion_, kSweepReach)) return;
     const Triangle tri{{t.vertices[0], t.vertices[1], t.vertices[2]}};
     const TrianglePlane plane{t.plane_n, t.plane_unit, t.plane_flat};
     Remembered start(a_, b_, radius_, tri, plane, &t);
-    take(capsule_triangle_sweep(a_, b_, radius_, motion_, tri, plane, start), t.part, t.index);
+    take(capsule_triangle_sweep(a_, b_, radius_, motion_, tri, plane, start, until_), t.part, t.index);
   }
 
   void take(const TriangleSweep& s, int part, int index) {
@@ -153,7 +192,10 @@ struct SweepInShape final : btTriangleCallback, TriangleVisitor {
       touching = true;
       return;
     }
-    if (s.kind == TriangleSweep::Kind::Hit && s.fraction < before_) hits.push_back({s.fraction, -s.normal.dot(direction_), s.normal, s.point, part, index});
+    if (s.kind != TriangleSweep::Kind::Hit || !(s.fraction < before_)) return;
+    const double opposing = -s.normal.dot(direction_);
+    hits.push_back({s.fraction, opposing, s.normal, s.point, part, index});
+    if (opposing > kSurelyOpposing) until_ = std::min(until_, s.fraction);
   }
 
   btVector3 a_;
@@ -162,6 +204,15 @@ struct SweepInShape final : btTriangleCallback, TriangleVisitor {
   btVector3 motion_;
   btVector3 direction_;
   double before_;
+  /// No hit after this can be reported: report_triangle_hits hands the
+  /// callback the hits in order of fraction, and the controller's callback
+  /// (ClosestOpposingSweep), like Bullet's closest-hit ones, takes the
+  /// first that opposes the motion and then only earlier ones. A hit
+  /// opposing it by more than kSurelyOpposing is taken whatever the frame's
+  /// rounding (the callback skips those grazing within 1e-6), so a later
+  /// triangle's sweep stops once past it (a tie still counts: the order
+  /// among equal fractions decides).
+  double until_;
   bool touching = false;
   std::vector<TriangleHit> hits;
 };

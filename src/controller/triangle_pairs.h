@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "stepslide/collision.h"
+#include "stepslide/triangle_cache.h"
 
 namespace stepslide::detail {
 
@@ -30,11 +31,29 @@ bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, co
 /// `result` as Bullet's objectQuerySingle would (world normal and point,
 /// only those closer than the callback's closest fraction), in order of
 /// fraction, then how squarely the motion pushes into it, normal and point,
-/// so the visiting order does not matter.
+/// so the visiting order does not matter. A triangle's advancement stops
+/// once past a hit already found that opposes the motion by more than 1e-5
+/// (its later hit could not be reported): for a callback that keeps the
+/// closest hit it takes, taking every hit that opposes the motion by more
+/// than that (Bullet's closest-hit callbacks; the controller's, which skips
+/// only those grazing within 1e-6), the same reports as every triangle's
+/// full answer; a callback collecting every hit would miss later ones.
 /// Returns false, reporting nothing, for other shapes or objects, or when the
 /// shape starts with its axis touching a triangle (Bullet answers).
 bool triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                          const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
+
+/// True when the closest points a sweep remembered in `slot` (of another
+/// capsule and the same triangle, in the same frame) prove that the capsule
+/// a→b of `radius`, standing (`motion` zero) or anywhere along `motion`,
+/// stays farther than `distance` from the triangle, by at least 1 nm (far
+/// beyond rounding): a contact query's `beyond`, a sweep's miss (`distance`
+/// its 1 mm stop), known without the closest points. A triangle's distance
+/// is 1-Lipschitz in where the capsule is, so it is at least the slot's
+/// less how far the swept segment strays from the slot's; false when that
+/// does not prove it, or the slot holds nothing.
+bool remembered_farther(const CachedTriangle::Closest& slot, const btVector3& a, const btVector3& b, double radius,
+                        const btVector3& motion, double distance);
 
 /// One triangle's first touch by a sweep, in the mesh's or heightfield's own
 /// frame (the capsule's and the box's triangle sweeps both collect these).
