@@ -1,0 +1,72 @@
+// Private to the collision adapter: the exact signed distance of two convex
+// solids from their support functions (GJK when apart, EPA when their cores
+// overlap), for the pairs Bullet's narrowphase gets wrong or answers slowly
+// (cylinders, issue #15 and #13). Not installed.
+#pragma once
+
+#include <btBulletCollisionCommon.h>
+
+namespace stepslide::detail {
+
+/// A convex solid as Bullet's GJK sees it: a core, given by its support
+/// function, grown by a sphere of `margin`. Boxes, upright cylinders,
+/// capsules, spheres and triangles in closed form; any other convex shape
+/// through Bullet's own support function (scaling included).
+class ConvexSolid {
+ public:
+  /// `shape` at `pose`.
+  static ConvexSolid of(const btConvexShape* shape, const btTransform& pose);
+  /// The triangle p0 p1 p2 (world) grown by `margin`.
+  static ConvexSolid triangle(const btVector3& p0, const btVector3& p1, const btVector3& p2, double margin);
+
+  /// The core's farthest point along `u` (world; any length, not zero).
+  btVector3 support(const btVector3& u) const;
+  /// The solid's largest extent along unit `u`: the core's plus the margin.
+  double extent(const btVector3& u) const { return support(u).dot(u) + margin_; }
+  double margin() const { return margin_; }
+  /// Whether `p` lies in the solid, give or take `slack`, counting a box or
+  /// cylinder's rounded edges as sharp (so up to the margin outside them);
+  /// false for shapes answered by Bullet's support function.
+  bool holds(const btVector3& p, double slack) const;
+
+ private:
+  enum class Kind { Point, Segment, Box, Cylinder, Triangle, Bullet };
+  Kind kind_ = Kind::Point;
+  btTransform pose_;
+  btVector3 size_{0, 0, 0};  ///< Segment: (0, half height, 0); Box: half extents; Cylinder: (radius, half height, radius)
+  btVector3 corners_[3];     ///< Triangle
+  const btConvexShape* shape_ = nullptr;  ///< Bullet
+  double margin_ = 0.0;
+};
+
+/// How far apart two convex solids are and which way. `normal` is unit and
+/// points from `b` toward `a`; `distance` is the separation of the two
+/// along it (the smallest extent of `a` minus the largest of `b`), negative
+/// when they overlap: moving `a` by -distance·normal clears it. Because it
+/// is a separation along a direction, `distance` is never more than the true
+/// signed distance (never shallower than the true penetration); GJK (apart)
+/// and EPA (cores overlapping) run on the exact support functions until it
+/// is within kConvexDistanceTolerance of it.
+struct ConvexDistance {
+  double distance = 0.0;
+  btVector3 normal{0, 1, 0};
+  /// Closest points (apart) or the deepest points of the overlap, on each
+  /// solid's surface; where the touching features are flat, one point of them.
+  btVector3 on_a{0, 0, 0};
+  btVector3 on_b{0, 0, 0};
+  /// False when the iteration budget ran out first (never seen in the
+  /// tests): `distance` is still a separation, possibly too deep.
+  bool converged = true;
+  int evaluations = 0;  ///< support-function pairs evaluated: the cost the tests bound
+};
+
+/// The gap between the lower and upper bounds at which GJK and EPA stop
+/// (m): the answer is within it of the true signed distance.
+constexpr double kConvexDistanceTolerance = 1e-9;
+
+/// The signed distance of `a` and `b` (see ConvexDistance). `guess` is a
+/// first direction from `b` toward `a` (any length, not zero; the line
+/// between their centres serves).
+ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess);
+
+}  // namespace stepslide::detail
