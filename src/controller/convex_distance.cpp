@@ -450,7 +450,7 @@ class Polytope {
 
 }  // namespace
 
-ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess) {
+ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess, double cutoff) {
   // Gaps (m) at which GJK stops: 1e-12 apart, as the pattern search it
   // replaced; rounding stalls it on a cylinder's side at a few 1e-12, where
   // the answer is taken if within the tolerance.
@@ -478,6 +478,7 @@ ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const
       lower = along;
       best = v / length;
       best_vertex = w;
+      if (lower > 0.0 && lower - a.margin() - b.margin() > cutoff) break;  // beyond the caller's interest
     }
     // w joins a point of each core: their distance is at most its length.
     upper = std::min(upper, w.w.length());

@@ -66,7 +66,11 @@ constexpr double kConvexDistanceTolerance = 1e-9;
 
 /// The signed distance of `a` and `b` (see ConvexDistance). `guess` is a
 /// first direction from `b` toward `a` (any length, not zero; the line
-/// between their centres serves).
-ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess);
+/// between their centres serves). Once the solids are provably farther
+/// apart than `cutoff`, GJK stops there: `distance` is then a separation
+/// above `cutoff` but not the largest (`converged` false), for callers that
+/// drop such pairs (a contact query's threshold).
+ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess,
+                               double cutoff = BT_INFINITY);
 
 }  // namespace stepslide::detail

@@ -117,7 +117,8 @@ void add_contact(const PairInput& in, const ConvexSolid& body, const ConvexDista
 /// The character against one convex shape at `pose` (world).
 void convex_pair(const PairInput& in, const btConvexShape* shape, const btTransform& pose) {
   const ConvexSolid body = ConvexSolid::of(shape, pose);
-  const ConvexDistance d = convex_distance(*in.character, body, in.character_pose->getOrigin() - pose.getOrigin());
+  const ConvexDistance d =
+      convex_distance(*in.character, body, in.character_pose->getOrigin() - pose.getOrigin(), in.max_distance);
   btTransform identity;
   identity.setIdentity();
   add_contact(in, body, d, identity, shape, pose.getBasis(), btVector3(0, 0, 0));
@@ -137,12 +138,21 @@ struct TrianglePairs final : btTriangleCallback {
       const double above = -character->extent(-face) - offset - margin;
       const double below = offset - character->extent(face) - margin;
       if (std::max(above, below) > in.max_distance) return;
+      // Then the planes through its edges across it: a character beside
+      // the triangle is that far beyond one of them.
+      for (int i = 0; i < 3; ++i) {
+        const btVector3& from = v[i];
+        const btVector3& to = v[(i + 1) % 3];
+        const btVector3 out = (to - from).cross(face).normalized();  // away from the third corner
+        const double beside = -character->extent(-out) - std::max(from.dot(out), to.dot(out)) - margin;
+        if (beside > in.max_distance) return;
+      }
     } else {
       face.setZero();
     }
     const ConvexSolid body = ConvexSolid::triangle(v[0], v[1], v[2], margin);
     const btVector3 centroid = (v[0] + v[1] + v[2]) * (1.0 / 3.0);
-    const ConvexDistance d = convex_distance(*character, body, local_pose.getOrigin() - centroid);
+    const ConvexDistance d = convex_distance(*character, body, local_pose.getOrigin() - centroid, in.max_distance);
     add_contact(in, body, d, to_world, nullptr, btMatrix3x3::getIdentity(), face);
   }
 
