@@ -140,7 +140,10 @@ struct Simplex {
   /// of; none (a tetrahedron with volume holding the origin): false. A flat
   /// one has every face "outside": its nearest face answers.
   bool reduce_tetrahedron() {
-    static constexpr int kFace[4][4] = {{0, 1, 2, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {1, 3, 2, 0}};
+    // The face without the newest point (p[3]) was the last step's
+    // triangle, the origin nearest its inside: the origin is on p[3]'s side
+    // of it, so only the three faces through p[3] are asked.
+    static constexpr int kFace[3][4] = {{0, 1, 3, 2}, {1, 2, 3, 0}, {2, 0, 3, 1}};
     double best = BT_LARGE_FLOAT;
     double w[4] = {0, 0, 0, 0};
     bool outside_any = false;
@@ -320,17 +323,25 @@ class Polytope {
     if (length > 1e-30) {
       f.normal = normal / length;
       f.distance = f.normal.dot(p);
+      distance_[slot] = f.distance;
     } else {  // a sliver: its neighbours cover it; never the nearest
       f.normal = (p - interior_).normalized();
       f.distance = BT_LARGE_FLOAT;  // below BT_INFINITY: still a face
+      distance_[slot] = f.distance;
     }
     return slot;
   }
 
   int nearest_face() const {
+    // Over a plain array of the distances: the scan is most of an
+    // iteration's cost once the polytope has a hundred faces.
     int best = 0;
+    double nearest = distance_[0];
     for (int i = 1; i < face_count_; ++i) {
-      if (faces_[i].distance < faces_[best].distance) best = i;
+      if (distance_[i] < nearest) {
+        nearest = distance_[i];
+        best = i;
+      }
     }
     return best;
   }
@@ -378,6 +389,7 @@ class Polytope {
     }
     for (int i = 0; i < removed_count_; ++i) {
       faces_[removed_[i]].distance = BT_INFINITY;
+      distance_[removed_[i]] = BT_INFINITY;
       free_[free_count_++] = removed_[i];
     }
     int made[kMaxFaces];
@@ -437,6 +449,7 @@ class Polytope {
   Vertex vertices_[kMaxVertices];
   int vertex_count_ = 0;
   Face faces_[kMaxFaces];
+  double distance_[kMaxFaces];  ///< faces_[i].distance, for the nearest face's scan
   int face_count_ = 0;  ///< slots used, free ones included
   int free_[kMaxFaces];
   int free_count_ = 0;

@@ -62,7 +62,7 @@ btVector3 ConvexSolid::support(const btVector3& u) const {
     return d1 >= d2 ? corners_[1] : corners_[2];
   }
   const btMatrix3x3& basis = pose_.getBasis();
-  const btVector3 l = basis.transpose() * u;
+  const btVector3 l(basis.tdotx(u), basis.tdoty(u), basis.tdotz(u));  // the transpose's product, without forming it
   btVector3 local(0, 0, 0);
   switch (kind_) {
     case Kind::Point: return pose_.getOrigin();
