@@ -114,11 +114,29 @@ void add_contact(const PairInput& in, const ConvexSolid& body, const ConvexDista
   in.out->push_back(c);
 }
 
+/// GJK's first direction from a body (`shape` at `pose`) toward the point
+/// `at` (the character's centre): for a box, its face `at` lies beyond the
+/// most (standing on a face, the answer's normal: GJK ends in a few steps);
+/// else the line between the centres (for a cylinder body, its cap or the
+/// way out from its axis measured slower on the lying-cylinder scenarios).
+btVector3 first_direction(const btConvexShape* shape, const btTransform& pose, const btVector3& at) {
+  const btVector3 l = pose.invXform(at);
+  if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {
+    const btVector3 h = static_cast<const btBoxShape*>(shape)->getHalfExtentsWithMargin();
+    const btVector3 beyond(std::fabs(l.x()) - h.x(), std::fabs(l.y()) - h.y(), std::fabs(l.z()) - h.z());
+    const int axis = beyond.maxAxis();
+    btVector3 local(0, 0, 0);
+    local[axis] = l[axis] >= 0.0 ? 1.0 : -1.0;
+    return pose.getBasis() * local;
+  }
+  return at - pose.getOrigin();
+}
+
 /// The character against one convex shape at `pose` (world).
 void convex_pair(const PairInput& in, const btConvexShape* shape, const btTransform& pose) {
   const ConvexSolid body = ConvexSolid::of(shape, pose);
-  const ConvexDistance d =
-      convex_distance(*in.character, body, in.character_pose->getOrigin() - pose.getOrigin(), in.max_distance);
+  const btVector3 guess = first_direction(shape, pose, in.character_pose->getOrigin());
+  const ConvexDistance d = convex_distance(*in.character, body, guess, in.max_distance);
   btTransform identity;
   identity.setIdentity();
   add_contact(in, body, d, identity, shape, pose.getBasis(), btVector3(0, 0, 0));
@@ -151,8 +169,13 @@ struct TrianglePairs final : btTriangleCallback {
       face.setZero();
     }
     const ConvexSolid body = ConvexSolid::triangle(v[0], v[1], v[2], margin);
+    // The first guess: the face's normal on the character's side (a
+    // character on a face is answered at once), else the line from the
+    // middle.
     const btVector3 centroid = (v[0] + v[1] + v[2]) * (1.0 / 3.0);
-    const ConvexDistance d = convex_distance(*character, body, local_pose.getOrigin() - centroid, in.max_distance);
+    btVector3 guess = local_pose.getOrigin() - centroid;
+    if (!face.isZero()) guess = face.dot(guess) >= 0.0 ? face : -face;
+    const ConvexDistance d = convex_distance(*character, body, guess, in.max_distance);
     add_contact(in, body, d, to_world, nullptr, btMatrix3x3::getIdentity(), face);
   }
 
