@@ -57,7 +57,9 @@ struct AllContacts : btCollisionWorld::ContactResultCallback {
 
 /// Contacts of the query object with each broadphase candidate: exact for a
 /// capsule or sphere against boxes, meshes and heightfields (one contact per
-/// triangle, as Bullet reports them), Bullet's contactPairTest for the rest.
+/// triangle, as Bullet reports them), for a box character against boxes and
+/// triangles, and for every pair with a cylinder (cylinder_contacts.h);
+/// Bullet's contactPairTest for the rest.
 struct PairContacts : btBroadphaseAabbCallback {
   PairContacts(btCollisionWorld* world, btCollisionObject* object, const btCollisionObject* self, double threshold,
                AllContacts* callback)
@@ -73,7 +75,9 @@ struct PairContacts : btBroadphaseAabbCallback {
     if (detail::box_box_contacts(object_, other, callback_->out_)) return true;  // hook (issue #13)
     // Any pair with a cylinder: exact, without Bullet's narrowphase (issue #13).
     if (detail::cylinder_contacts(object_, other, threshold_, callback_->out_)) return true;
-    if (!(capsule_ && exact(other))) world_->contactPairTest(object_, other, *callback_);
+    if (capsule_ && exact(other)) return true;
+    if (detail::compound_cylinder_contacts(object_, other, threshold_, callback_->out_)) return true;
+    world_->contactPairTest(object_, other, *callback_);
     return true;
   }
 

@@ -235,8 +235,14 @@ bool compound_pairs(const PairInput& in, const btConvexShape* character_shape, c
 
 }  // namespace
 
-bool cylinder_contacts(const btCollisionObject* character, const btCollisionObject* other, double max_distance,
-                       std::vector<Contact>* out) {
+bool compound_cylinder_contacts(const btCollisionObject* character, const btCollisionObject* other,
+                                double max_distance, std::vector<Contact>* out) {
+  if (!has_cylinder_child(other->getCollisionShape())) return false;
+  return cylinder_pair_contacts(character, other, max_distance, out);
+}
+
+bool cylinder_pair_contacts(const btCollisionObject* character, const btCollisionObject* other, double max_distance,
+                            std::vector<Contact>* out) {
   const btCollisionShape* mine = character->getCollisionShape();
   const btCollisionShape* theirs = other->getCollisionShape();
   if (!mine->isConvex()) return false;

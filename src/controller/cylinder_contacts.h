@@ -25,8 +25,25 @@ namespace stepslide::detail {
 /// Its point is on the body's extent along the normal, below the middle of
 /// the character's lowest feature along it (a rim point, the middle of a
 /// side's line or a cap, a box's corner, edge or face, a capsule's end or
-/// axis): where flat features touch, their middle rather than a corner.
-bool cylinder_contacts(const btCollisionObject* character, const btCollisionObject* other, double max_distance,
-                       std::vector<Contact>* out);
+/// axis) where the body is there, else where the two touch.
+bool cylinder_pair_contacts(const btCollisionObject* character, const btCollisionObject* other, double max_distance,
+                            std::vector<Contact>* out);
+
+/// cylinder_pair_contacts for a pair with a cylinder on either side; false
+/// at once for the rest (asked for every pair of every query: two loads and
+/// two compares).
+inline bool cylinder_contacts(const btCollisionObject* character, const btCollisionObject* other,
+                              double max_distance, std::vector<Contact>* out) {
+  if (character->getCollisionShape()->getShapeType() != CYLINDER_SHAPE_PROXYTYPE &&
+      other->getCollisionShape()->getShapeType() != CYLINDER_SHAPE_PROXYTYPE)
+    return false;
+  return cylinder_pair_contacts(character, other, max_distance, out);
+}
+
+/// cylinder_pair_contacts for a compound with a cylinder child (asked only
+/// before Bullet answers a pair: the capsule's exact compounds of boxes
+/// never scan their children for one).
+bool compound_cylinder_contacts(const btCollisionObject* character, const btCollisionObject* other,
+                                double max_distance, std::vector<Contact>* out);
 
 }  // namespace stepslide::detail
