@@ -6,6 +6,8 @@
 
 #include <btBulletCollisionCommon.h>
 
+#include <cmath>
+
 namespace stepslide::detail {
 
 /// A convex solid as Bullet's GJK sees it: a core, given by its support
@@ -38,6 +40,43 @@ class ConvexSolid {
   const btConvexShape* shape_ = nullptr;  ///< Bullet
   double margin_ = 0.0;
 };
+
+// Inline: two per GJK or EPA step, most of a step's arithmetic.
+inline btVector3 ConvexSolid::support(const btVector3& u) const {
+  if (kind_ == Kind::Triangle) {
+    const double d0 = corners_[0].dot(u);
+    const double d1 = corners_[1].dot(u);
+    const double d2 = corners_[2].dot(u);
+    if (d0 >= d1 && d0 >= d2) return corners_[0];
+    return d1 >= d2 ? corners_[1] : corners_[2];
+  }
+  const btMatrix3x3& basis = pose_.getBasis();
+  const btVector3 l(basis.tdotx(u), basis.tdoty(u), basis.tdotz(u));  // the transpose's product, without forming it
+  btVector3 local(0, 0, 0);
+  switch (kind_) {
+    case Kind::Point: return pose_.getOrigin();
+    case Kind::Segment: local.setY(l.y() >= 0.0 ? size_.y() : -size_.y()); break;
+    case Kind::Box:
+      local.setValue(l.x() >= 0.0 ? size_.x() : -size_.x(), l.y() >= 0.0 ? size_.y() : -size_.y(),
+                     l.z() >= 0.0 ? size_.z() : -size_.z());
+      break;
+    case Kind::Cylinder: {
+      // As Bullet's CylinderLocalSupportY: the rim point toward u, a cap's
+      // edge point when u is along the axis.
+      const double across = std::sqrt(l.x() * l.x() + l.z() * l.z());
+      const double y = l.y() >= 0.0 ? size_.y() : -size_.y();
+      if (across > 0.0) {
+        const double scale = size_.x() / across;
+        local.setValue(l.x() * scale, y, l.z() * scale);
+      } else {
+        local.setValue(size_.x(), y, 0.0);
+      }
+      break;
+    }
+    default: local = shape_->localGetSupportingVertexWithoutMargin(l); break;
+  }
+  return basis * local + pose_.getOrigin();
+}
 
 /// How far apart two convex solids are and which way. `normal` is unit and
 /// points from `b` toward `a`; `distance` is the separation of the two
