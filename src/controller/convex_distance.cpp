@@ -464,10 +464,11 @@ class Polytope {
 }  // namespace
 
 ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess, double cutoff) {
-  // Gaps (m) at which GJK stops: 1e-12 apart, as the pattern search it
-  // replaced; rounding stalls it on a cylinder's side at a few 1e-12, where
-  // the answer is taken if within the tolerance.
-  constexpr double kGap = 1e-10;
+  // The gap (m) at which GJK stops: the tolerance (at 1e-12, as the pattern
+  // search it replaced, 10 % more instructions on the lying-cylinder
+  // scenarios). Rounding can stall it first (a cylinder's side against a
+  // side: the simplex flat); then it starts again from its newest point.
+  constexpr double kGap = kConvexDistanceTolerance;
   constexpr double kTouching = 1e-12;  // nearer than this the cores touch: EPA
   constexpr int kMaxIterations = 64;
   Simplex simplex;

