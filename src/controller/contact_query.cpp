@@ -5,11 +5,11 @@
 
 #include "box_box_contacts.h"  // hook: box characters' overlapping boxes (issue #13)
 #include "box_triangle_contacts.h"  // hook: box characters' triangle pairs (overlaps engineer, issue #15)
+#include "cylinder_contacts.h"       // hook: every pair with a cylinder (issue #13)
 #include "query_bounds.h"
 #include "query_shapes.h"
 #include "triangle_pairs.h"
 #include "stepslide/exact_queries.h"
-#include "stepslide/separating_plane.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,30 +21,6 @@ namespace {
 
 using detail::as_capsule;
 using detail::face_normal;
-
-/// The middle of the feature of `shape` at `pose` lowest along `normal`
-/// (pointing away from it): for a box, a corner, an edge's or a face's
-/// middle; for a cylinder, a rim point, a side's line middle or a cap's
-/// centre; `fallback` for other shapes. Bullet's support function picks one
-/// end of an edge or line, which for a face contact can be a corner far
-/// from where the two touch.
-btVector3 lowest_feature_middle(const btCollisionShape* shape, const btTransform& pose, const btVector3& normal,
-                                const btVector3& fallback) {
-  constexpr double kFlat = 1e-9;  // |component| below this: that axis is flat along the normal
-  const btVector3 d = pose.getBasis().transpose() * -normal;
-  const auto sign = [](double v) { return std::fabs(v) < kFlat ? 0.0 : (v > 0 ? 1.0 : -1.0); };
-  if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {
-    const btVector3 h = static_cast<const btBoxShape*>(shape)->getHalfExtentsWithMargin();
-    return pose(btVector3(sign(d.x()) * h.x(), sign(d.y()) * h.y(), sign(d.z()) * h.z()));
-  }
-  if (shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE && static_cast<const btCylinderShape*>(shape)->getUpAxis() == 1) {
-    const btVector3 h = static_cast<const btCylinderShape*>(shape)->getHalfExtentsWithMargin();
-    const double across = std::sqrt(d.x() * d.x() + d.z() * d.z());
-    const double rim = across < kFlat ? 0.0 : h.x() / across;
-    return pose(btVector3(d.x() * rim, sign(d.y()) * h.y(), d.z() * rim));
-  }
-  return fallback;
-}
 
 struct AllContacts : btCollisionWorld::ContactResultCallback {
   AllContacts(const btCollisionObject* character, const btCollisionObject* self, std::vector<Contact>* out)
@@ -69,43 +45,9 @@ struct AllContacts : btCollisionWorld::ContactResultCallback {
     if (c.normal.length2() < 1e-24) return 0;
     c.normal.normalize();
     const btCollisionObjectWrapper* world_side = character_is_0 ? wrap1 : wrap0;
-    verify(character_is_0 ? wrap0 : wrap1, world_side, &c);
     c.face_normal = face_normal(world_side->getCollisionShape(), world_side->getWorldTransform().getBasis(), c.normal);
     out_->push_back(c);
     return 0;
-  }
-
-  /// Where a cylinder is involved, Bullet's EPA depth can be far too
-  /// shallow (a cylinder character on a lying cylinder: 7 cm for 8 cm,
-  /// with a normal pointing down and sideways, and a 0.1 m for 0.47 m in
-  /// the tests), so the ground probe snapped the feet into it (issue #15).
-  /// There, the contact is the best separating plane of the two solids
-  /// from their support functions: Bullet's own normal when the separation
-  /// along it agrees with Bullet's distance (then both are tight), else
-  /// searched from it. Its distance never exceeds the true one, and moving
-  /// the character by the depth along its normal clears it.
-  static void verify(const btCollisionObjectWrapper* character, const btCollisionObjectWrapper* body, Contact* c) {
-    const btCollisionShape* a = character->getCollisionShape();
-    const btCollisionShape* b = body->getCollisionShape();
-    if (a->getShapeType() != CYLINDER_SHAPE_PROXYTYPE && b->getShapeType() != CYLINDER_SHAPE_PROXYTYPE) return;
-    if (!a->isConvex() || !b->isConvex() || b->getShapeType() == TRIANGLE_SHAPE_PROXYTYPE) return;
-    const auto* body_shape = static_cast<const btConvexShape*>(b);
-    const SeparatingPlane plane = best_separating_plane(static_cast<const btConvexShape*>(a),
-                                                        character->getWorldTransform(), body_shape,
-                                                        body->getWorldTransform(), c->normal, c->distance);
-    c->distance = plane.distance;
-    if (plane.normal == c->normal) return;  // Bullet's own plane: its point is on it
-    // Off it, Bullet's point belongs to its inconsistent answer: the point is
-    // the middle of the character's lowest feature along the new normal (a
-    // rim point, the middle of a side's line or of a face), moved onto the
-    // body's extent along it, on the body where the two touch.
-    const btTransform& pose_b = body->getWorldTransform();
-    const btVector3 high =
-        pose_b(body_shape->localGetSupportingVertexWithoutMargin(pose_b.getBasis().transpose() * plane.normal));
-    const double extent = high.dot(plane.normal) + body_shape->getMargin();
-    const btVector3 low = lowest_feature_middle(a, character->getWorldTransform(), plane.normal, c->point);
-    c->point = low + plane.normal * (extent - low.dot(plane.normal));
-    c->normal = plane.normal;
   }
 
   const btCollisionObject* character_;
@@ -115,7 +57,9 @@ struct AllContacts : btCollisionWorld::ContactResultCallback {
 
 /// Contacts of the query object with each broadphase candidate: exact for a
 /// capsule or sphere against boxes, meshes and heightfields (one contact per
-/// triangle, as Bullet reports them), Bullet's contactPairTest for the rest.
+/// triangle, as Bullet reports them), for a box character against boxes and
+/// triangles, and for every pair with a cylinder (cylinder_contacts.h);
+/// Bullet's contactPairTest for the rest.
 struct PairContacts : btBroadphaseAabbCallback {
   PairContacts(btCollisionWorld* world, btCollisionObject* object, const btCollisionObject* self, double threshold,
                AllContacts* callback)
@@ -129,7 +73,11 @@ struct PairContacts : btBroadphaseAabbCallback {
     // Hook (issue #15): a box character's triangles are answered exactly.
     if (detail::box_triangle_contacts(object_, other, threshold_, callback_->out_)) return true;
     if (detail::box_box_contacts(object_, other, callback_->out_)) return true;  // hook (issue #13)
-    if (!(capsule_ && exact(other))) world_->contactPairTest(object_, other, *callback_);
+    // Any pair with a cylinder: exact, without Bullet's narrowphase (issue #13).
+    if (detail::cylinder_contacts(object_, other, threshold_, callback_->out_)) return true;
+    if (capsule_ && exact(other)) return true;
+    if (detail::compound_cylinder_contacts(object_, other, threshold_, callback_->out_)) return true;
+    world_->contactPairTest(object_, other, *callback_);
     return true;
   }
 

@@ -8,6 +8,7 @@
 
 #include "query_bounds.h"
 #include "query_shapes.h"
+#include "ray_cylinder.h"
 
 namespace stepslide {
 
@@ -63,14 +64,17 @@ struct ClosestRay : btBroadphaseRayCallback {
   }
 
   /// The closest hit of the ray on `shape` at `pose` in `*hit`, when it has
-  /// an exact answer: a box the ray starts outside of, or a small compound of
-  /// such boxes (the stairs of a level). False: ask Bullet.
+  /// an exact answer: a box or an upright cylinder the ray starts outside
+  /// of, or a small compound of such boxes (the stairs of a level). False:
+  /// ask Bullet.
   bool exact_ray(const btCollisionShape* shape, const btTransform& pose, ExactRayHit* hit) const {
     if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {
       bool inside = false;
       *hit = ray_box(from_, to_, pose, static_cast<const btBoxShape*>(shape)->getHalfExtentsWithMargin(), &inside);
       return !inside;
     }
+    if (shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE)
+      return detail::ray_cylinder(from_, to_, *static_cast<const btCylinderShape*>(shape), pose, hit);
     if (shape->getShapeType() != COMPOUND_SHAPE_PROXYTYPE) return false;
     const auto* compound = static_cast<const btCompoundShape*>(shape);
     constexpr int kMaxExactChildren = 64;  // beyond, Bullet's tree over the children pays off

@@ -1,0 +1,119 @@
+// Private to the collision adapter: the exact signed distance of two convex
+// solids from their support functions (GJK when apart, EPA when their cores
+// overlap), for the pairs Bullet's narrowphase gets wrong or answers slowly
+// (cylinders, issue #15 and #13). Not installed.
+#pragma once
+
+#include <btBulletCollisionCommon.h>
+
+#include <cmath>
+
+namespace stepslide::detail {
+
+/// A convex solid as Bullet's GJK sees it: a core, given by its support
+/// function, grown by a sphere of `margin`. Boxes, upright cylinders,
+/// capsules, spheres and triangles in closed form; any other convex shape
+/// through Bullet's own support function (scaling included).
+class ConvexSolid {
+ public:
+  /// `shape` at `pose`.
+  static ConvexSolid of(const btConvexShape* shape, const btTransform& pose);
+  /// The triangle p0 p1 p2 (world) grown by `margin`.
+  static ConvexSolid triangle(const btVector3& p0, const btVector3& p1, const btVector3& p2, double margin);
+
+  /// The core's farthest point along `u` (world; any length, not zero).
+  btVector3 support(const btVector3& u) const;
+  /// The solid's largest extent along unit `u`: the core's plus the margin.
+  double extent(const btVector3& u) const { return support(u).dot(u) + margin_; }
+  double margin() const { return margin_; }
+  /// Whether `p` lies in the solid, give or take `slack`, counting a box or
+  /// cylinder's rounded edges as sharp (so up to the margin outside them);
+  /// false for shapes answered by Bullet's support function.
+  bool holds(const btVector3& p, double slack) const;
+
+ private:
+  enum class Kind { Point, Segment, Box, Cylinder, Triangle, Bullet };
+  Kind kind_ = Kind::Point;
+  btTransform pose_;
+  btVector3 size_{0, 0, 0};  ///< Segment: (0, half height, 0); Box: half extents; Cylinder: (radius, half height, radius)
+  btVector3 corners_[3];     ///< Triangle
+  const btConvexShape* shape_ = nullptr;  ///< Bullet
+  double margin_ = 0.0;
+};
+
+// Inline: two per GJK or EPA step, most of a step's arithmetic.
+inline btVector3 ConvexSolid::support(const btVector3& u) const {
+  if (kind_ == Kind::Triangle) {
+    const double d0 = corners_[0].dot(u);
+    const double d1 = corners_[1].dot(u);
+    const double d2 = corners_[2].dot(u);
+    if (d0 >= d1 && d0 >= d2) return corners_[0];
+    return d1 >= d2 ? corners_[1] : corners_[2];
+  }
+  const btMatrix3x3& basis = pose_.getBasis();
+  const btVector3 l(basis.tdotx(u), basis.tdoty(u), basis.tdotz(u));  // the transpose's product, without forming it
+  btVector3 local(0, 0, 0);
+  switch (kind_) {
+    case Kind::Point: return pose_.getOrigin();
+    case Kind::Segment: local.setY(l.y() >= 0.0 ? size_.y() : -size_.y()); break;
+    case Kind::Box:
+      local.setValue(l.x() >= 0.0 ? size_.x() : -size_.x(), l.y() >= 0.0 ? size_.y() : -size_.y(),
+                     l.z() >= 0.0 ? size_.z() : -size_.z());
+      break;
+    case Kind::Cylinder: {
+      // As Bullet's CylinderLocalSupportY: the rim point toward u, a cap's
+      // edge point when u is along the axis.
+      const double across = std::sqrt(l.x() * l.x() + l.z() * l.z());
+      const double y = l.y() >= 0.0 ? size_.y() : -size_.y();
+      if (across > 0.0) {
+        const double scale = size_.x() / across;
+        local.setValue(l.x() * scale, y, l.z() * scale);
+      } else {
+        local.setValue(size_.x(), y, 0.0);
+      }
+      break;
+    }
+    default: local = shape_->localGetSupportingVertexWithoutMargin(l); break;
+  }
+  return basis * local + pose_.getOrigin();
+}
+
+/// How far apart two convex solids are and which way. `normal` is unit and
+/// points from `b` toward `a`; `distance` is the separation of the two
+/// along it (the smallest extent of `a` minus the largest of `b`), negative
+/// when they overlap: moving `a` by -distance·normal clears it. Because it
+/// is a separation along a direction, `distance` is never more than the true
+/// signed distance (never shallower than the true penetration); GJK (apart)
+/// and EPA (cores overlapping) run on the exact support functions until it
+/// is within kConvexDistanceTolerance of it.
+struct ConvexDistance {
+  double distance = 0.0;
+  btVector3 normal{0, 1, 0};
+  /// Closest points (apart) or the deepest points of the overlap, on each
+  /// solid's surface; where the touching features are flat, one point of them.
+  btVector3 on_a{0, 0, 0};
+  btVector3 on_b{0, 0, 0};
+  /// False when the iteration budget ran out first (never seen in the
+  /// tests): `distance` is still a separation, possibly too deep.
+  bool converged = true;
+  int evaluations = 0;  ///< support-function pairs evaluated: the cost the tests bound
+};
+
+/// The gap between the lower and upper bounds at which GJK and EPA stop
+/// (m): the answer is within it of the true signed distance. At 1e-9 a
+/// cylinder character pinned between a spinning disc and a hull
+/// (cylinder_snapped_beside_spinning_disc) moved 2.1e-4 m under a 1e-9 m
+/// shift of its spawn (EPA's stopping point moves with the input by up to
+/// the tolerance); at 1e-10, 3.5e-5 m, for 4 % more instructions.
+constexpr double kConvexDistanceTolerance = 1e-10;
+
+/// The signed distance of `a` and `b` (see ConvexDistance). `guess` is a
+/// first direction from `b` toward `a` (any length, not zero; the line
+/// between their centres serves). Once the solids are provably farther
+/// apart than `cutoff`, GJK stops there: `distance` is then a separation
+/// above `cutoff` but not the largest (`converged` false), for callers that
+/// drop such pairs (a contact query's threshold).
+ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess,
+                               double cutoff = BT_INFINITY);
+
+}  // namespace stepslide::detail

@@ -1,0 +1,43 @@
+// Private to convex_distance.cpp and convex_epa.cpp: the points GJK and EPA
+// work with and the helpers both use. Not installed.
+#pragma once
+
+#include <btBulletCollisionCommon.h>
+
+#include "convex_distance.h"
+
+namespace stepslide::detail {
+
+/// A point of the cores' difference D = A - B with the two points it came from.
+struct Vertex {
+  btVector3 w;
+  btVector3 a;
+  btVector3 b;
+};
+
+inline Vertex support_of(const ConvexSolid& a, const ConvexSolid& b, const btVector3& u) {
+  Vertex v;
+  v.a = a.support(u);
+  v.b = b.support(-u);
+  v.w = v.a - v.b;
+  return v;
+}
+
+/// The point of triangle a b c nearest the origin, as weights of its
+/// corners (Ericson, Real-Time Collision Detection 5.1.5).
+void nearest_on_triangle(const btVector3& a, const btVector3& b, const btVector3& c, double weight[3]);
+
+/// The answer for the solids along `normal` (from b toward a), where
+/// `support` is the cores' difference's point along -normal (so its a and b
+/// lie on the cores' extents along it) and `core_a`, `core_b` the points the
+/// simplex or face puts the contact at: moved onto those extents (exact
+/// there, where the search's own points are within the square root of its
+/// tolerance), then out by the margins.
+ConvexDistance answer(const btVector3& normal, const Vertex& support, const btVector3& core_a, const btVector3& core_b,
+                      const ConvexSolid& a, const ConvexSolid& b);
+
+/// EPA from the tetrahedron `start` (its hull holds the origin), after
+/// `evaluations` by GJK (convex_epa.cpp).
+ConvexDistance expand_polytope(const ConvexSolid& a, const ConvexSolid& b, const Vertex (&start)[4], int evaluations);
+
+}  // namespace stepslide::detail

@@ -1,0 +1,253 @@
+// EPA for convex_distance (convex_distance.h): the polytope of support
+// points grown toward the face nearest the origin, on the same exact support
+// functions as GJK.
+#include <algorithm>
+#include <utility>
+
+#include "convex_distance_parts.h"
+
+namespace stepslide::detail {
+
+namespace {
+
+/// EPA: the polytope of support points, grown from `start` (a tetrahedron
+/// holding the origin) toward the face nearest the origin until that
+/// face's distance (a lower bound on the cores' depth: the polytope lies
+/// inside their difference) and the least support along a measured face
+/// normal (an upper bound) meet within the tolerance. The answer is that
+/// normal: a separation actually measured, never shallower than the truth.
+class Polytope {
+ public:
+  static constexpr int kMaxVertices = 128;
+  static constexpr int kMaxFaces = 2 * kMaxVertices + 64;
+
+  ConvexDistance expand(const ConvexSolid& a, const ConvexSolid& b, const Vertex (&start)[4], int evaluations) {
+    start_tetrahedron(start);
+    double upper = BT_LARGE_FLOAT;
+    int best = 0;
+    Face best_face = faces_[0];
+    Vertex best_support = vertices_[0];
+    bool converged = false;
+    while (true) {
+      const int nearest = nearest_face();
+      const Face& f = faces_[nearest];
+      const double lower = f.distance;
+      const Vertex w = support_of(a, b, f.normal);
+      ++evaluations;
+      const double h = w.w.dot(f.normal);
+      if (h < upper) {
+        upper = h;
+        best = nearest;
+        best_face = f;
+        best_support = w;
+      }
+      if (upper - lower <= kConvexDistanceTolerance) {
+        converged = true;
+        break;
+      }
+      if (vertex_count_ == kMaxVertices || !add_vertex(w, nearest)) break;
+    }
+    (void)best;
+    ConvexDistance d = finish(best_face, best_support, upper, a, b);
+    d.converged = converged;
+    d.evaluations = evaluations;
+    return d;
+  }
+
+ private:
+  struct Face {
+    int v[3];          ///< counter-clockwise seen from outside
+    int adjacent[3];   ///< the face across edge v[i] v[i+1]
+    int edge[3];       ///< which of that face's edges it is
+    btVector3 normal;  ///< unit, outward
+    double distance;   ///< of its plane from the origin; BT_INFINITY: a free slot
+    bool removed;
+  };
+
+  void start_tetrahedron(const Vertex (&start)[4]) {
+    for (int i = 0; i < 4; ++i) vertices_[i] = start[i];
+    // Wound so that each face's normal points away from the opposite corner.
+    if ((start[1].w - start[0].w).cross(start[2].w - start[0].w).dot(start[3].w - start[0].w) > 0.0)
+      std::swap(vertices_[1], vertices_[2]);
+    vertex_count_ = 4;
+    interior_ = (start[0].w + start[1].w + start[2].w + start[3].w) * 0.25;
+    face_count_ = 0;
+    free_count_ = 0;
+    static constexpr int kFaces[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
+    for (const auto& f : kFaces) make_face(f[0], f[1], f[2]);
+    for (int i = 0; i < 4; ++i) {
+      for (int e = 0; e < 3; ++e) {
+        const int from = faces_[i].v[e];
+        const int to = faces_[i].v[(e + 1) % 3];
+        for (int j = 0; j < 4; ++j) {
+          for (int k = 0; k < 3; ++k) {
+            if (faces_[j].v[k] == to && faces_[j].v[(k + 1) % 3] == from) {
+              faces_[i].adjacent[e] = j;
+              faces_[i].edge[e] = k;
+            }
+          }
+        }
+      }
+    }
+  }
+
+  int make_face(int i, int j, int k) {
+    const int slot = free_count_ > 0 ? free_[--free_count_] : face_count_++;
+    Face& f = faces_[slot];
+    f.v[0] = i, f.v[1] = j, f.v[2] = k;
+    f.removed = false;
+    const btVector3& p = vertices_[i].w;
+    btVector3 normal = (vertices_[j].w - p).cross(vertices_[k].w - p);
+    // Rounding may turn a sliver's normal inward: the outward side is away
+    // from a point inside (the winding stays, the links depend on it).
+    if (normal.dot(p - interior_) < 0.0) normal = -normal;
+    const double length = normal.length();
+    if (length > 1e-30) {
+      f.normal = normal / length;
+      f.distance = f.normal.dot(p);
+      distance_[slot] = f.distance;
+    } else {  // a sliver: its neighbours cover it; never the nearest
+      f.normal = (p - interior_).normalized();
+      f.distance = BT_LARGE_FLOAT;  // below BT_INFINITY: still a face
+      distance_[slot] = f.distance;
+    }
+    return slot;
+  }
+
+  int nearest_face() const {
+    // Over a plain array of the distances: the scan is most of an
+    // iteration's cost once the polytope has a hundred faces.
+    int best = 0;
+    double nearest = distance_[0];
+    for (int i = 1; i < face_count_; ++i) {
+      if (distance_[i] < nearest) {
+        nearest = distance_[i];
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  bool visible(const Face& f, const btVector3& w) const {
+    constexpr double kVisible = 1e-13;
+    return f.normal.dot(w - vertices_[f.v[0]].w) > kVisible;
+  }
+
+  /// Removes `face` (seen from `w`) and, through its edges, the faces next
+  /// to it that `w` sees too, collecting the horizon: the edges between a
+  /// removed face and a kept one.
+  void remove_seen(int face, const btVector3& w) {
+    faces_[face].removed = true;
+    removed_[removed_count_++] = face;
+    for (int e = 0; e < 3; ++e) {
+      const int next = faces_[face].adjacent[e];
+      if (faces_[next].removed) continue;
+      if (visible(faces_[next], w)) {
+        remove_seen(next, w);
+      } else if (horizon_count_ < kMaxFaces) {
+        horizon_[horizon_count_++] = {faces_[face].v[e], faces_[face].v[(e + 1) % 3], next, faces_[face].edge[e]};
+      }
+    }
+  }
+
+  /// Adds `w`, replacing the faces it sees (from `nearest` on) by a fan
+  /// from their horizon; false when that is not a simple loop (rounding) or
+  /// the polytope is full.
+  bool add_vertex(const Vertex& w, int nearest) {
+    const int index = vertex_count_++;
+    vertices_[index] = w;
+    removed_count_ = 0;
+    horizon_count_ = 0;
+    remove_seen(nearest, w.w);
+    if (horizon_count_ < 3 || horizon_count_ == kMaxFaces) return false;
+    if (horizon_count_ > free_count_ + removed_count_ + (kMaxFaces - face_count_)) return false;
+    for (int i = 0; i < horizon_count_; ++i) by_from_[horizon_[i].from] = -1;
+    for (int i = 0; i < horizon_count_; ++i) {
+      if (by_from_[horizon_[i].from] != -1) return false;  // not a simple loop
+      by_from_[horizon_[i].from] = i;
+    }
+    for (int i = 0; i < horizon_count_; ++i) {
+      if (by_from_[horizon_[i].to] == -1) return false;
+    }
+    for (int i = 0; i < removed_count_; ++i) {
+      faces_[removed_[i]].distance = BT_INFINITY;
+      distance_[removed_[i]] = BT_INFINITY;
+      free_[free_count_++] = removed_[i];
+    }
+    int made[kMaxFaces];
+    for (int i = 0; i < horizon_count_; ++i) {
+      const Horizon& h = horizon_[i];
+      made[i] = make_face(h.from, h.to, index);
+      Face& f = faces_[made[i]];
+      f.adjacent[0] = h.outside;
+      f.edge[0] = h.outside_edge;
+      faces_[h.outside].adjacent[h.outside_edge] = made[i];
+      faces_[h.outside].edge[h.outside_edge] = 0;
+    }
+    // Edge 1 (to, w) of each new face meets edge 2 (w, from) of the one
+    // starting where it ends.
+    for (int i = 0; i < horizon_count_; ++i) {
+      const int j = by_from_[horizon_[i].to];
+      faces_[made[i]].adjacent[1] = made[j];
+      faces_[made[i]].edge[1] = 2;
+      faces_[made[j]].adjacent[2] = made[i];
+      faces_[made[j]].edge[2] = 1;
+    }
+    return true;
+  }
+
+  /// The answer along the best face's normal, with the points the face's
+  /// nearest point to the origin comes from.
+  ConvexDistance finish(const Face& face, const Vertex& support, double depth, const ConvexSolid& a,
+                        const ConvexSolid& b) const {
+    const btVector3 at = face.normal * face.distance;
+    double weight[3];
+    const Vertex& p0 = vertices_[face.v[0]];
+    const Vertex& p1 = vertices_[face.v[1]];
+    const Vertex& p2 = vertices_[face.v[2]];
+    btVector3 core_a;
+    btVector3 core_b;
+    if (face.distance < BT_LARGE_FLOAT) {
+      nearest_on_triangle(p0.w - at, p1.w - at, p2.w - at, weight);
+      core_a = p0.a * weight[0] + p1.a * weight[1] + p2.a * weight[2];
+      core_b = p0.b * weight[0] + p1.b * weight[1] + p2.b * weight[2];
+    } else {
+      core_a = support.a;
+      core_b = support.b;
+    }
+    // The face's outward normal u: the cores' difference reaches depth along
+    // it; the character leaves along -u.
+    (void)depth;  // support.w · normal
+    return answer(-face.normal, support, core_a, core_b, a, b);
+  }
+
+  struct Horizon {
+    int from;
+    int to;
+    int outside;       ///< the kept face across it
+    int outside_edge;  ///< which of its edges
+  };
+
+  Vertex vertices_[kMaxVertices];
+  int vertex_count_ = 0;
+  Face faces_[kMaxFaces];
+  double distance_[kMaxFaces];  ///< faces_[i].distance, for the nearest face's scan
+  int face_count_ = 0;  ///< slots used, free ones included
+  int free_[kMaxFaces];
+  int free_count_ = 0;
+  int removed_[kMaxFaces];
+  int removed_count_ = 0;
+  Horizon horizon_[kMaxFaces];
+  int horizon_count_ = 0;
+  int by_from_[kMaxVertices];
+  btVector3 interior_;
+};
+
+}  // namespace
+
+ConvexDistance expand_polytope(const ConvexSolid& a, const ConvexSolid& b, const Vertex (&start)[4], int evaluations) {
+  Polytope polytope;
+  return polytope.expand(a, b, start, evaluations);
+}
+
+}  // namespace stepslide::detail

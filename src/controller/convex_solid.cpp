@@ -1,0 +1,91 @@
+// Support functions of the convex solids convex_distance works on
+// (convex_distance.h): Bullet's solids, written out for the common shapes
+// (no virtual call, no margin bookkeeping per evaluation).
+#include "convex_distance.h"
+
+#include <cmath>
+
+namespace stepslide::detail {
+
+ConvexSolid ConvexSolid::of(const btConvexShape* shape, const btTransform& pose) {
+  ConvexSolid s;
+  s.pose_ = pose;
+  s.margin_ = shape->getMargin();
+  s.shape_ = shape;
+  s.kind_ = Kind::Bullet;
+  if (shape->getLocalScaling() != btVector3(1, 1, 1)) return s;
+  switch (shape->getShapeType()) {
+    case BOX_SHAPE_PROXYTYPE:
+      // Bullet's box is its implicit dimensions (half extents less the
+      // margin) grown by the margin.
+      s.kind_ = Kind::Box;
+      s.size_ = static_cast<const btBoxShape*>(shape)->getImplicitShapeDimensions();
+      break;
+    case CYLINDER_SHAPE_PROXYTYPE:
+      if (static_cast<const btCylinderShape*>(shape)->getUpAxis() != 1) break;
+      s.kind_ = Kind::Cylinder;
+      s.size_ = static_cast<const btCylinderShape*>(shape)->getImplicitShapeDimensions();
+      break;
+    case CAPSULE_SHAPE_PROXYTYPE: {
+      const auto* capsule = static_cast<const btCapsuleShape*>(shape);
+      // The core is the axis only when the margin is the radius (Bullet's default).
+      if (capsule->getUpAxis() != 1 || capsule->getMargin() != capsule->getRadius()) break;
+      s.kind_ = Kind::Segment;
+      s.size_ = btVector3(0, capsule->getHalfHeight(), 0);
+      break;
+    }
+    case SPHERE_SHAPE_PROXYTYPE:
+      s.kind_ = Kind::Point;  // its margin is its radius
+      break;
+    default: break;
+  }
+  return s;
+}
+
+ConvexSolid ConvexSolid::triangle(const btVector3& p0, const btVector3& p1, const btVector3& p2, double margin) {
+  ConvexSolid s;
+  s.kind_ = Kind::Triangle;
+  s.pose_.setIdentity();
+  s.corners_[0] = p0;
+  s.corners_[1] = p1;
+  s.corners_[2] = p2;
+  s.margin_ = margin;
+  return s;
+}
+
+bool ConvexSolid::holds(const btVector3& p, double slack) const {
+  const double grow = margin_ + slack;
+  if (kind_ == Kind::Triangle) {
+    const btVector3 e0 = corners_[1] - corners_[0];
+    const btVector3 e1 = corners_[2] - corners_[0];
+    const btVector3 normal = e0.cross(e1);
+    const double area2 = normal.length2();
+    if (!(area2 > 0.0)) return false;
+    const btVector3 q = p - corners_[0];
+    if (std::fabs(q.dot(normal)) > grow * std::sqrt(area2)) return false;
+    // Inside each edge's line, or within `grow` of it.
+    for (int i = 0; i < 3; ++i) {
+      const btVector3& from = corners_[i];
+      const btVector3 edge = corners_[(i + 1) % 3] - from;
+      const double side = edge.cross(p - from).dot(normal);
+      if (side < -grow * edge.length() * std::sqrt(area2)) return false;
+    }
+    return true;
+  }
+  const btVector3 l = pose_.invXform(p);
+  switch (kind_) {
+    case Kind::Point: return l.length() <= grow;
+    case Kind::Segment: {
+      const double y = std::max(-size_.y(), std::min(size_.y(), l.y()));
+      return (l - btVector3(0, y, 0)).length() <= grow;
+    }
+    case Kind::Box:
+      return std::fabs(l.x()) <= size_.x() + grow && std::fabs(l.y()) <= size_.y() + grow &&
+             std::fabs(l.z()) <= size_.z() + grow;
+    case Kind::Cylinder:
+      return std::sqrt(l.x() * l.x() + l.z() * l.z()) <= size_.x() + grow && std::fabs(l.y()) <= size_.y() + grow;
+    default: return false;
+  }
+}
+
+}  // namespace stepslide::detail

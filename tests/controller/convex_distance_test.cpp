@@ -1,0 +1,345 @@
+// convex_distance (controller/convex_distance.h) against a brute-force
+// search over directions, for cylinders against boxes, cylinders, capsules
+// and triangles in any orientation, apart, touching and deep; its cost; and
+// the adapter's contacts that use it (cylinder_contacts.h).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "controller/convex_distance.h"
+#include "stepslide/collision.h"
+#include "support/random_geometry.h"
+
+namespace stepslide::test {
+namespace {
+
+using detail::ConvexDistance;
+using detail::ConvexSolid;
+using detail::convex_distance;
+
+enum class Kind { Cylinder, Box, Capsule, Triangle };
+
+/// A solid as Bullet's GJK sees it: a core grown by a sphere of `margin`.
+/// Written out here, not taken from convex_distance's support functions,
+/// so the tests check those too.
+struct Solid {
+  Kind kind;
+  btTransform pose;
+  btVector3 half;  // full half extents (cylinder: radius, half height, radius; capsule: radius, half height of the axis)
+  double margin;
+  btVector3 corner[3];  // triangle, world
+
+  double support(const btVector3& u) const {
+    if (kind == Kind::Triangle) {
+      return std::max({corner[0].dot(u), corner[1].dot(u), corner[2].dot(u)}) + margin;
+    }
+    const btVector3 l = pose.getBasis().transpose() * u;
+    const btVector3 core = half - btVector3(margin, margin, margin);
+    double extent = 0.0;
+    switch (kind) {
+      case Kind::Cylinder: extent = core.x() * std::sqrt(l.x() * l.x() + l.z() * l.z()) + core.y() * std::fabs(l.y()); break;
+      case Kind::Box: extent = core.dot(l.absolute()); break;
+      case Kind::Capsule: extent = half.y() * std::fabs(l.y()); break;  // core: the axis; margin: the radius
+      default: break;
+    }
+    return pose.getOrigin().dot(u) + extent + margin;
+  }
+
+  std::unique_ptr<btConvexShape> shape() const {
+    std::unique_ptr<btConvexShape> s;
+    switch (kind) {
+      case Kind::Cylinder: s = std::make_unique<btCylinderShape>(half); break;
+      case Kind::Box: s = std::make_unique<btBoxShape>(half); break;
+      case Kind::Capsule: return std::make_unique<btCapsuleShape>(half.x(), 2.0 * half.y());
+      case Kind::Triangle: return nullptr;
+    }
+    s->setMargin(margin);
+    return s;
+  }
+
+  ConvexSolid solid(const btConvexShape* s) const {
+    if (kind == Kind::Triangle) return ConvexSolid::triangle(corner[0], corner[1], corner[2], margin);
+    return ConvexSolid::of(s, pose);
+  }
+};
+
+/// How far apart `a` and `b` are along unit `u` (from b toward a). The
+/// signed distance of two convex solids is the largest of these.
+double separation(const Solid& a, const Solid& b, const btVector3& u) { return -a.support(-u) - b.support(u); }
+
+/// Brute force: a dense set of directions, the best few refined by random
+/// perturbations that shrink when they stop helping.
+double brute_force_distance(const Solid& a, const Solid& b, RandomGeometry& random) {
+  constexpr int kDirections = 3000;
+  constexpr std::size_t kRefined = 10;
+  const double golden = M_PI * (3.0 - std::sqrt(5.0));
+  std::vector<std::pair<double, btVector3>> sampled;
+  sampled.reserve(kDirections);
+  for (int i = 0; i < kDirections; ++i) {
+    const double y = 1.0 - 2.0 * (i + 0.5) / kDirections;
+    const double r = std::sqrt(1.0 - y * y);
+    const btVector3 u(std::cos(golden * i) * r, y, std::sin(golden * i) * r);
+    sampled.emplace_back(separation(a, b, u), u);
+  }
+  std::partial_sort(sampled.begin(), sampled.begin() + kRefined, sampled.end(),
+                    [](const auto& x, const auto& y) { return x.first > y.first; });
+  double best = -1e30;
+  for (std::size_t c = 0; c < kRefined; ++c) {
+    auto [value, u] = sampled[c];
+    for (double step = 0.05; step > 1e-11; step *= 0.7) {
+      for (int k = 0; k < 30; ++k) {
+        const btVector3 v = (u + random.point(step)).normalized();
+        const double s = separation(a, b, v);
+        if (s > value) {
+          value = s;
+          u = v;
+        }
+      }
+    }
+    best = std::max(best, value);
+  }
+  return best;
+}
+
+Solid random_solid(RandomGeometry& random, Kind kind, bool upright, double spread) {
+  Solid s;
+  s.kind = kind;
+  s.pose = btTransform(upright ? btQuaternion::getIdentity() : random.rotation(), random.point(spread));
+  s.margin = 0.001;
+  switch (kind) {
+    case Kind::Cylinder: {
+      const double r = random.uniform(0.05, 1.5);
+      s.half = btVector3(r, random.uniform(0.05, 1.5), r);
+      break;
+    }
+    case Kind::Box: s.half = random.vector(0.05, 2.0); break;
+    case Kind::Capsule: {
+      const double r = random.uniform(0.1, 0.5);
+      s.half = btVector3(r, random.uniform(0.0, 0.8), r);
+      s.margin = r;
+      break;
+    }
+    case Kind::Triangle:
+      for (btVector3& c : s.corner) c = s.pose.getOrigin() + random.point(1.5);
+      s.margin = random.uniform(0.0, 0.04);
+      break;
+  }
+  return s;
+}
+
+enum class Gap { Apart, Touching, Deep };
+
+struct Drawn {
+  Solid a;
+  Solid b;
+};
+
+/// A character-like `a` (upright unless it is a box or capsule against a
+/// cylinder) and a `b` in any orientation; Touching moves `a` onto `b`
+/// along the answer's normal (then within ±1e-7 m of touching).
+Drawn draw(RandomGeometry& random, Kind a_kind, Kind b_kind, Gap gap) {
+  Drawn d;
+  d.a = random_solid(random, a_kind, a_kind == Kind::Cylinder, 0.3);
+  d.b = random_solid(random, b_kind, false, gap == Gap::Deep ? 0.4 : 1.2);
+  if (gap == Gap::Apart) d.a.pose.getOrigin() += random.point(1.0).normalized() * random.uniform(0.0, 1.0);
+  return d;
+}
+
+struct Stats {
+  double worst_below = 0.0;  // how far below the brute force (tight: small)
+  int evaluations_total = 0;
+  int evaluations_worst = 0;
+  int count = 0;
+  int unconverged = 0;  // the bounds had not met (rounding), though tight against the brute force
+};
+
+/// Checks one pair: a true separation along a unit normal (so never
+/// shallower than the truth) and within kTight of the brute force
+/// (measured: at most 9.9e-11 below it on the 9 000 pairs).
+void check_pair(const Drawn& d, RandomGeometry& random, Stats* stats, const std::string& what) {
+  constexpr double kTight = 2e-10;  // kConvexDistanceTolerance (1e-10) and the brute force's own error
+  const auto sa = d.a.shape();
+  const auto sb = d.b.shape();
+  const ConvexSolid a = d.a.solid(sa.get());
+  const ConvexSolid b = d.b.solid(sb.get());
+  const btVector3 centre_b = d.b.kind == Kind::Triangle
+                                 ? (d.b.corner[0] + d.b.corner[1] + d.b.corner[2]) / 3.0
+                                 : d.b.pose.getOrigin();
+  const ConvexDistance r = convex_distance(a, b, d.a.pose.getOrigin() - centre_b);
+  ASSERT_NEAR(r.normal.length(), 1.0, 1e-12) << what;
+  ASSERT_NEAR(r.distance, separation(d.a, d.b, r.normal), 1e-12) << what;
+  if (!r.converged) ++stats->unconverged;
+  const double reference = brute_force_distance(d.a, d.b, random);
+  ASSERT_GE(r.distance, reference - kTight) << what << " distance " << r.distance << " brute force " << reference;
+  // The points are on each solid's extent along the normal.
+  EXPECT_NEAR(r.on_a.dot(r.normal), -d.a.support(-r.normal), 1e-12) << what;
+  EXPECT_NEAR(r.on_b.dot(r.normal), d.b.support(r.normal), 1e-12) << what;
+  stats->worst_below = std::max(stats->worst_below, reference - r.distance);
+  stats->evaluations_total += r.evaluations;
+  stats->evaluations_worst = std::max(stats->evaluations_worst, r.evaluations);
+  ++stats->count;
+}
+
+void check_kind(Kind a_kind, Kind b_kind, std::uint64_t seed, const char* name) {
+  constexpr int kPerGap = 500;
+  RandomGeometry random(seed);
+  for (const Gap gap : {Gap::Apart, Gap::Touching, Gap::Deep}) {
+    Stats stats;
+    int overlapping = 0;
+    for (int i = 0; i < kPerGap; ++i) {
+      Drawn d = draw(random, a_kind, b_kind, gap);
+      if (gap == Gap::Touching) {
+        const auto sa = d.a.shape();
+        const auto sb = d.b.shape();
+        const ConvexDistance r = convex_distance(d.a.solid(sa.get()), d.b.solid(sb.get()), btVector3(0, 1, 0));
+        d.a.pose.getOrigin() -= r.normal * (r.distance + random.uniform(-1e-7, 1e-7));
+      }
+      const std::string what = std::string(name) + " gap " + std::to_string(int(gap)) + " case " + std::to_string(i);
+      check_pair(d, random, &stats, what);
+      if (::testing::Test::HasFatalFailure()) return;
+      if (separation(d.a, d.b, btVector3(0, 1, 0)) < 0.0 && gap == Gap::Deep) ++overlapping;
+    }
+    std::printf("%s gap %d: worst below brute force %.3g, evaluations mean %.1f worst %d, bounds not met %d\n", name,
+                int(gap), stats.worst_below, double(stats.evaluations_total) / stats.count, stats.evaluations_worst,
+                stats.unconverged);
+    // Touching (cores a margin apart, often side against side), GJK's
+    // simplex stalls in rounding with its bounds 1e-10 to 1e-9 apart in up
+    // to 12 % of the pairs, the answer still within 1e-10 of the brute force.
+    EXPECT_LE(stats.unconverged, gap == Gap::Touching ? kPerGap / 5 : kPerGap / 50) << name;
+    // The cost cannot silently come back (measured: see EvaluationsAreBounded).
+    EXPECT_LE(stats.evaluations_worst, 200) << name;
+  }
+}
+
+TEST(ConvexDistance, CylinderAgainstBoxIsTightAndNeverTooShallow) {
+  check_kind(Kind::Cylinder, Kind::Box, 101, "cylinder-box");
+}
+
+TEST(ConvexDistance, CylinderAgainstCylinderIsTightAndNeverTooShallow) {
+  check_kind(Kind::Cylinder, Kind::Cylinder, 102, "cylinder-cylinder");
+}
+
+TEST(ConvexDistance, CylinderAgainstCapsuleIsTightAndNeverTooShallow) {
+  check_kind(Kind::Cylinder, Kind::Capsule, 103, "cylinder-capsule");
+}
+
+TEST(ConvexDistance, CylinderAgainstTriangleIsTightAndNeverTooShallow) {
+  check_kind(Kind::Cylinder, Kind::Triangle, 104, "cylinder-triangle");
+}
+
+TEST(ConvexDistance, BoxAndCapsuleCharactersAgainstCylindersAreTight) {
+  check_kind(Kind::Box, Kind::Cylinder, 105, "box-cylinder");
+  check_kind(Kind::Capsule, Kind::Cylinder, 106, "capsule-cylinder");
+}
+
+/// The cost on random cylinder pairs (boxes, cylinders, triangles), apart
+/// and overlapping: bounds on the mean and the worst, so the cost cannot
+/// silently come back (the pattern searches this replaced took a mean of
+/// 3 368 evaluations per overlapping pair, 17 apart).
+TEST(ConvexDistance, EvaluationsAreBounded) {
+  RandomGeometry random(97);
+  long apart_total = 0;
+  long overlapping_total = 0;
+  int apart = 0;
+  int overlapping = 0;
+  int worst = 0;
+  const Kind bodies[3] = {Kind::Box, Kind::Cylinder, Kind::Triangle};
+  for (int i = 0; i < 3000; ++i) {
+    Drawn d = draw(random, Kind::Cylinder, bodies[i % 3], i % 2 == 0 ? Gap::Apart : Gap::Deep);
+    const auto sa = d.a.shape();
+    const auto sb = d.b.shape();
+    const ConvexDistance r = convex_distance(d.a.solid(sa.get()), d.b.solid(sb.get()), d.a.pose.getOrigin());
+    worst = std::max(worst, r.evaluations);
+    if (r.distance > -d.a.margin - d.b.margin) {
+      apart_total += r.evaluations;
+      ++apart;
+    } else {
+      overlapping_total += r.evaluations;
+      ++overlapping;
+    }
+  }
+  const double apart_mean = double(apart_total) / std::max(apart, 1);
+  const double overlapping_mean = double(overlapping_total) / std::max(overlapping, 1);
+  std::printf("evaluations: cores apart %d pairs mean %.1f; overlapping %d pairs mean %.1f; worst %d\n", apart,
+              apart_mean, overlapping, overlapping_mean, worst);
+  ASSERT_GT(apart, 500);
+  ASSERT_GT(overlapping, 500);
+  EXPECT_LE(apart_mean, 40.0);
+  EXPECT_LE(overlapping_mean, 60.0);
+  EXPECT_LE(worst, 200);
+}
+
+}  // namespace
+}  // namespace stepslide::test
+
+namespace stepslide::test {
+namespace {
+
+/// The adapter's contacts of a cylinder character with a convex body (a
+/// cylinder, a box or a capsule in any orientation) and with a mesh's
+/// triangles, against the brute force: each a true separation along its
+/// normal, within 2e-10 m of the brute force, one per body or triangle
+/// closer than the threshold, and none missed. Bullet's EPA alone reported
+/// depths up to 0.37 m too shallow here (issue #15).
+TEST(CylinderContacts, AdapterContactsAreExactForBodiesAndTriangles) {
+  RandomGeometry random(15);
+  btDefaultCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher(&configuration);
+  btDbvtBroadphase broadphase;
+  btCollisionWorld world(&dispatcher, &broadphase, &configuration);
+  constexpr double kThreshold = 0.05;
+  int compared = 0;
+  const Kind kinds[4] = {Kind::Cylinder, Kind::Box, Kind::Capsule, Kind::Triangle};
+  for (int i = 0; i < 400; ++i) {
+    const Kind kind = kinds[i % 4];
+    Drawn d = draw(random, Kind::Cylinder, kind, i % 8 < 4 ? Gap::Deep : Gap::Apart);
+    const auto a = d.a.shape();
+    std::unique_ptr<btConvexShape> b = d.b.shape();
+    btTriangleMesh mesh;
+    std::unique_ptr<btBvhTriangleMeshShape> mesh_shape;
+    btCollisionObject body;
+    if (kind == Kind::Triangle) {
+      mesh.addTriangle(d.b.corner[0], d.b.corner[1], d.b.corner[2]);
+      mesh_shape = std::make_unique<btBvhTriangleMeshShape>(&mesh, true);
+      mesh_shape->setMargin(d.b.margin);
+      body.setCollisionShape(mesh_shape.get());
+    } else {
+      body.setCollisionShape(b.get());
+      body.setWorldTransform(d.b.pose);
+    }
+    btCollisionObject character;
+    character.setCollisionShape(a.get());
+    character.setWorldTransform(d.a.pose);
+    world.addCollisionObject(&body);
+    world.updateAabbs();
+    CollisionQueries queries(&world, nullptr);
+    std::vector<Contact> contacts;
+    queries.contacts(&character, kThreshold, contacts);
+    world.removeCollisionObject(&body);
+    const double reference = brute_force_distance(d.a, d.b, random);
+    const std::string what = "case " + std::to_string(i);
+    if (reference < kThreshold - 1e-6) {
+      ASSERT_EQ(contacts.size(), 1u) << what << " reference " << reference;
+    } else if (reference > kThreshold + 1e-6) {
+      ASSERT_TRUE(contacts.empty()) << what;
+    }
+    for (const Contact& contact : contacts) {
+      ++compared;
+      EXPECT_EQ(contact.object, &body);
+      EXPECT_NEAR(contact.normal.length(), 1.0, 1e-12) << what;
+      EXPECT_NEAR(contact.distance, separation(d.a, d.b, contact.normal), 1e-12) << what;
+      EXPECT_GE(contact.distance, reference - 2e-10) << what;
+      // The point lies on the body's extent along the normal.
+      EXPECT_NEAR(contact.point.dot(contact.normal), d.b.support(contact.normal), 1e-9) << what;
+    }
+  }
+  EXPECT_GT(compared, 200);
+}
+
+}  // namespace
+}  // namespace stepslide::test
