@@ -81,7 +81,7 @@ bool box_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from
   btTransformAabb(extent, 0.0, end, end_low, end_high);
   low.setMin(end_low);
   high.setMax(end_high);
-  world_shape->processAllTriangles(&gather, low, high);
+  process_triangles(world_shape, &gather, low, high);
   if (gather.touching) return false;
   report_triangle_hits(&gather.hits, object, 0.0, result);
   return true;

@@ -17,6 +17,12 @@ namespace stepslide::detail {
 /// Whether `shape` is a mesh or a heightfield these functions answer.
 bool is_triangle_shape(const btCollisionShape* shape);
 
+/// `shape->processAllTriangles(callback, low, high)`, answered from the
+/// active TriangleCache where it answers for the shape (the same triangles
+/// in the same order, with the same vertices, part and index).
+void process_triangles(const btConcaveShape* shape, btTriangleCallback* callback, const btVector3& low,
+                       const btVector3& high);
+
 /// Appends to `out` one contact per triangle of `object` (a mesh or
 /// heightfield) closer than `max_distance` to the capsule a→b of `radius`,
 /// as Bullet's contactPairTest reports them (one per triangle), and returns
