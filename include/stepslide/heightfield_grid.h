@@ -54,6 +54,12 @@ HeightfieldKey key_of(const btHeightfieldTerrainShape& shape);
 /// caller then asks Bullet.
 bool cells_meeting(const HeightfieldKey& key, const btVector3& low, const btVector3& high, GridCells* out);
 
+/// Of `cells`, those whose extent across the field may meet low..high
+/// (cells only touching it at an edge may be left out: for a box grown by a
+/// slack beyond what its query reaches, they are out of reach).
+GridCells cells_within(const HeightfieldKey& key, const btVector3& low, const btVector3& high,
+                       const GridCells& cells);
+
 /// Whether the walk's up test lets a triangle whose up coordinates span
 /// low..high through for a query box spanning query_low..query_high on the
 /// up axis (Range::overlaps).

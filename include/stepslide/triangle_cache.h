@@ -112,10 +112,13 @@ class TriangleCache {
   /// As `shape->processAllTriangles(callback, low, high)`, or false.
   bool process_all_triangles(const btCollisionShape* shape, btTriangleCallback* callback, const btVector3& low,
                              const btVector3& high);
-  /// The same triangles in the same order, handed to `visitor` with their
-  /// planes and slots, or false.
+  /// Of the same triangles in the same order, those whose bounds meet
+  /// cull_low..cull_high, handed to `visitor` with their planes and slots,
+  /// or false. For a query that reaches nothing outside the cull box (its
+  /// own box grown by more than its rounding): the rest would answer
+  /// nothing, and skipping them here costs less than handing them out.
   bool visit_triangles(const btCollisionShape* shape, const btVector3& low, const btVector3& high,
-                       TriangleVisitor* visitor);
+                       const btVector3& cull_low, const btVector3& cull_high, TriangleVisitor* visitor);
   /// As `shape->performRaycast(callback, from, to)`, or false.
   bool perform_raycast(const btCollisionShape* shape, btTriangleCallback* callback, const btVector3& from,
                        const btVector3& to);
@@ -197,11 +200,18 @@ class TriangleCache {
   /// The mesh's region holding low..high, gathered if needed; null when the
   /// shape is not one this cache answers for.
   Mesh* region_for(const btCollisionShape* shape, const btVector3& low, const btVector3& high);
+  /// A box the triangles handed out must meet (visit_triangles).
+  struct Cull {
+    btVector3 low;
+    btVector3 high;
+  };
   /// The leaves the shape's own walk of low..high would hand out, in its
-  /// order (in hits_); false when the cache does not answer for the shape.
-  bool leaves_meeting(const btCollisionShape* shape, const btVector3& low, const btVector3& high);
+  /// order, those meeting `cull` if given (in hits_); false when the cache
+  /// does not answer for the shape.
+  bool leaves_meeting(const btCollisionShape* shape, const btVector3& low, const btVector3& high, const Cull* cull);
   /// As leaves_meeting, for a heightfield.
-  bool field_leaves_meeting(const btHeightfieldTerrainShape* shape, const btVector3& low, const btVector3& high);
+  bool field_leaves_meeting(const btHeightfieldTerrainShape* shape, const btVector3& low, const btVector3& high,
+                            const Cull* cull);
   Field& field_for(const btHeightfieldTerrainShape* shape);
   /// The field's region around low..high, from its own walk.
   void gather(Field* field, const btVector3& low, const btVector3& high);
@@ -209,8 +219,9 @@ class TriangleCache {
   void gather(Mesh* mesh, const btVector3& low, const btVector3& high);
   /// The region's leaves, in array order (walkStacklessQuantizedTree's).
   static void walk(const Mesh& mesh, std::vector<const btQuantizedBvhNode*>* nodes);
-  /// The leaves whose quantised box meets low..high (quantised), in hits_.
-  void overlapping(Mesh& mesh, const unsigned short low[3], const unsigned short high[3]);
+  /// The leaves whose quantised box meets low..high (quantised), and whose
+  /// triangle meets `cull` if given, in hits_.
+  void overlapping(Mesh& mesh, const unsigned short low[3], const unsigned short high[3], const Cull* cull);
 
   std::vector<Mesh> meshes_;
   std::vector<Field> fields_;

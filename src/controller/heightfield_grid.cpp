@@ -39,10 +39,22 @@ bool quantized(double x, double low, double high, int* out) {
   // setMax then setMin, as btVector3 does them.
   if (x < low) x = low;
   if (high < x) x = high;
-  const double fraction = x - std::floor(x);
+  const double fraction = x - (x >= 0.0 ? static_cast<double>(static_cast<long long>(x)) : std::floor(x));
   if (std::fabs(fraction - 0.5) <= 1e-9 * (1.0 + std::fabs(x))) return false;
   *out = x < 0.0 ? static_cast<int>(x - 0.5) : static_cast<int>(x + 0.5);
   return true;
+}
+
+/// Cells from..to (c spanning c..c+1 in grid units) narrowed to those that
+/// may meet a..b (in grid units, either order: a negative scaling mirrors
+/// an axis): c + 1 >= low and c <= high.
+void narrow(double a, double b, int* from, int* to) {
+  const double low = a < b ? a : b;
+  const double high = a < b ? b : a;
+  if (!(low == low) || !(high == high)) return;  // NaN: keep them all
+  // Within from..to the cell indices are non-negative: truncation floors.
+  if (low > *from) *from = low >= *to ? *to : static_cast<int>(low);
+  if (high + 1.0 < *to) *to = high + 1.0 <= *from ? *from : static_cast<int>(high + 1.0);
 }
 
 }  // namespace
@@ -81,6 +93,18 @@ bool cells_meeting(const HeightfieldKey& key, const btVector3& low, const btVect
   out->j0 = q[2] - 1 > 0 ? q[2] - 1 : 0;
   out->j1 = q[3] + 1 < key.length - 1 ? q[3] + 1 : key.length - 1;
   return true;
+}
+
+GridCells cells_within(const HeightfieldKey& key, const btVector3& low, const btVector3& high,
+                       const GridCells& cells) {
+  const int x_axis = key.up == 0 ? 1 : 0;
+  const int j_axis = key.up == 2 ? 1 : 2;
+  GridCells out = cells;
+  narrow(low[x_axis] / key.scaling[x_axis] + key.origin[x_axis],
+         high[x_axis] / key.scaling[x_axis] + key.origin[x_axis], &out.x0, &out.x1);
+  narrow(low[j_axis] / key.scaling[j_axis] + key.origin[j_axis],
+         high[j_axis] / key.scaling[j_axis] + key.origin[j_axis], &out.j0, &out.j1);
+  return out;
 }
 
 }  // namespace stepslide::detail

@@ -231,7 +231,8 @@ void TriangleCache::gather(Mesh* mesh, const btVector3& low, const btVector3& hi
   ++gathers_;
 }
 
-void TriangleCache::overlapping(Mesh& mesh, const unsigned short low[3], const unsigned short high[3]) {
+void TriangleCache::overlapping(Mesh& mesh, const unsigned short low[3], const unsigned short high[3],
+                                const Cull* cull) {
   hits_.clear();
   const std::uint16_t l0 = low[0], l1 = low[1], l2 = low[2];
   const std::uint16_t h0 = high[0], h1 = high[1], h2 = high[2];
@@ -248,14 +249,17 @@ void TriangleCache::overlapping(Mesh& mesh, const unsigned short low[3], const u
     for (int i = 0; i < kBlock; ++i) any |= meets[i];
     if (any == 0) continue;
     for (int i = 0; i < kBlock; ++i) {
-      if (meets[i] != 0) hits_.push_back(&mesh.leaves[b * kBlock + static_cast<std::size_t>(i)]);
+      if (meets[i] == 0) continue;
+      Leaf& leaf = mesh.leaves[b * kBlock + static_cast<std::size_t>(i)];
+      if (cull == nullptr || leaf.triangle.meets(cull->low, cull->high)) hits_.push_back(&leaf);
     }
   }
 }
 
-bool TriangleCache::leaves_meeting(const btCollisionShape* shape, const btVector3& low, const btVector3& high) {
+bool TriangleCache::leaves_meeting(const btCollisionShape* shape, const btVector3& low, const btVector3& high,
+                                   const Cull* cull) {
   if (shape->getShapeType() == TERRAIN_SHAPE_PROXYTYPE)
-    return field_leaves_meeting(static_cast<const btHeightfieldTerrainShape*>(shape), low, high);
+    return field_leaves_meeting(static_cast<const btHeightfieldTerrainShape*>(shape), low, high, cull);
   Mesh* mesh = region_for(shape, low, high);
   if (mesh == nullptr) return false;
   // As reportAabbOverlappingNodex quantises the query.
@@ -263,7 +267,7 @@ bool TriangleCache::leaves_meeting(const btCollisionShape* shape, const btVector
   unsigned short q_high[3];
   mesh->bvh->quantizeWithClamp(q_low, low, 0);
   mesh->bvh->quantizeWithClamp(q_high, high, 1);
-  overlapping(*mesh, q_low, q_high);
+  overlapping(*mesh, q_low, q_high, cull);
   return true;
 }
 
@@ -284,7 +288,7 @@ TriangleCache::Field& TriangleCache::field_for(const btHeightfieldTerrainShape* 
 }
 
 bool TriangleCache::field_leaves_meeting(const btHeightfieldTerrainShape* shape, const btVector3& low,
-                                         const btVector3& high) {
+                                         const btVector3& high, const Cull* cull) {
   Field& field = field_for(shape);
   detail::GridCells cells;
   if (!field.usable || !detail::cells_meeting(field.key, low, high, &cells)) return false;
@@ -300,13 +304,14 @@ bool TriangleCache::field_leaves_meeting(const btHeightfieldTerrainShape* shape,
   const double query_low = low[up];
   const double query_high = high[up];
   const int region_width = field.cells.x1 - field.cells.x0;
+  if (cull != nullptr) cells = detail::cells_within(field.key, cull->low, cull->high, cells);
   const int row_length = 2 * (cells.x1 - cells.x0);
   for (int j = cells.j0; j < cells.j1; ++j) {
     Leaf* row = &field.leaves[static_cast<std::size_t>(2 * ((j - field.cells.j0) * region_width + cells.x0 -
                                                             field.cells.x0))];
     for (int k = 0; k < row_length; ++k) {
-      if (detail::up_overlaps(row[k].bounds[0][up], row[k].bounds[1][up], query_low, query_high))
-        hits_.push_back(&row[k]);
+      if (!detail::up_overlaps(row[k].bounds[0][up], row[k].bounds[1][up], query_low, query_high)) continue;
+      if (cull == nullptr || row[k].triangle.meets(cull->low, cull->high)) hits_.push_back(&row[k]);
     }
   }
   return true;
@@ -377,7 +382,7 @@ void TriangleCache::gather(Field* field, const btVector3& low, const btVector3& 
 
 bool TriangleCache::process_all_triangles(const btCollisionShape* shape, btTriangleCallback* callback,
                                           const btVector3& low, const btVector3& high) {
-  if (!leaves_meeting(shape, low, high)) return false;
+  if (!leaves_meeting(shape, low, high, nullptr)) return false;
   for (const Leaf* leaf : hits_) {
     const CachedTriangle& t = leaf->triangle;
     btVector3 triangle[3] = {t.vertices[0], t.vertices[1], t.vertices[2]};  // the callback may write
@@ -387,8 +392,9 @@ bool TriangleCache::process_all_triangles(const btCollisionShape* shape, btTrian
 }
 
 bool TriangleCache::visit_triangles(const btCollisionShape* shape, const btVector3& low, const btVector3& high,
-                                    TriangleVisitor* visitor) {
-  if (!leaves_meeting(shape, low, high)) return false;
+                                    const btVector3& cull_low, const btVector3& cull_high, TriangleVisitor* visitor) {
+  const Cull cull{cull_low, cull_high};
+  if (!leaves_meeting(shape, low, high, &cull)) return false;
   for (Leaf* leaf : hits_) visitor->visit(leaf->triangle);
   return true;
 }
@@ -414,7 +420,7 @@ bool TriangleCache::perform_raycast(const btCollisionShape* shape, btTriangleCal
   unsigned short q_high[3];
   mesh->bvh->quantizeWithClamp(q_low, ray_low, 0);
   mesh->bvh->quantizeWithClamp(q_high, ray_high, 1);
-  overlapping(*mesh, q_low, q_high);
+  overlapping(*mesh, q_low, q_high, nullptr);
   for (const Leaf* leaf : hits_) {
     btScalar param = 1.0;
     if (!btRayAabb2(from, direction, sign, leaf->bounds, param, 0.0, lambda_max)) continue;

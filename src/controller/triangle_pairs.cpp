@@ -22,19 +22,13 @@ namespace {
 constexpr double kSweepReach = 0.001;
 
 
-/// How far beyond a query's box a triangle is still handed to the exact
-/// pair (m): the box bounds everything the query can reach, and a triangle
-/// farther than this outside it is certainly out of reach whatever the
-/// rounding of the exact pair (errors of ~1e-12 m at 1 km); it would report
-/// nothing, so it is skipped before any arithmetic.
+/// How far beyond a query's box a cached triangle is still handed to the
+/// exact pair (m): the box bounds everything the query can reach (the
+/// capsule's bounds grown by the radius, the margin and the reach), and a
+/// triangle farther than this outside it is certainly out of reach whatever
+/// the rounding of the exact pair (errors of ~1e-12 m at 1 km); it would
+/// report nothing, so the cache skips it before any arithmetic.
 constexpr double kCullSlack = 1e-6;
-
-/// The box grown by kCullSlack.
-void cull_box(const btVector3& low, const btVector3& high, btVector3* cull_low, btVector3* cull_high) {
-  const btVector3 slack(kCullSlack, kCullSlack, kCullSlack);
-  *cull_low = low - slack;
-  *cull_high = high + slack;
-}
 
 /// Bounds of the points, grown by `grow` on every side.
 void bounds(const btVector3* points, int count, double grow, btVector3* low, btVector3* high) {
@@ -51,12 +45,13 @@ void bounds(const btVector3* points, int count, double grow, btVector3* low, btV
 /// The shape's triangles whose bounds meet low..high, to `gather` (a
 /// btTriangleCallback and a TriangleVisitor): from the active TriangleCache
 /// where it answers for the shape (the same triangles in the same order,
-/// with their planes and remembered closest points), else from the shape's
-/// own walk.
+/// with their planes and remembered closest points, but only those within
+/// kCullSlack of the box), else from the shape's own walk.
 template <class Gather>
 void each_triangle(const btConcaveShape* shape, Gather* gather, const btVector3& low, const btVector3& high) {
   TriangleCache* cache = TriangleCache::active();
-  if (cache == nullptr || !cache->visit_triangles(shape, low, high, gather))
+  const btVector3 slack(kCullSlack, kCullSlack, kCullSlack);
+  if (cache == nullptr || !cache->visit_triangles(shape, low, high, low - slack, high + slack, gather))
     shape->processAllTriangles(gather, low, high);
 }
 
@@ -121,7 +116,7 @@ struct ContactsInShape final : btTriangleCallback, TriangleVisitor {
   }
 
   void visit(CachedTriangle& t) override {
-    if (touching || !t.meets(cull_low, cull_high)) return;
+    if (touching) return;
     const Triangle tri{{t.vertices[0], t.vertices[1], t.vertices[2]}};
     const TrianglePlane plane{t.plane_n, t.plane_unit, t.plane_flat};
     take(capsule_triangle(a_, b_, radius_, tri, plane, max_distance_));
@@ -139,8 +134,6 @@ struct ContactsInShape final : btTriangleCallback, TriangleVisitor {
   btVector3 b_;
   double radius_;
   double max_distance_;
-  btVector3 cull_low{0, 0, 0};  ///< the query's box grown by kCullSlack (cached triangles only)
-  btVector3 cull_high{0, 0, 0};
   bool touching = false;
   std::vector<TriangleContact> found;
 };
@@ -157,7 +150,7 @@ struct SweepInShape final : btTriangleCallback, TriangleVisitor {
   }
 
   void visit(CachedTriangle& t) override {
-    if (touching || !t.meets(cull_low, cull_high)) return;
+    if (touching) return;
     const Triangle tri{{t.vertices[0], t.vertices[1], t.vertices[2]}};
     const TrianglePlane plane{t.plane_n, t.plane_unit, t.plane_flat};
     Remembered start(a_, b_, radius_, tri, plane, &t);
@@ -178,8 +171,6 @@ struct SweepInShape final : btTriangleCallback, TriangleVisitor {
   btVector3 motion_;
   btVector3 direction_;
   double before_;
-  btVector3 cull_low{0, 0, 0};  ///< the query's box grown by kCullSlack (cached triangles only)
-  btVector3 cull_high{0, 0, 0};
   bool touching = false;
   std::vector<TriangleHit> hits;
 };
@@ -209,7 +200,6 @@ bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, co
   btVector3 low;
   btVector3 high;
   bounds(ends, 2, radius + margin + std::max(max_distance, 0.0), &low, &high);
-  cull_box(low, high, &gather.cull_low, &gather.cull_high);
   each_triangle(shape, &gather, low, high);
   if (gather.touching) return false;
   const btMatrix3x3& basis = pose.getBasis();
@@ -246,7 +236,6 @@ bool triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, co
   // capsule_triangle_sweep, reports those too): the set visited is then all
   // of them whatever the tree's quantised bounds add.
   bounds(ends, 4, radius + margin + kSweepReach, &low, &high);
-  cull_box(low, high, &gather.cull_low, &gather.cull_high);
   each_triangle(world_shape, &gather, low, high);
   if (gather.touching) return false;
   report_triangle_hits(&gather.hits, object, margin, result);
