@@ -128,7 +128,7 @@ struct PairContacts : btBroadphaseAabbCallback {
     if (other == object_ || other == self_ || !callback_->needsCollision(other->getBroadphaseHandle())) return true;
     // Hook (issue #15): a box character's triangles are answered exactly.
     if (detail::box_triangle_contacts(object_, other, threshold_, callback_->out_)) return true;
-    if (detail::box_box_contacts(object_, other, callback_->out_)) return true;  // hook (issue #13)
+    if (detail::box_box_contacts(object_, other, threshold_, callback_->out_)) return true;  // hook (issue #13)
     if (!(capsule_ && exact(other))) world_->contactPairTest(object_, other, *callback_);
     return true;
   }

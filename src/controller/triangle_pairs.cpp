@@ -22,14 +22,6 @@ namespace {
 constexpr double kSweepReach = 0.001;
 
 
-/// How far beyond a query's box a cached triangle is still handed to the
-/// exact pair (m): the box bounds everything the query can reach (the
-/// capsule's bounds grown by the radius, the margin and the reach), and a
-/// triangle farther than this outside it is certainly out of reach whatever
-/// the rounding of the exact pair (errors of ~1e-12 m at 1 km); it would
-/// report nothing, so the cache skips it before any arithmetic.
-constexpr double kCullSlack = 1e-6;
-
 /// Bounds of the points, grown by `grow` on every side.
 void bounds(const btVector3* points, int count, double grow, btVector3* low, btVector3* high) {
   *low = *high = points[0];
