@@ -46,6 +46,8 @@ struct HeightfieldKey {
 };
 
 HeightfieldKey key_of(const btHeightfieldTerrainShape& shape);
+/// key_of(shape) == key, without the copy.
+bool same_key(const btHeightfieldTerrainShape& shape, const HeightfieldKey& key);
 
 /// The cells `shape.processAllTriangles(callback, low, high)` loops over
 /// (`key` read from that shape), with the same arithmetic; false where a

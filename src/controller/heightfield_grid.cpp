@@ -11,6 +11,18 @@ namespace {
 /// through a derived class read it.
 struct FieldAccess : btHeightfieldTerrainShape {
   using S = btHeightfieldTerrainShape;
+  /// key(s) == k, read in place (asked once a query: no copy).
+  static bool same(const S& s, const HeightfieldKey& k) {
+    return k.data == s.getHeightfieldRawData() && k.scaling == s.getLocalScaling() &&
+           k.origin == s.*(&FieldAccess::m_localOrigin) && k.width == s.*(&FieldAccess::m_heightStickWidth) &&
+           k.length == s.*(&FieldAccess::m_heightStickLength) && k.up == s.getUpAxis() &&
+           k.data_type == static_cast<int>(s.*(&FieldAccess::m_heightDataType)) &&
+           k.height_scale == s.*(&FieldAccess::m_heightScale) && k.aabb_low == s.*(&FieldAccess::m_localAabbMin) &&
+           k.aabb_high == s.*(&FieldAccess::m_localAabbMax) && k.flip_edges == s.*(&FieldAccess::m_flipQuadEdges) &&
+           k.diamond == s.*(&FieldAccess::m_useDiamondSubdivision) &&
+           k.zigzag == s.*(&FieldAccess::m_useZigzagSubdivision) &&
+           k.flip_winding == s.*(&FieldAccess::m_flipTriangleWinding);
+  }
   static HeightfieldKey key(const S& s) {
     HeightfieldKey k;
     k.data = s.getHeightfieldRawData();
@@ -34,7 +46,7 @@ struct FieldAccess : btHeightfieldTerrainShape {
 /// getQuantized of btHeightfieldTerrainShape.cpp (round half away from
 /// zero) of `x` clamped to low..high, as quantizeWithClamp; false where
 /// `x` lies within rounding error of a half.
-bool quantized(double x, double low, double high, int* out) {
+inline bool quantized(double x, double low, double high, int* out) {
   if (!(x == x)) return false;  // NaN: Bullet's cast of it is undefined
   // setMax then setMin, as btVector3 does them.
   if (x < low) x = low;
@@ -68,23 +80,30 @@ bool HeightfieldKey::operator==(const HeightfieldKey& o) const {
 
 HeightfieldKey key_of(const btHeightfieldTerrainShape& shape) { return FieldAccess::key(shape); }
 
+bool same_key(const btHeightfieldTerrainShape& shape, const HeightfieldKey& key) {
+  return FieldAccess::same(shape, key);
+}
+
 bool cells_meeting(const HeightfieldKey& key, const btVector3& low, const btVector3& high, GridCells* out) {
   // The box scaled down to grid units and moved to the grid's origin,
   // written as processAllTriangles writes it (1.f / scaling is a double
   // division in a double build).
-  const btVector3 inverse(1.f / key.scaling[0], 1.f / key.scaling[1], 1.f / key.scaling[2]);
-  btVector3 grid_low = low * inverse;
-  btVector3 grid_high = high * inverse;
-  grid_low += key.origin;
-  grid_high += key.origin;
-  // Only the two axes across the field bound the loops.
+  // Only the two axes across the field bound the loops: each coordinate
+  // times the inverse scaling plus the origin, as the walk's vector
+  // arithmetic computes it.
   const int x_axis = key.up == 0 ? 1 : 0;
   const int j_axis = key.up == 2 ? 1 : 2;
+  const auto grid = [&](const btVector3& point, int axis) {
+    const double inverse = 1.f / key.scaling[axis];
+    double g = point[axis] * inverse;
+    g += key.origin[axis];
+    return g;
+  };
   int q[4];
-  if (!quantized(grid_low[x_axis], key.aabb_low[x_axis], key.aabb_high[x_axis], &q[0]) ||
-      !quantized(grid_high[x_axis], key.aabb_low[x_axis], key.aabb_high[x_axis], &q[1]) ||
-      !quantized(grid_low[j_axis], key.aabb_low[j_axis], key.aabb_high[j_axis], &q[2]) ||
-      !quantized(grid_high[j_axis], key.aabb_low[j_axis], key.aabb_high[j_axis], &q[3]))
+  if (!quantized(grid(low, x_axis), key.aabb_low[x_axis], key.aabb_high[x_axis], &q[0]) ||
+      !quantized(grid(high, x_axis), key.aabb_low[x_axis], key.aabb_high[x_axis], &q[1]) ||
+      !quantized(grid(low, j_axis), key.aabb_low[j_axis], key.aabb_high[j_axis], &q[2]) ||
+      !quantized(grid(high, j_axis), key.aabb_low[j_axis], key.aabb_high[j_axis], &q[3]))
     return false;
   // Grown by a cell each way ("the box falls between grid points"), then
   // cut to the grid.

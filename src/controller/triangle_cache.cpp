@@ -272,16 +272,15 @@ bool TriangleCache::leaves_meeting(const btCollisionShape* shape, const btVector
 }
 
 TriangleCache::Field& TriangleCache::field_for(const btHeightfieldTerrainShape* shape) {
-  const detail::HeightfieldKey key = detail::key_of(*shape);
   ++clock_;
   bool fresh = false;
   Field& found = entry_of(&fields_, shape, kMaxMeshes, &fresh);
   found.last_use = clock_;
-  if (!fresh && found.key == key) return found;
+  if (!fresh && detail::same_key(*shape, found.key)) return found;
   // A new heightfield, or this one changed: start again.
   found = Field{};
   found.shape = shape;
-  found.key = key;
+  found.key = detail::key_of(*shape);
   found.last_use = clock_;
   found.usable = typeid(*shape) == typeid(btHeightfieldTerrainShape);
   return found;
