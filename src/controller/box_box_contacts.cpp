@@ -44,8 +44,8 @@ bool box_box_beyond_reports(const btCollisionObject* character, const btCollisio
   if (!core_of(character->getCollisionShape(), &ha, &ra) || !core_of(other->getCollisionShape(), &hb, &rb)) {
     return false;
   }
-  const double reported = ra + rb + breaking_threshold_bound(character->getCollisionShape(), other->getCollisionShape()) +
-                          std::max(max_distance, 0.0) + kReportSlack;
+  const double breaking = breaking_threshold_bound(character->getCollisionShape(), other->getCollisionShape());
+  const double reported = ra + rb + breaking + std::max(max_distance, 0.0) + kReportSlack;
   const btMatrix3x3& a = character->getWorldTransform().getBasis();
   const btMatrix3x3& b = other->getWorldTransform().getBasis();
   const btVector3 d = other->getWorldTransform().getOrigin() - character->getWorldTransform().getOrigin();
