@@ -17,10 +17,21 @@ namespace stepslide::detail {
 /// exact enough, where the cores are apart).
 bool box_box_overlap_contact(const btCollisionObject* character, const btCollisionObject* other,
                              std::vector<Contact>* out);
+/// Whether the character and `other`, both boxes, are certainly farther
+/// apart than any contact Bullet's contactPairTest would report for a query
+/// of `max_distance`: its GJK (btConvexConvexAlgorithm) reports a pair only
+/// within the margins, the manifold's breaking threshold and the query's
+/// threshold, and the separation of the rounded boxes along any of their
+/// six face axes is a lower bound of their distance. Then the pair has no
+/// contact, and costs the six axes instead of GJK.
+bool box_box_beyond_reports(const btCollisionObject* character, const btCollisionObject* other,
+                            double max_distance);
+
 inline bool box_box_contacts(const btCollisionObject* character, const btCollisionObject* other,
-                             std::vector<Contact>* out) {
+                             double max_distance, std::vector<Contact>* out) {
   // Asked for every pair of every query: the common capsule leaves at once.
   if (character->getCollisionShape()->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
+  if (box_box_beyond_reports(character, other, max_distance)) return true;
   return box_box_overlap_contact(character, other, out);
 }
 

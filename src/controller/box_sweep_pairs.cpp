@@ -5,6 +5,7 @@
 
 #include <BulletCollision/CollisionShapes/btTriangleCallback.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "stepslide/exact_sweeps.h"
@@ -27,7 +28,7 @@ struct BoxSweepInShape : btTriangleCallback {
         before_(before) {}
 
   void processTriangle(btVector3* vertices, int part, int index) override {
-    if (touching) return;
+    if (touching || !meets_bounds(vertices)) return;
     const ExactSweep s = box_triangle_sweep(box_, core_half_, box_margin_, motion_, vertices, triangle_margin_);
     if (!s.answered) {
       touching = true;
@@ -36,6 +37,22 @@ struct BoxSweepInShape : btTriangleCallback {
     if (s.hit && s.fraction < before_) hits.push_back({s.fraction, -s.normal.dot(direction_), s.normal, s.point, part, index});
   }
 
+  /// Whether the triangle's bounds meet the swept box's (grown by the
+  /// triangles' margin, the reach and kCullSlack): the walks hand out
+  /// triangles beyond them too, which the cast can neither touch at the
+  /// start nor stop near.
+  bool meets_bounds(const btVector3* v) const {
+    for (int axis = 0; axis < 3; ++axis) {
+      const double a = v[0][axis];
+      const double b = v[1][axis];
+      const double c = v[2][axis];
+      if (std::max({a, b, c}) < low[axis] || std::min({a, b, c}) > high[axis]) return false;
+    }
+    return true;
+  }
+
+  btVector3 low{0, 0, 0};
+  btVector3 high{0, 0, 0};
   btTransform box_;
   btVector3 core_half_;
   double box_margin_;
@@ -81,7 +98,10 @@ bool box_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from
   btTransformAabb(extent, 0.0, end, end_low, end_high);
   low.setMin(end_low);
   high.setMax(end_high);
-  world_shape->processAllTriangles(&gather, low, high);
+  const btVector3 slack(kCullSlack, kCullSlack, kCullSlack);
+  gather.low = low - slack;
+  gather.high = high + slack;
+  process_triangles(world_shape, &gather, low, high);
   if (gather.touching) return false;
   report_triangle_hits(&gather.hits, object, 0.0, result);
   return true;

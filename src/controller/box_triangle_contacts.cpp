@@ -12,6 +12,7 @@
 
 #include "query_shapes.h"
 #include "stepslide/exact_box_triangle.h"
+#include "triangle_pairs.h"
 
 namespace stepslide::detail {
 
@@ -20,6 +21,11 @@ namespace {
 /// Receives the triangles near the box (in the concave shape's frame).
 struct TriangleContacts : btTriangleCallback {
   void processTriangle(btVector3* local, int, int) override {
+    // The walks hand out triangles beyond the box too (a heightfield's a
+    // cell beyond it, a mesh's by quantised bounds): one whose bounds miss
+    // the box's, grown by the reach and a slack far above the rounding of
+    // box_triangle, is farther than max_distance and would be dropped below.
+    if (!meets_bounds(local)) return;
     const btVector3 triangle[3] = {pose * local[0], pose * local[1], pose * local[2]};
     const BoxTriangleContact exact = box_triangle(box_pose, half_extents, radius, triangle, cutoff);
     const double distance = exact.distance - triangle_margin;
@@ -38,6 +44,18 @@ struct TriangleContacts : btTriangleCallback {
     out->push_back(c);
   }
 
+  bool meets_bounds(const btVector3* local) const {
+    for (int axis = 0; axis < 3; ++axis) {
+      const double a = local[0][axis];
+      const double b = local[1][axis];
+      const double c = local[2][axis];
+      if (std::max({a, b, c}) < low[axis] || std::min({a, b, c}) > high[axis]) return false;
+    }
+    return true;
+  }
+
+  btVector3 low;   ///< the box's bounds in the concave shape's frame, grown by the reach and kCullSlack
+  btVector3 high;
   btTransform pose;  ///< the concave shape's frame in the world
   btTransform box_pose;
   btVector3 half_extents;
@@ -76,7 +94,10 @@ bool box_triangle_contacts(const btCollisionObject* character, const btCollision
   const double reach = std::max(0.0, max_distance) + triangles.triangle_margin + 1e-9;
   low -= btVector3(reach, reach, reach);
   high += btVector3(reach, reach, reach);
-  static_cast<const btConcaveShape*>(level)->processAllTriangles(&triangles, low, high);
+  const btVector3 slack(kCullSlack, kCullSlack, kCullSlack);
+  triangles.low = low - slack;
+  triangles.high = high + slack;
+  process_triangles(static_cast<const btConcaveShape*>(level), &triangles, low, high);
   return true;
 }
 

@@ -89,17 +89,44 @@ bool ClearanceCertificate::holds(btCollisionWorld* world, const btCollisionObjec
   if (object_ == nullptr || object != object_ || world->getNumCollisionObjects() != object_count_) return false;
   const btTransform& now = object->getWorldTransform();
   if (!(now.getBasis() == pose_.getBasis())) return false;
-  const MovingBodies near = bodies_near(world, object, now, self);
   // Static bodies stay where they were: moving by d brings the shape at
   // most d nearer to any of them, and none is near if no bounding box is.
   const double moved = (now.getOrigin() - pose_.getOrigin()).length();
-  if (static_clearance_ - moved < -tolerance && near.static_near) return false;
-  for (const btCollisionObject* body : near.found) {
-    const auto then = std::find_if(moving_.begin(), moving_.end(), [&](const Carrier& c) { return c.body == body; });
-    if (then == moving_.end()) return false;  // came near since
-    if (!carried_rigidly(object->getCollisionShape(), pose_, then->pose, now, body->getWorldTransform())) return false;
-  }
-  return true;
+  // Each body whose bounding box is near, judged as the walk meets it (no
+  // list of them: this runs before most contact queries).
+  struct StillClear : btBroadphaseAabbCallback {
+    bool process(const btBroadphaseProxy* proxy) override {
+      const auto* body = static_cast<const btCollisionObject*>(proxy->m_clientObject);
+      if (!clear || body == object || body == self) return true;
+      if (!is_moving(body)) {
+        if (static_too_near) clear = false;
+        return true;
+      }
+      const auto then = std::find_if(certificate->moving_.begin(), certificate->moving_.end(),
+                                     [&](const Carrier& c) { return c.body == body; });
+      if (then == certificate->moving_.end() ||  // came near since
+          !carried_rigidly(object->getCollisionShape(), certificate->pose_, then->pose, *now,
+                           body->getWorldTransform()))
+        clear = false;
+      return true;
+    }
+    const ClearanceCertificate* certificate;
+    const btCollisionObject* object;
+    const btCollisionObject* self;
+    const btTransform* now;
+    bool static_too_near;  ///< moved past the static clearance: any static body near ends it
+    bool clear = true;
+  } still{};
+  still.certificate = this;
+  still.object = object;
+  still.self = self;
+  still.now = &now;
+  still.static_too_near = static_clearance_ - moved < -tolerance;
+  btVector3 low;
+  btVector3 high;
+  object->getCollisionShape()->getAabb(now, low, high);
+  world->getBroadphase()->aabbTest(low, high, still);
+  return still.clear;
 }
 
 }  // namespace stepslide

@@ -72,7 +72,7 @@ struct PairContacts : btBroadphaseAabbCallback {
     if (other == object_ || other == self_ || !callback_->needsCollision(other->getBroadphaseHandle())) return true;
     // Hook (issue #15): a box character's triangles are answered exactly.
     if (detail::box_triangle_contacts(object_, other, threshold_, callback_->out_)) return true;
-    if (detail::box_box_contacts(object_, other, callback_->out_)) return true;  // hook (issue #13)
+    if (detail::box_box_contacts(object_, other, threshold_, callback_->out_)) return true;  // hook (issue #13)
     // Any pair with a cylinder: exact, without Bullet's narrowphase (issue #13).
     if (detail::cylinder_contacts(object_, other, threshold_, callback_->out_)) return true;
     if (capsule_ && exact(other)) return true;

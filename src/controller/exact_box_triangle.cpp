@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <vector>
 
 #include "closest_points.h"
 
@@ -148,12 +147,25 @@ double closest_features(const btVector3& h, const btVector3 p[3], btVector3* on_
   return std::sqrt(best);
 }
 
+/// A convex polygon of at most 4 + 3 points (a box face clipped by a
+/// triangle's three edges, or a triangle by a face's four sides: each
+/// clipping plane adds at most one point), on the stack: the clipping runs
+/// for most contacts of a box character, and vectors cost it allocations.
+struct Polygon {
+  static constexpr int kCapacity = 16;
+  btVector3 points[kCapacity];
+  int size = 0;
+  void push_back(const btVector3& x) { points[size++] = x; }
+  const btVector3* begin() const { return points; }
+  const btVector3* end() const { return points + size; }
+};
+
 /// Keeps the part of polygon `in` with x·m <= offset.
-std::vector<btVector3> clip(const std::vector<btVector3>& in, const btVector3& m, double offset) {
-  std::vector<btVector3> out;
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    const btVector3& a = in[i];
-    const btVector3& b = in[(i + 1) % in.size()];
+Polygon clip(const Polygon& in, const btVector3& m, double offset) {
+  Polygon out;
+  for (int i = 0; i < in.size; ++i) {
+    const btVector3& a = in.points[i];
+    const btVector3& b = in.points[(i + 1) % in.size];
     const double da = a.dot(m) - offset, db = b.dot(m) - offset;
     if (da <= 0) out.push_back(a);
     if ((da < 0 && db > 0) || (da > 0 && db < 0)) out.push_back(a + (b - a) * (da / (da - db)));
@@ -162,8 +174,8 @@ std::vector<btVector3> clip(const std::vector<btVector3>& in, const btVector3& m
 }
 
 /// Middle of the points of `polygon` deepest along `direction` (largest x·direction).
-bool deepest_middle(const std::vector<btVector3>& polygon, const btVector3& direction, btVector3* middle) {
-  if (polygon.empty()) return false;
+bool deepest_middle(const Polygon& polygon, const btVector3& direction, btVector3* middle) {
+  if (polygon.size == 0) return false;
   double deepest = -std::numeric_limits<double>::infinity();
   for (const btVector3& x : polygon) deepest = std::max(deepest, x.dot(direction));
   btVector3 sum(0, 0, 0);
@@ -197,7 +209,8 @@ btVector3 overlap_point(const btVector3& h, const btVector3 p[3], const Axis& ax
     return on_triangle;
   }
   if (axis.kind == Axis::BoxFace) {
-    std::vector<btVector3> polygon(p, p + 3);
+    Polygon polygon;
+    for (int i = 0; i < 3; ++i) polygon.push_back(p[i]);
     for (int k = 0; k < 3; ++k) {
       if (k == axis.box_axis) continue;
       btVector3 m(0, 0, 0);
@@ -215,7 +228,7 @@ btVector3 overlap_point(const btVector3& h, const btVector3 p[3], const Axis& ax
   const int b = (a + 1) % 3, c = (a + 2) % 3;
   btVector3 corner(0, 0, 0);
   corner[a] = n[a] > 0 ? -h[a] : h[a];
-  std::vector<btVector3> polygon;
+  Polygon polygon;
   for (const auto& [sb, sc] : {std::pair{1, 1}, std::pair{-1, 1}, std::pair{-1, -1}, std::pair{1, -1}}) {
     corner[b] = sb * h[b];
     corner[c] = sc * h[c];

@@ -46,12 +46,13 @@ void bounds(const btVector3* points, int count, double grow, btVector3* low, btV
 /// The shape's triangles whose bounds meet low..high, to `gather` (a
 /// btTriangleCallback and a TriangleVisitor): from the active TriangleCache
 /// where it answers for the shape (the same triangles in the same order,
-/// with their planes and remembered closest points), else from the shape's
-/// own walk.
+/// with their planes and remembered closest points, but only those within
+/// kCullSlack of the box), else from the shape's own walk.
 template <class Gather>
 void each_triangle(const btConcaveShape* shape, Gather* gather, const btVector3& low, const btVector3& high) {
   TriangleCache* cache = TriangleCache::active();
-  if (cache == nullptr || !cache->visit_triangles(shape, low, high, gather))
+  const btVector3 slack(kCullSlack, kCullSlack, kCullSlack);
+  if (cache == nullptr || !cache->visit_triangles(shape, low, high, low - slack, high + slack, gather))
     shape->processAllTriangles(gather, low, high);
 }
 
@@ -218,6 +219,13 @@ struct SweepInShape final : btTriangleCallback, TriangleVisitor {
 };
 
 }  // namespace
+
+void process_triangles(const btConcaveShape* shape, btTriangleCallback* callback, const btVector3& low,
+                       const btVector3& high) {
+  TriangleCache* cache = TriangleCache::active();
+  if (cache == nullptr || !cache->process_all_triangles(shape, callback, low, high))
+    shape->processAllTriangles(callback, low, high);
+}
 
 bool is_triangle_shape(const btCollisionShape* shape) {
   return shape->getShapeType() == TRIANGLE_MESH_SHAPE_PROXYTYPE || shape->getShapeType() == TERRAIN_SHAPE_PROXYTYPE;

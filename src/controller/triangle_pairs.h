@@ -18,6 +18,19 @@ namespace stepslide::detail {
 /// Whether `shape` is a mesh or a heightfield these functions answer.
 bool is_triangle_shape(const btCollisionShape* shape);
 
+/// How far beyond a query's box a triangle is still handed to an exact pair
+/// (m): the box bounds everything the query can reach, and a triangle
+/// farther than this outside it is certainly out of reach whatever the
+/// rounding of the exact pair (errors of ~1e-12 m at 1 km); it would report
+/// nothing, so it is skipped before any arithmetic.
+constexpr double kCullSlack = 1e-6;
+
+/// `shape->processAllTriangles(callback, low, high)`, answered from the
+/// active TriangleCache where it answers for the shape (the same triangles
+/// in the same order, with the same vertices, part and index).
+void process_triangles(const btConcaveShape* shape, btTriangleCallback* callback, const btVector3& low,
+                       const btVector3& high);
+
 /// Appends to `out` one contact per triangle of `object` (a mesh or
 /// heightfield) closer than `max_distance` to the capsule a→b of `radius`,
 /// as Bullet's contactPairTest reports them (one per triangle), and returns
