@@ -9,35 +9,6 @@ namespace {
 
 bool is_moving(const btCollisionObject* object) { return object->isKinematicObject() || !object->isStaticObject(); }
 
-/// The moving bodies whose bounding boxes overlap [low, high], but `a` and `b`.
-struct MovingBodies : btBroadphaseAabbCallback {
-  MovingBodies(const btCollisionObject* a, const btCollisionObject* b) : a_(a), b_(b) {}
-  bool process(const btBroadphaseProxy* proxy) override {
-    const auto* object = static_cast<const btCollisionObject*>(proxy->m_clientObject);
-    if (object == a_ || object == b_) return true;
-    if (is_moving(object)) {
-      found.push_back(object);
-    } else {
-      static_near = true;
-    }
-    return true;
-  }
-  const btCollisionObject* a_;
-  const btCollisionObject* b_;
-  std::vector<const btCollisionObject*> found;
-  bool static_near = false;  ///< a static body's bounding box overlaps too
-};
-
-MovingBodies bodies_near(btCollisionWorld* world, const btCollisionObject* object, const btTransform& pose,
-                         const btCollisionObject* self) {
-  btVector3 low;
-  btVector3 high;
-  object->getCollisionShape()->getAabb(pose, low, high);
-  MovingBodies near(object, self);
-  world->getBroadphase()->aabbTest(low, high, near);
-  return near;
-}
-
 /// Shapes that look the same after any turn about their local Y axis.
 bool symmetric_about_y(const btCollisionShape* shape) {
   switch (shape->getShapeType()) {
@@ -79,9 +50,23 @@ void ClearanceCertificate::certify(btCollisionWorld* world, const btCollisionObj
   static_clearance_ = static_clearance;
   object_count_ = world->getNumCollisionObjects();
   moving_.clear();
-  for (const btCollisionObject* body : bodies_near(world, object, pose, nullptr).found) {
-    moving_.push_back({body, body->getWorldTransform()});
-  }
+  // The moving bodies whose bounding boxes overlap the shape's, straight
+  // into the certificate's list (it keeps its capacity: no allocation).
+  struct MovingNear : btBroadphaseAabbCallback {
+    bool process(const btBroadphaseProxy* proxy) override {
+      const auto* body = static_cast<const btCollisionObject*>(proxy->m_clientObject);
+      if (body != object && is_moving(body)) moving->push_back({body, body->getWorldTransform()});
+      return true;
+    }
+    const btCollisionObject* object;
+    std::vector<Carrier>* moving;
+  } near{};
+  near.object = object;
+  near.moving = &moving_;
+  btVector3 low;
+  btVector3 high;
+  object->getCollisionShape()->getAabb(pose, low, high);
+  world->getBroadphase()->aabbTest(low, high, near);
 }
 
 bool ClearanceCertificate::holds(btCollisionWorld* world, const btCollisionObject* object,

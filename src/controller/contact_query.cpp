@@ -82,29 +82,35 @@ struct PairContacts : btBroadphaseAabbCallback {
   }
 
   /// Adds the exact contacts with `other` and returns true, or adds nothing
-  /// and returns false when it has no exact answer here.
+  /// and returns false when it has no exact answer here (what it had added
+  /// is taken back: the contacts go straight into the query's list, with no
+  /// list of their own to allocate on every query).
   bool exact(const btCollisionObject* other) {
-    found_.clear();
+    std::vector<Contact>& out = *callback_->out_;
+    const std::size_t before = out.size();
+    if (add_exact(other, &out)) return true;
+    out.resize(before);
+    return false;
+  }
+
+  bool add_exact(const btCollisionObject* other, std::vector<Contact>* out) {
     const btCollisionShape* shape = other->getCollisionShape();
     const btTransform& pose = other->getWorldTransform();
     if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {
-      if (!add_box(other, static_cast<const btBoxShape*>(shape), pose)) return false;
-    } else if (shape->getShapeType() == COMPOUND_SHAPE_PROXYTYPE) {
-      if (!add_compound(other, static_cast<const btCompoundShape*>(shape), pose)) return false;
-    } else if (detail::is_triangle_shape(shape)) {
-      if (!detail::triangle_contacts(a_, b_, radius_, other, threshold_, &found_)) return false;
-    } else {
-      return false;
+      return add_box(other, static_cast<const btBoxShape*>(shape), pose, out);
     }
-    callback_->out_->insert(callback_->out_->end(), found_.begin(), found_.end());
-    return true;
+    if (shape->getShapeType() == COMPOUND_SHAPE_PROXYTYPE) {
+      return add_compound(other, static_cast<const btCompoundShape*>(shape), pose, out);
+    }
+    return detail::is_triangle_shape(shape) && detail::triangle_contacts(a_, b_, radius_, other, threshold_, out);
   }
 
   /// A small compound of boxes (a level's stairs), child by child in index
   /// order; children whose tree bounds lie beyond the threshold from the
   /// segment's are skipped without composing their pose (add_box would find
   /// nothing there), but every child must still be a box for an exact answer.
-  bool add_compound(const btCollisionObject* other, const btCompoundShape* compound, const btTransform& pose) {
+  bool add_compound(const btCollisionObject* other, const btCompoundShape* compound, const btTransform& pose,
+                    std::vector<Contact>* out) {
     const int n = compound->getNumChildShapes();
     if (n > 64) return false;
     for (int i = 0; i < n; ++i) {
@@ -117,7 +123,7 @@ struct PairContacts : btBroadphaseAabbCallback {
     for (int i = 0; i < n; ++i) {
       if (cull && !detail::child_may_touch(*compound, i, near)) continue;
       const auto* box = static_cast<const btBoxShape*>(compound->getChildShape(i));
-      if (!add_box(other, box, pose * compound->getChildTransform(i))) return false;
+      if (!add_box(other, box, pose * compound->getChildTransform(i), out)) return false;
     }
     return true;
   }
@@ -127,7 +133,8 @@ struct PairContacts : btBroadphaseAabbCallback {
     return core.x() < 0.0 || core.y() < 0.0 || core.z() < 0.0;
   }
 
-  bool add_box(const btCollisionObject* other, const btBoxShape* box, const btTransform& pose) {
+  bool add_box(const btCollisionObject* other, const btBoxShape* box, const btTransform& pose,
+               std::vector<Contact>* out) {
     // A margin wider than half the box inverts its core: Bullet's answer (as sweep_pairs.cpp).
     if (inverted(box)) return false;
     // Bullet's box is its core grown by the margin (edges rounded by it):
@@ -144,7 +151,7 @@ struct PairContacts : btBroadphaseAabbCallback {
     c.point = e.point + e.normal * box->getMargin();  // on the rounded surface, not the core
     c.object = other;
     c.face_normal = face_normal(box, pose.getBasis(), e.normal);
-    found_.push_back(c);
+    out->push_back(c);
     return true;
   }
 
@@ -157,7 +164,6 @@ struct PairContacts : btBroadphaseAabbCallback {
   btVector3 a_;
   btVector3 b_;
   double radius_ = 0.0;
-  std::vector<Contact> found_;
 };
 
 }  // namespace
