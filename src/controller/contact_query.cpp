@@ -84,20 +84,22 @@ struct PairContacts : btBroadphaseAabbCallback {
   /// Adds the exact contacts with `other` and returns true, or adds nothing
   /// and returns false when it has no exact answer here.
   bool exact(const btCollisionObject* other) {
-    found_.clear();
+    // Straight into the query's list (no list of the pair's own to copy
+    // from): a pair without an exact answer takes back what it added.
+    std::vector<Contact>* out = callback_->out_;
+    const std::size_t before = out->size();
     const btCollisionShape* shape = other->getCollisionShape();
     const btTransform& pose = other->getWorldTransform();
+    bool answered = false;
     if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {
-      if (!add_box(other, static_cast<const btBoxShape*>(shape), pose)) return false;
+      answered = add_box(other, static_cast<const btBoxShape*>(shape), pose);
     } else if (shape->getShapeType() == COMPOUND_SHAPE_PROXYTYPE) {
-      if (!add_compound(other, static_cast<const btCompoundShape*>(shape), pose)) return false;
+      answered = add_compound(other, static_cast<const btCompoundShape*>(shape), pose);
     } else if (detail::is_triangle_shape(shape)) {
-      if (!detail::triangle_contacts(a_, b_, radius_, other, threshold_, &found_)) return false;
-    } else {
-      return false;
+      answered = detail::triangle_contacts(a_, b_, radius_, other, threshold_, out);
     }
-    callback_->out_->insert(callback_->out_->end(), found_.begin(), found_.end());
-    return true;
+    if (!answered) out->resize(before);
+    return answered;
   }
 
   /// A small compound of boxes (a level's stairs), child by child in index
@@ -144,7 +146,7 @@ struct PairContacts : btBroadphaseAabbCallback {
     c.point = e.point + e.normal * box->getMargin();  // on the rounded surface, not the core
     c.object = other;
     c.face_normal = face_normal(box, pose.getBasis(), e.normal);
-    found_.push_back(c);
+    callback_->out_->push_back(c);
     return true;
   }
 
@@ -157,7 +159,6 @@ struct PairContacts : btBroadphaseAabbCallback {
   btVector3 a_;
   btVector3 b_;
   double radius_ = 0.0;
-  std::vector<Contact> found_;
 };
 
 }  // namespace
