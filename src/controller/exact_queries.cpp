@@ -145,20 +145,6 @@ ExactContact capsule_box(const btVector3& a, const btVector3& b, double radius, 
   return contact;
 }
 
-namespace {
-
-/// How far the segment p + d t must move along the unit `u` (box frame) to
-/// leave the box's slab along it: the box projects onto u as [-R, R], the
-/// segment as [lo, hi].
-double push_along(const btVector3& p, const btVector3& d, const btVector3& h, const btVector3& u) {
-  const double reach = h.x() * std::fabs(u.x()) + h.y() * std::fabs(u.y()) + h.z() * std::fabs(u.z());
-  const double s0 = p.dot(u);
-  const double s1 = s0 + d.dot(u);
-  return reach - std::min(s0, s1);
-}
-
-}  // namespace
-
 ExactContact capsule_box_penetration(const btVector3& a, const btVector3& b, double radius, const btTransform& box,
                                      const btVector3& half_extents) {
   ExactContact contact;
@@ -176,16 +162,28 @@ ExactContact capsule_box_penetration(const btVector3& a, const btVector3& b, dou
   btVector3 normal[12];
   int n = 0;
   for (int i = 0; i < 6; ++i) {
-    const double length = axes[i].length();
-    // A face narrower than this (the segment within 1e-12 m of parallel to
-    // the axis) changes the depth by less than its width: left out.
-    if (i >= 3 && !(length > kSliver)) continue;
-    const btVector3 u = axes[i] / length;
-    for (const double sign : {1.0, -1.0}) {
-      normal[n] = u * sign;
-      push[n] = push_along(p, d, half_extents, normal[n]);
-      ++n;
+    // The box's axes are unit already (dividing by their length, 1, would
+    // change no bit).
+    btVector3 u = axes[i];
+    if (i >= 3) {
+      const double length = axes[i].length();
+      // A face narrower than this (the segment within 1e-12 m of parallel to
+      // the axis) changes the depth by less than its width: left out.
+      if (!(length > kSliver)) continue;
+      u /= length;
     }
+    // How far the segment must move along u to leave the box's slab along
+    // it: the box projects onto u as [-reach, reach], the segment as
+    // [min(s0, s1), max(s0, s1)]. Along -u the box reaches as far and the
+    // projections change sign, exactly (rounding is symmetric).
+    const double reach = half_extents.x() * std::fabs(u.x()) + half_extents.y() * std::fabs(u.y()) +
+                         half_extents.z() * std::fabs(u.z());
+    const double s0 = p.dot(u);
+    const double s1 = s0 + d.dot(u);
+    normal[n] = u;
+    push[n++] = reach - std::min(s0, s1);
+    normal[n] = -u;
+    push[n++] = reach + std::max(s0, s1);
   }
   // Ties: a box face's normal within kTie of the least push is taken over a
   // cross axis (a capsule lying nearly flat on a face is pushed off the face,

@@ -118,6 +118,11 @@ bool remembered_farther(const CachedTriangle::Closest& slot, const btVector3& a,
   // it than from the slot's end on its side.
   const double margin = slot.distance + slot.radius - radius - distance - kRememberedMargin;
   if (!(margin > 0.0)) return false;
+  // A contact query's segment does not move: its corners are its ends (a
+  // + 0 is a, but for the sign of a zero, which no distance sees).
+  if (motion.x() == 0.0 && motion.y() == 0.0 && motion.z() == 0.0) {
+    return std::max(a.distance2(slot.a), b.distance2(slot.b)) < margin * margin;
+  }
   const btVector3 a_end = a + motion;
   const btVector3 b_end = b + motion;
   const double strays = std::max(std::max(a.distance2(slot.a), b.distance2(slot.b)),
