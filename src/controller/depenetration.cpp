@@ -237,32 +237,41 @@ void contacts_at(const CharacterContext& ctx, const btVector3& position, std::ve
   ctx.queries->contacts(ctx.object, 0.0, *contacts);
 }
 
+/// A pass's lists, kept from one pass to the next (their storage is reused).
+struct Scratch {
+  std::vector<Contact> contacts;
+  std::vector<Contact> overlaps;
+  std::vector<btVector3> normals;
+  std::vector<double> depths;
+};
+
 /// Iterates queries and corrections until no overlap deeper than the
 /// tolerance is left (converged) or the iterations run out. `first`: the
 /// contacts at `position` (contacts_at), when already asked for.
 DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector3& position, Mode mode,
-                                     int max_iterations, const std::vector<Contact>* first = nullptr) {
+                                     int max_iterations, Scratch& scratch,
+                                     const std::vector<Contact>* first = nullptr) {
   DepenetrationResult result;
   result.position = position;
   double first_depth = -1.0;  // summed depths found by the first query
   double lift_allowance = 0.0;  // over the whole pass, once a moving body is involved
   bool moving_contact = false;
-  std::vector<Contact> contacts;
-  std::vector<Contact> overlaps;
-  std::vector<btVector3> normals;
-  std::vector<double> depths;
-  if (first != nullptr) contacts = *first;
+  std::vector<Contact>& contacts = scratch.contacts;
+  std::vector<Contact>& overlaps = scratch.overlaps;
+  std::vector<btVector3>& normals = scratch.normals;
+  std::vector<double>& depths = scratch.depths;
   for (bool asked = first != nullptr;; asked = false) {
     if (asked) {
       ctx.object->setWorldTransform(ctx.transform_at(result.position));  // where the query left it
     } else {
       contacts_at(ctx, result.position, &contacts);
     }
+    const std::vector<Contact>& found = asked ? *first : contacts;
     overlaps.clear();
     normals.clear();
     depths.clear();
     bool pinned = false;
-    for (const Contact& c : contacts) {
+    for (const Contact& c : found) {
       if (c.distance >= -kPenetrationTolerance) continue;
       if (mode == Mode::StaticOnly && is_moving_body(c)) continue;
       const PushOut push = push_out(ctx, c, mode);
@@ -313,11 +322,13 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
 }  // namespace
 
 DepenetrationResult depenetrate_level(const CharacterContext& ctx, const btVector3& position) {
-  return resolve_overlaps(ctx, position, Mode::StaticOnly, ctx.settings->max_depenetration_iterations);
+  Scratch scratch;
+  return resolve_overlaps(ctx, position, Mode::StaticOnly, ctx.settings->max_depenetration_iterations, scratch);
 }
 
 DepenetrationResult depenetrate_move_end(const CharacterContext& ctx, const btVector3& position) {
-  return resolve_overlaps(ctx, position, Mode::Squeeze, ctx.settings->max_depenetration_iterations);
+  Scratch scratch;
+  return resolve_overlaps(ctx, position, Mode::Squeeze, ctx.settings->max_depenetration_iterations, scratch);
 }
 
 Penetration penetration_at(const CharacterContext& ctx, const btVector3& position) {
@@ -339,7 +350,8 @@ DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& po
   // iterations pushes that query out of it).
   std::vector<Contact> first;
   contacts_at(ctx, position, &first);
-  DepenetrationResult all = resolve_overlaps(ctx, position, Mode::All, budget, &first);
+  Scratch scratch;
+  DepenetrationResult all = resolve_overlaps(ctx, position, Mode::All, budget, scratch, &first);
   if (all.converged) return all;
   // The overlaps cannot all be cleared as the bodies pushed: crushed between a
   // moving body and the level, or wedged. First try to squeeze out along the
@@ -348,10 +360,10 @@ DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& po
   // through the floor to escape a crusher, nor popped out on top of it.
   // Squeezed out, it is clear; left overlapping a moving body, the tick reports
   // it stuck (pinned).
-  DepenetrationResult squeezed = resolve_overlaps(ctx, position, Mode::Squeeze, budget, &first);
+  DepenetrationResult squeezed = resolve_overlaps(ctx, position, Mode::Squeeze, budget, scratch, &first);
   squeezed.iterations += all.iterations;
   if (squeezed.converged) return squeezed;  // clear of everything: not pinned
-  DepenetrationResult level = resolve_overlaps(ctx, position, Mode::StaticOnly, budget, &first);
+  DepenetrationResult level = resolve_overlaps(ctx, position, Mode::StaticOnly, budget, scratch, &first);
   level.iterations += squeezed.iterations;
   level.converged = false;
   return level;

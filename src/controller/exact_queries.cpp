@@ -134,6 +134,11 @@ ExactContact capsule_box(const btVector3& a, const btVector3& b, double radius, 
   // clamping to it would take a lower bound above the upper one.
   if (half_extents.x() < 0.0 || half_extents.y() < 0.0 || half_extents.z() < 0.0) return contact;
   const btVector3 p = box.invXform(a);
+  // An end on the box: closest_to_box's first interval, wholly inside every
+  // slab, minimises to that end at distance 0 exactly, and nothing is less.
+  if (std::fabs(p.x()) <= half_extents.x() && std::fabs(p.y()) <= half_extents.y() &&
+      std::fabs(p.z()) <= half_extents.z())
+    return contact;  // capsule_box_penetration answers
   const btVector3 d = box.invXform(b) - p;
   const SegmentClosest c = closest_to_box(p, d, half_extents);
   const double distance = (c.on_segment - c.on_box).length();
