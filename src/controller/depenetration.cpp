@@ -239,6 +239,13 @@ void contacts_at(const CharacterContext& ctx, const btVector3& position, std::ve
 
 /// A pass's lists, kept from one pass to the next (their storage is reused).
 struct Scratch {
+  Scratch() {
+    // Room for the usual few at once, not grown one by one.
+    contacts.reserve(8);
+    overlaps.reserve(8);
+    normals.reserve(8);
+    depths.reserve(8);
+  }
   std::vector<Contact> contacts;
   std::vector<Contact> overlaps;
   std::vector<btVector3> normals;

@@ -69,6 +69,9 @@ double minimise_on(const btVector3& a, const btVector3& d, const btVector3& h, d
   double qa = 0.0;  // |p(t) - box|² = qa t² + qb t + qc
   double qb = 0.0;
   for (int i = 0; i < 3; ++i) {
+    // An axis the segment runs across adds 0 to both (qa + 0 is qa, and qb
+    // starts at +0, which adding a zero of either sign leaves +0).
+    if (d[i] == 0.0) continue;
     const double x = a[i] + d[i] * mid;
     if (std::fabs(x) <= h[i]) continue;
     const double off = a[i] - (x > 0 ? h[i] : -h[i]);
