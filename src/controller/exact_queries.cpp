@@ -166,31 +166,38 @@ ExactContact capsule_box_penetration(const btVector3& a, const btVector3& b, dou
   btVector3 axes[6] = {btVector3(1, 0, 0), btVector3(0, 1, 0), btVector3(0, 0, 1),
                        btVector3(0, d.z(), -d.y()), btVector3(-d.z(), 0, d.x()), btVector3(d.y(), -d.x(), 0)};
   // Candidates, in order: +x, -x, +y, -y, +z, -z, then ±(d × x), ±(d × y), ±(d × z).
+  // How far the segment must move along unit u to leave the box's slab
+  // along it: the box projects onto u as [-reach, reach], the segment as
+  // [min(s0, s1), max(s0, s1)]. Along -u the box reaches as far and the
+  // projections change sign, exactly (rounding is symmetric).
   double push[12];
-  btVector3 normal[12];
+  int axis_of[12];  ///< candidate 2m is +axes[axis_of[2m]], 2m + 1 its opposite
   int n = 0;
-  for (int i = 0; i < 6; ++i) {
-    // The box's axes are unit already (dividing by their length, 1, would
-    // change no bit).
-    btVector3 u = axes[i];
-    if (i >= 3) {
-      const double length = axes[i].length();
-      // A face narrower than this (the segment within 1e-12 m of parallel to
-      // the axis) changes the depth by less than its width: left out.
-      if (!(length > kSliver)) continue;
-      u /= length;
-    }
-    // How far the segment must move along u to leave the box's slab along
-    // it: the box projects onto u as [-reach, reach], the segment as
-    // [min(s0, s1), max(s0, s1)]. Along -u the box reaches as far and the
-    // projections change sign, exactly (rounding is symmetric).
+  // The box's axes: reach is the half extent and the projections the
+  // coordinates themselves (the other terms are zeros, which change no
+  // push but for the sign of a zero push).
+  for (int i = 0; i < 3; ++i) {
+    const double s0 = p[i];
+    const double s1 = s0 + d[i];
+    axis_of[n] = axis_of[n + 1] = i;
+    push[n++] = half_extents[i] - std::min(s0, s1);
+    push[n++] = half_extents[i] + std::max(s0, s1);
+  }
+  const auto unit = [&](int i) {
+    const double length = axes[i].length();
+    return std::pair<btVector3, double>(axes[i] / length, length);
+  };
+  for (int i = 3; i < 6; ++i) {
+    const auto [u, length] = unit(i);
+    // A face narrower than this (the segment within 1e-12 m of parallel to
+    // the axis) changes the depth by less than its width: left out.
+    if (!(length > kSliver)) continue;
     const double reach = half_extents.x() * std::fabs(u.x()) + half_extents.y() * std::fabs(u.y()) +
                          half_extents.z() * std::fabs(u.z());
     const double s0 = p.dot(u);
     const double s1 = s0 + d.dot(u);
-    normal[n] = u;
+    axis_of[n] = axis_of[n + 1] = i;
     push[n++] = reach - std::min(s0, s1);
-    normal[n] = -u;
     push[n++] = reach + std::max(s0, s1);
   }
   // Ties: a box face's normal within kTie of the least push is taken over a
@@ -214,9 +221,11 @@ ExactContact capsule_box_penetration(const btVector3& a, const btVector3& b, dou
   // Where Bullet puts a contact: on the box, where the capsule pushed out by
   // the depth would touch it; the closest point of the moved segment, as the
   // separated case's point at depth 0.
-  const btVector3 moved = p + normal[best] * push[best];
+  const btVector3 u = axis_of[best] < 3 ? axes[axis_of[best]] : unit(axis_of[best]).first;
+  const btVector3 normal = best % 2 == 0 ? u : -u;
+  const btVector3 moved = p + normal * push[best];
   contact.distance = -push[best] - radius;
-  contact.normal = box.getBasis() * normal[best];
+  contact.normal = box.getBasis() * normal;
   contact.point = box * closest_to_box(moved, d, half_extents).on_box;
   contact.exact = true;
   return contact;
