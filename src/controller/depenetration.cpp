@@ -239,8 +239,10 @@ void contacts_at(const CharacterContext& ctx, const btVector3& position, std::ve
 
 /// A pass's lists, kept from one pass to the next (their storage is reused).
 struct Scratch {
-  Scratch() {
-    // Room for the usual few at once, not grown one by one.
+  /// Room for the usual few at once, not grown one by one; only once there
+  /// is an overlap (most ticks have none, and pay nothing).
+  void make_room() {
+    if (overlaps.capacity() != 0) return;
     contacts.reserve(8);
     overlaps.reserve(8);
     normals.reserve(8);
@@ -278,6 +280,7 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
     normals.clear();
     depths.clear();
     bool pinned = false;
+    if (!found.empty()) scratch.make_room();
     for (const Contact& c : found) {
       if (c.distance >= -kPenetrationTolerance) continue;
       if (mode == Mode::StaticOnly && is_moving_body(c)) continue;
