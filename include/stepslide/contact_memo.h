@@ -21,9 +21,9 @@ struct Contact;
 /// and pose, and its threshold: the key, compared exactly.
 class ContactMemo {
  public:
-  /// How many queries are remembered: the oldest is replaced. Enough for the
-  /// depenetration's three passes to find their common first query after a
-  /// pass of several iterations.
+  /// How many queries are remembered: the oldest is replaced. (The
+  /// depenetration's three passes share their common first query without
+  /// it: a pass of 8 iterations would push it out.)
   static constexpr int kEntries = 16;
 
   ContactMemo();

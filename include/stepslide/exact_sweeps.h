@@ -45,6 +45,12 @@ struct ExactSweep {
 /// with the normal at that position, and starting overlapped (the core still
 /// clear) or within a millimetre it is fraction 0 with the start's normal,
 /// as Bullet answers; the controller's clearances are built on that.
+/// Started with the segment on the core, Bullet asks EPA for the
+/// penetration and answers a hit at 0 along its direction when the motion
+/// goes into it by more than SIMD_EPSILON, a miss otherwise: answered by the
+/// same rule from capsule_box_penetration's exact least push (its point on
+/// the rounded surface). Not answered only when a later step finds the core
+/// touched (rounding), or for an inverted core.
 ExactSweep capsule_box_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
                              const btTransform& box, const btVector3& core_half, double margin);
 

@@ -53,6 +53,9 @@ struct CharacterContext {
   ControllerObserver* observer = nullptr;  ///< optional
 
   btTransform transform_at(const btVector3& feet) const;
+  /// `orientation` as a matrix, made again only when it changes (the overlap
+  /// queries place the shape dozens of times a tick).
+  const btMatrix3x3& basis() const;
   /// Pose of `sweep_shape` for the character's feet at `feet`.
   btTransform sweep_transform_at(const btVector3& feet) const;
   /// Points the stages at `s` and caches what is derived from it.
@@ -61,6 +64,11 @@ struct CharacterContext {
   bool is_walkable(const btVector3& normal) const;
   /// Ground closer than this to the feet counts as touching: twice the skin.
   double ground_tolerance() const;
+
+ private:
+  mutable bool basis_made_ = false;
+  mutable btQuaternion basis_of_;  ///< what basis_ was made from
+  mutable btMatrix3x3 basis_;
 };
 
 // ---- Stages -----------------------------------------------------------------

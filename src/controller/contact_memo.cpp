@@ -32,8 +32,10 @@ const ContactMemo::Entry* ContactMemo::lookup(const btCollisionObject* object, d
   const btTransform& pose = object->getWorldTransform();
   for (int i = 0; i < used_; ++i) {
     const Entry& e = entries_[i];
-    if (e.object == object && e.max_distance == max_distance && e.shape == object->getCollisionShape() &&
-        same_pose(e.pose, pose)) {
+    // The origin first: within a tick the same object is asked at many
+    // poses, and the origin tells most of them apart.
+    if (e.pose.getOrigin() == pose.getOrigin() && e.object == object && e.max_distance == max_distance &&
+        e.shape == object->getCollisionShape() && same_pose(e.pose, pose)) {
       return &e;
     }
   }

@@ -70,12 +70,15 @@ struct PairContacts : btBroadphaseAabbCallback {
   bool process(const btBroadphaseProxy* proxy) override {
     auto* other = static_cast<btCollisionObject*>(proxy->m_clientObject);
     if (other == object_ || other == self_ || !callback_->needsCollision(other->getBroadphaseHandle())) return true;
+    // A capsule or sphere against boxes and triangles first: no hook below
+    // answers those pairs (they take box and cylinder characters, and
+    // cylinder bodies), and exact() adds nothing where it has no answer.
+    if (capsule_ && exact(other)) return true;
     // Hook (issue #15): a box character's triangles are answered exactly.
     if (detail::box_triangle_contacts(object_, other, threshold_, callback_->out_)) return true;
     if (detail::box_box_contacts(object_, other, threshold_, callback_->out_)) return true;  // hook (issue #13)
     // Any pair with a cylinder: exact, without Bullet's narrowphase (issue #13).
     if (detail::cylinder_contacts(object_, other, threshold_, callback_->out_)) return true;
-    if (capsule_ && exact(other)) return true;
     if (detail::compound_cylinder_contacts(object_, other, threshold_, callback_->out_)) return true;
     world_->contactPairTest(object_, other, *callback_);
     return true;

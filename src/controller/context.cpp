@@ -2,16 +2,29 @@
 // one reported to the observer, when there is one.
 #include "stepslide/stages.h"
 
+#include <cstring>
+
 #include "internal.h"
 
 namespace stepslide {
 
+const btMatrix3x3& CharacterContext::basis() const {
+  // Bit for bit the quaternion the matrix was made from: btTransform's
+  // constructor makes the same matrix from it.
+  if (!basis_made_ || std::memcmp(&basis_of_, &orientation, sizeof(btQuaternion)) != 0) {
+    basis_.setRotation(orientation);
+    basis_of_ = orientation;
+    basis_made_ = true;
+  }
+  return basis_;
+}
+
 btTransform CharacterContext::transform_at(const btVector3& feet) const {
-  return btTransform(orientation, feet + up * feet_to_center);
+  return btTransform(basis(), feet + up * feet_to_center);
 }
 
 btTransform CharacterContext::sweep_transform_at(const btVector3& feet) const {
-  return btTransform(orientation, feet + up * (feet_to_center + settings->skin_width + detail::kGroundClearance));
+  return btTransform(basis(), feet + up * (feet_to_center + settings->skin_width + detail::kGroundClearance));
 }
 
 void CharacterContext::use_settings(const ControllerSettings* s) {

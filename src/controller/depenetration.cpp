@@ -18,9 +18,17 @@ constexpr double kMaxCorrectionRatio = 2.5;
 /// Correction with exactly the contacts in `subset` resolved (n_i·c = d_i),
 /// as c = Σ λ_i n_i. False when the normals are dependent or some λ_i < 0
 /// (that contact would be pulled, not pushed).
+/// Up to three contacts' indices (a plain array: the solver tries hundreds
+/// of these a tick, and a vector each cost an allocation).
+struct Subset {
+  std::size_t index[3];
+  std::size_t size;
+  std::size_t operator[](std::size_t i) const { return index[i]; }
+};
+
 bool solve_active_set(const std::vector<btVector3>& normals, const std::vector<double>& depths,
-                      const std::vector<std::size_t>& subset, btVector3* correction) {
-  const std::size_t k = subset.size();
+                      const Subset& subset, btVector3* correction) {
+  const std::size_t k = subset.size;
   double gram[3][3];
   double rhs[3];
   for (std::size_t i = 0; i < k; ++i) {
@@ -67,7 +75,7 @@ bool smallest_clearing_correction(const std::vector<btVector3>& normals, const s
                                   btVector3* best) {
   const std::size_t n = std::min<std::size_t>(normals.size(), 12);  // deepest first
   double best_length = -1;
-  auto consider = [&](const std::vector<std::size_t>& subset) {
+  auto consider = [&](const Subset& subset) {
     btVector3 c;
     if (!solve_active_set(normals, depths, subset, &c) || !resolves_all(normals, depths, c)) return;
     if (best_length < 0 || c.length2() < best_length) {
@@ -76,10 +84,10 @@ bool smallest_clearing_correction(const std::vector<btVector3>& normals, const s
     }
   };
   for (std::size_t i = 0; i < n; ++i) {
-    consider({i});
+    consider({{i, 0, 0}, 1});
     for (std::size_t j = i + 1; j < n; ++j) {
-      consider({i, j});
-      for (std::size_t k = j + 1; k < n; ++k) consider({i, j, k});
+      consider({{i, j, 0}, 2});
+      for (std::size_t k = j + 1; k < n; ++k) consider({{i, j, k}, 3});
     }
   }
   return best_length >= 0;
@@ -223,27 +231,57 @@ bool crosses_level(const CharacterContext& ctx, const btVector3& from, const btV
   return ray.hasHit();
 }
 
+/// The contacts at `position`, as every pass's first query finds them.
+void contacts_at(const CharacterContext& ctx, const btVector3& position, std::vector<Contact>* contacts) {
+  ctx.object->setWorldTransform(ctx.transform_at(position));
+  ctx.queries->contacts(ctx.object, 0.0, *contacts);
+}
+
+/// A pass's lists, kept from one pass to the next (their storage is reused).
+struct Scratch {
+  /// Room for the usual few at once, not grown one by one; only once there
+  /// is an overlap (most ticks have none, and pay nothing).
+  void make_room() {
+    if (overlaps.capacity() != 0) return;
+    contacts.reserve(8);
+    overlaps.reserve(8);
+    normals.reserve(8);
+    depths.reserve(8);
+  }
+  std::vector<Contact> contacts;
+  std::vector<Contact> overlaps;
+  std::vector<btVector3> normals;
+  std::vector<double> depths;
+};
+
 /// Iterates queries and corrections until no overlap deeper than the
-/// tolerance is left (converged) or the iterations run out.
+/// tolerance is left (converged) or the iterations run out. `first`: the
+/// contacts at `position` (contacts_at), when already asked for.
 DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector3& position, Mode mode,
-                                     int max_iterations) {
+                                     int max_iterations, Scratch& scratch,
+                                     const std::vector<Contact>* first = nullptr) {
   DepenetrationResult result;
   result.position = position;
   double first_depth = -1.0;  // summed depths found by the first query
   double lift_allowance = 0.0;  // over the whole pass, once a moving body is involved
   bool moving_contact = false;
-  std::vector<Contact> contacts;
-  std::vector<Contact> overlaps;
-  std::vector<btVector3> normals;
-  std::vector<double> depths;
-  for (;;) {
-    ctx.object->setWorldTransform(ctx.transform_at(result.position));
-    ctx.queries->contacts(ctx.object, 0.0, contacts);
+  std::vector<Contact>& contacts = scratch.contacts;
+  std::vector<Contact>& overlaps = scratch.overlaps;
+  std::vector<btVector3>& normals = scratch.normals;
+  std::vector<double>& depths = scratch.depths;
+  for (bool asked = first != nullptr;; asked = false) {
+    if (asked) {
+      ctx.object->setWorldTransform(ctx.transform_at(result.position));  // where the query left it
+    } else {
+      contacts_at(ctx, result.position, &contacts);
+    }
+    const std::vector<Contact>& found = asked ? *first : contacts;
     overlaps.clear();
     normals.clear();
     depths.clear();
     bool pinned = false;
-    for (const Contact& c : contacts) {
+    if (!found.empty()) scratch.make_room();
+    for (const Contact& c : found) {
       if (c.distance >= -kPenetrationTolerance) continue;
       if (mode == Mode::StaticOnly && is_moving_body(c)) continue;
       const PushOut push = push_out(ctx, c, mode);
@@ -294,11 +332,13 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
 }  // namespace
 
 DepenetrationResult depenetrate_level(const CharacterContext& ctx, const btVector3& position) {
-  return resolve_overlaps(ctx, position, Mode::StaticOnly, ctx.settings->max_depenetration_iterations);
+  Scratch scratch;
+  return resolve_overlaps(ctx, position, Mode::StaticOnly, ctx.settings->max_depenetration_iterations, scratch);
 }
 
 DepenetrationResult depenetrate_move_end(const CharacterContext& ctx, const btVector3& position) {
-  return resolve_overlaps(ctx, position, Mode::Squeeze, ctx.settings->max_depenetration_iterations);
+  Scratch scratch;
+  return resolve_overlaps(ctx, position, Mode::Squeeze, ctx.settings->max_depenetration_iterations, scratch);
 }
 
 Penetration penetration_at(const CharacterContext& ctx, const btVector3& position) {
@@ -315,7 +355,13 @@ Penetration penetration_at(const CharacterContext& ctx, const btVector3& positio
 
 DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position) {
   const int budget = ctx.settings->max_depenetration_iterations;
-  DepenetrationResult all = resolve_overlaps(ctx, position, Mode::All, budget);
+  // The three passes start from the same position: one query answers all
+  // three first iterations (the contact memo would too, but a pass of eight
+  // iterations pushes that query out of it).
+  std::vector<Contact> first;
+  contacts_at(ctx, position, &first);
+  Scratch scratch;
+  DepenetrationResult all = resolve_overlaps(ctx, position, Mode::All, budget, scratch, &first);
   if (all.converged) return all;
   // The overlaps cannot all be cleared as the bodies pushed: crushed between a
   // moving body and the level, or wedged. First try to squeeze out along the
@@ -324,10 +370,10 @@ DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& po
   // through the floor to escape a crusher, nor popped out on top of it.
   // Squeezed out, it is clear; left overlapping a moving body, the tick reports
   // it stuck (pinned).
-  DepenetrationResult squeezed = resolve_overlaps(ctx, position, Mode::Squeeze, budget);
+  DepenetrationResult squeezed = resolve_overlaps(ctx, position, Mode::Squeeze, budget, scratch, &first);
   squeezed.iterations += all.iterations;
   if (squeezed.converged) return squeezed;  // clear of everything: not pinned
-  DepenetrationResult level = resolve_overlaps(ctx, position, Mode::StaticOnly, budget);
+  DepenetrationResult level = resolve_overlaps(ctx, position, Mode::StaticOnly, budget, scratch, &first);
   level.iterations += squeezed.iterations;
   level.converged = false;
   return level;

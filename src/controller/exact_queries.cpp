@@ -69,6 +69,9 @@ double minimise_on(const btVector3& a, const btVector3& d, const btVector3& h, d
   double qa = 0.0;  // |p(t) - box|² = qa t² + qb t + qc
   double qb = 0.0;
   for (int i = 0; i < 3; ++i) {
+    // An axis the segment runs across adds 0 to both (qa + 0 is qa, and qb
+    // starts at +0, which adding a zero of either sign leaves +0).
+    if (d[i] == 0.0) continue;
     const double x = a[i] + d[i] * mid;
     if (std::fabs(x) <= h[i]) continue;
     const double off = a[i] - (x > 0 ? h[i] : -h[i]);
@@ -134,6 +137,11 @@ ExactContact capsule_box(const btVector3& a, const btVector3& b, double radius, 
   // clamping to it would take a lower bound above the upper one.
   if (half_extents.x() < 0.0 || half_extents.y() < 0.0 || half_extents.z() < 0.0) return contact;
   const btVector3 p = box.invXform(a);
+  // An end on the box: closest_to_box's first interval, wholly inside every
+  // slab, minimises to that end at distance 0 exactly, and nothing is less.
+  if (std::fabs(p.x()) <= half_extents.x() && std::fabs(p.y()) <= half_extents.y() &&
+      std::fabs(p.z()) <= half_extents.z())
+    return contact;  // capsule_box_penetration answers
   const btVector3 d = box.invXform(b) - p;
   const SegmentClosest c = closest_to_box(p, d, half_extents);
   const double distance = (c.on_segment - c.on_box).length();
@@ -144,20 +152,6 @@ ExactContact capsule_box(const btVector3& a, const btVector3& b, double radius, 
   contact.point = box * c.on_box;
   return contact;
 }
-
-namespace {
-
-/// How far the segment p + d t must move along the unit `u` (box frame) to
-/// leave the box's slab along it: the box projects onto u as [-R, R], the
-/// segment as [lo, hi].
-double push_along(const btVector3& p, const btVector3& d, const btVector3& h, const btVector3& u) {
-  const double reach = h.x() * std::fabs(u.x()) + h.y() * std::fabs(u.y()) + h.z() * std::fabs(u.z());
-  const double s0 = p.dot(u);
-  const double s1 = s0 + d.dot(u);
-  return reach - std::min(s0, s1);
-}
-
-}  // namespace
 
 ExactContact capsule_box_penetration(const btVector3& a, const btVector3& b, double radius, const btTransform& box,
                                      const btVector3& half_extents) {
@@ -172,20 +166,39 @@ ExactContact capsule_box_penetration(const btVector3& a, const btVector3& b, dou
   btVector3 axes[6] = {btVector3(1, 0, 0), btVector3(0, 1, 0), btVector3(0, 0, 1),
                        btVector3(0, d.z(), -d.y()), btVector3(-d.z(), 0, d.x()), btVector3(d.y(), -d.x(), 0)};
   // Candidates, in order: +x, -x, +y, -y, +z, -z, then ±(d × x), ±(d × y), ±(d × z).
+  // How far the segment must move along unit u to leave the box's slab
+  // along it: the box projects onto u as [-reach, reach], the segment as
+  // [min(s0, s1), max(s0, s1)]. Along -u the box reaches as far and the
+  // projections change sign, exactly (rounding is symmetric).
   double push[12];
-  btVector3 normal[12];
+  int axis_of[12];  ///< candidate 2m is +axes[axis_of[2m]], 2m + 1 its opposite
   int n = 0;
-  for (int i = 0; i < 6; ++i) {
+  // The box's axes: reach is the half extent and the projections the
+  // coordinates themselves (the other terms are zeros, which change no
+  // push but for the sign of a zero push).
+  for (int i = 0; i < 3; ++i) {
+    const double s0 = p[i];
+    const double s1 = s0 + d[i];
+    axis_of[n] = axis_of[n + 1] = i;
+    push[n++] = half_extents[i] - std::min(s0, s1);
+    push[n++] = half_extents[i] + std::max(s0, s1);
+  }
+  const auto unit = [&](int i) {
     const double length = axes[i].length();
+    return std::pair<btVector3, double>(axes[i] / length, length);
+  };
+  for (int i = 3; i < 6; ++i) {
+    const auto [u, length] = unit(i);
     // A face narrower than this (the segment within 1e-12 m of parallel to
     // the axis) changes the depth by less than its width: left out.
-    if (i >= 3 && !(length > kSliver)) continue;
-    const btVector3 u = axes[i] / length;
-    for (const double sign : {1.0, -1.0}) {
-      normal[n] = u * sign;
-      push[n] = push_along(p, d, half_extents, normal[n]);
-      ++n;
-    }
+    if (!(length > kSliver)) continue;
+    const double reach = half_extents.x() * std::fabs(u.x()) + half_extents.y() * std::fabs(u.y()) +
+                         half_extents.z() * std::fabs(u.z());
+    const double s0 = p.dot(u);
+    const double s1 = s0 + d.dot(u);
+    axis_of[n] = axis_of[n + 1] = i;
+    push[n++] = reach - std::min(s0, s1);
+    push[n++] = reach + std::max(s0, s1);
   }
   // Ties: a box face's normal within kTie of the least push is taken over a
   // cross axis (a capsule lying nearly flat on a face is pushed off the face,
@@ -208,9 +221,11 @@ ExactContact capsule_box_penetration(const btVector3& a, const btVector3& b, dou
   // Where Bullet puts a contact: on the box, where the capsule pushed out by
   // the depth would touch it; the closest point of the moved segment, as the
   // separated case's point at depth 0.
-  const btVector3 moved = p + normal[best] * push[best];
+  const btVector3 u = axis_of[best] < 3 ? axes[axis_of[best]] : unit(axis_of[best]).first;
+  const btVector3 normal = best % 2 == 0 ? u : -u;
+  const btVector3 moved = p + normal * push[best];
   contact.distance = -push[best] - radius;
-  contact.normal = box.getBasis() * normal[best];
+  contact.normal = box.getBasis() * normal;
   contact.point = box * closest_to_box(moved, d, half_extents).on_box;
   contact.exact = true;
   return contact;

@@ -116,15 +116,23 @@ ExactSweep capsule_box_sweep(const btVector3& a, const btVector3& b, double radi
   // the capsule grows by it instead (the same distances and normals).
   return advance(motion, [&](double lambda, double) {
     const btVector3 shift = motion * lambda;
-    const ExactContact c = lambda == 0.0 ? capsule_box(a, b, radius + margin, box, core_half)
-                                         : capsule_box(a + shift, b + shift, radius + margin, box, core_half);
+    ExactContact c = lambda == 0.0 ? capsule_box(a, b, radius + margin, box, core_half)
+                                   : capsule_box(a + shift, b + shift, radius + margin, box, core_half);
     Probe probe;
     probe.separated = c.separated;
+    // Started with the segment on the core, Bullet's cast asks EPA for the
+    // penetration and answers a hit at 0 along its direction when moving
+    // into it: the exact penetration answers the same (only the start can
+    // find the segment on the core; the advance stops short of it after).
+    if (!c.separated && lambda == 0.0) {
+      c = capsule_box_penetration(a, b, radius + margin, box, core_half);
+      probe.known = c.exact;
+    }
     probe.distance = c.distance;
     probe.normal = c.normal;
     probe.point = c.point + c.normal * margin;
     return probe;
-  });
+  }, true);
 }
 
 ExactSweep box_triangle_sweep(const btTransform& box, const btVector3& core_half, double box_radius,

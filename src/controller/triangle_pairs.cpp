@@ -108,8 +108,27 @@ class Remembered final : public StartContact {
 
 }  // namespace
 
+namespace {
+
+/// remembered_farther for a segment that does not move (a contact query's),
+/// inline: the contact queries ask it of every triangle they visit.
+inline bool remembered_farther_still(const CachedTriangle::Closest& slot, const btVector3& a, const btVector3& b,
+                                     double radius, double distance) {
+  if (!slot.valid || !slot.separated) return false;
+  const double margin = slot.distance + slot.radius - radius - distance - kRememberedMargin;
+  if (!(margin > 0.0)) return false;
+  return std::max(a.distance2(slot.a), b.distance2(slot.b)) < margin * margin;
+}
+
+}  // namespace
+
 bool remembered_farther(const CachedTriangle::Closest& slot, const btVector3& a, const btVector3& b, double radius,
                         const btVector3& motion, double distance) {
+  // A contact query's segment does not move: its corners are its ends (a
+  // + 0 is a, but for the sign of a zero, which no distance sees).
+  if (motion.x() == 0.0 && motion.y() == 0.0 && motion.z() == 0.0) {
+    return remembered_farther_still(slot, a, b, radius, distance);
+  }
   if (!slot.valid || !slot.separated) return false;
   // The slot's segment is slot.distance + slot.radius from the triangle, and
   // a point is no nearer the triangle than that less its distance from the
@@ -142,7 +161,7 @@ struct ContactsInShape final : btTriangleCallback, TriangleVisitor {
     // Beyond max_distance by the closest points a sweep remembered: what
     // capsule_triangle would find (a third of the triangles past its plane
     // cull on the oa_dm3 walks), without its closest points.
-    if (remembered_farther(t.closest, a_, b_, radius_, btVector3(0, 0, 0), max_distance_)) return;
+    if (remembered_farther_still(t.closest, a_, b_, radius_, max_distance_)) return;
     const Triangle tri{{t.vertices[0], t.vertices[1], t.vertices[2]}};
     const TrianglePlane plane{t.plane_n, t.plane_unit, t.plane_flat};
     take(capsule_triangle(a_, b_, radius_, tri, plane, max_distance_));

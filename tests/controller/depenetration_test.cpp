@@ -108,5 +108,22 @@ TEST(DepenetrateMoveEnd, RefusesToLiftTheFeetMoreThanAStepOutOfAMovingBody) {
   EXPECT_FALSE(r.converged);
 }
 
+TEST(Depenetrate, ItsThreePassesAskForTheirCommonStartOnce) {
+  // Pinned under a moving slab sunk 0.5 m into it: every pass (pushed by the
+  // slab, squeezed out, the level alone) starts with the overlaps at the same
+  // position. One query answers all three: none is asked again, not even of
+  // the contact memo (whose 16 entries a pass of 8 iterations would flush).
+  BodyDef slab = box({0, 0.25, 0}, {2, 0.25, 2});
+  slab.motion = sliding_along_x(0.0);
+  Rig rig({floor_at(0), slab});
+  rig.ctx().queries->begin_tick();
+  const DepenetrationResult r = depenetrate(rig.ctx(), btVector3(0, 0, 0));
+  EXPECT_EQ(rig.ctx().queries->counts().repeated_contacts, 0);
+  rig.ctx().queries->end_tick();
+  EXPECT_FALSE(r.converged);  // left pinned: the level pass clears nothing
+  EXPECT_EQ(r.iterations, 0);
+  EXPECT_EQ(r.position, btVector3(0, 0, 0));
+}
+
 }  // namespace
 }  // namespace stepslide::test
