@@ -85,9 +85,9 @@ void expect_as_brute_force(bool field) {
   int contacts = 0;
   for (int step = 0; step < 300; ++step) {
     SCOPED_TRACE(std::string(field ? "heightfield" : "mesh") + " step " + std::to_string(step));
-    const btVector3 at(random.uniform(-5, 5), random.uniform(-0.2, 1.0), random.uniform(-5, 5));
+    const btVector3 at = random.within(btVector3(-5, -0.2, -5), btVector3(5, 1.0, 5));
     const btTransform from(step % 2 == 0 ? random.rotation() : btQuaternion::getIdentity(), at);
-    const btVector3 motion(random.uniform(-0.8, 0.8), random.uniform(-1.2, 0.3), random.uniform(-0.8, 0.8));
+    const btVector3 motion = random.within(btVector3(-0.8, -1.2, -0.8), btVector3(0.8, 0.3, 0.8));
     const btTransform to(from.getBasis(), at + motion);
     // The sweep: the earliest fraction of every triangle's own sweep.
     btCollisionWorld::ClosestConvexResultCallback ours(at, at + motion);

@@ -48,17 +48,17 @@ struct DeepPair {
 
 DeepPair random_deep_pair(RandomGeometry& random, int i) {
   DeepPair p;
-  p.half = btVector3(random.uniform(0.05, 2), random.uniform(0.05, 2), random.uniform(0.05, 2));
+  p.half = random.vector(0.05, 2);
   p.margin = i % 2 == 0 ? 0.001 : 0.04;
   p.core = p.half - btVector3(p.margin, p.margin, p.margin);
-  p.box = btTransform(random.rotation(), random.point(1));
+  const btVector3 origin = random.point(1);
+  p.box = btTransform(random.rotation(), origin);
   p.radius = random.uniform(0.05, 0.6);
   p.half_height = i % 5 == 0 ? 0.0 : random.uniform(0, 1);
   // A point of the core the segment passes through, anywhere along it; for
   // every third pair within 1 cm of a face (a shallow overlap, as a
   // character pressed into a box meets).
-  btVector3 local(random.uniform(-1, 1) * p.core.x(), random.uniform(-1, 1) * p.core.y(),
-                  random.uniform(-1, 1) * p.core.z());
+  btVector3 local = random.vector(-1, 1) * p.core;
   if (i % 3 == 1) {
     const int face = static_cast<int>(random.uniform(0, 3)) % 3;
     local[face] = (local[face] < 0 ? -1 : 1) * std::max(0.0, p.core[face] - random.uniform(0, 0.01));

@@ -66,16 +66,14 @@ struct OverlapPair {
   btVector3 a;
   btVector3 b;
 
-  OverlapPair(RandomGeometry& random, int i)
-      : caster(random.uniform(0.05, 0.6), i % 5 == 0 ? 0.0 : random.uniform(0.05, 1.0)),
-        shape(random.vector(0.05, 2)) {
+  OverlapPair(RandomGeometry& random, int i) : caster(random_caster(random, i)), shape(random.vector(0.05, 2)) {
     shape.setMargin(i % 2 == 0 ? 0.001 : 0.04);
     object.setCollisionShape(&shape);
-    box = btTransform(random.rotation(), random.point(1));
+    const btVector3 origin = random.point(1);
+    box = btTransform(random.rotation(), origin);
     object.setWorldTransform(box);
     const btVector3 core = shape.getHalfExtentsWithoutMargin();
-    btVector3 local(random.uniform(-1, 1) * core.x(), random.uniform(-1, 1) * core.y(),
-                    random.uniform(-1, 1) * core.z());
+    btVector3 local = random.vector(-1, 1) * core;
     if (i % 3 == 0) {  // near a face
       const int axis = static_cast<int>(random.uniform(0, 3)) % 3;
       local[axis] = (local[axis] < 0 ? -1 : 1) * (core[axis] - random.uniform(0, 0.01));
@@ -86,7 +84,14 @@ struct OverlapPair {
     from = btTransform(turn, box * local - axis * along);
     a = from * btVector3(0, -caster.half_height, 0);
     b = from * btVector3(0, caster.half_height, 0);
-    motion = random.point(1) * random.uniform(0.01, 2);
+    const double scale = random.uniform(0.01, 2);
+    motion = random.point(1) * scale;
+  }
+
+  /// A sphere every fifth pair (the half height is drawn before the radius).
+  static Caster random_caster(RandomGeometry& random, int i) {
+    const double half_height = i % 5 == 0 ? 0.0 : random.uniform(0.05, 1.0);
+    return Caster(random.uniform(0.05, 0.6), half_height);
   }
 
   ExactSweep ours() const {

@@ -109,7 +109,8 @@ double brute_force_distance(const Solid& a, const Solid& b, RandomGeometry& rand
 Solid random_solid(RandomGeometry& random, Kind kind, bool upright, double spread) {
   Solid s;
   s.kind = kind;
-  s.pose = btTransform(upright ? btQuaternion::getIdentity() : random.rotation(), random.point(spread));
+  const btVector3 origin = random.point(spread);
+  s.pose = btTransform(upright ? btQuaternion::getIdentity() : random.rotation(), origin);
   s.margin = 0.001;
   switch (kind) {
     case Kind::Cylinder: {
@@ -146,7 +147,10 @@ Drawn draw(RandomGeometry& random, Kind a_kind, Kind b_kind, Gap gap) {
   Drawn d;
   d.a = random_solid(random, a_kind, a_kind == Kind::Cylinder, 0.3);
   d.b = random_solid(random, b_kind, false, gap == Gap::Deep ? 0.4 : 1.2);
-  if (gap == Gap::Apart) d.a.pose.getOrigin() += random.point(1.0).normalized() * random.uniform(0.0, 1.0);
+  if (gap == Gap::Apart) {
+    const double away = random.uniform(0.0, 1.0);
+    d.a.pose.getOrigin() += random.point(1.0).normalized() * away;
+  }
   return d;
 }
 

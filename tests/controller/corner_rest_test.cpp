@@ -128,7 +128,9 @@ Case random_case(Random& r, int index) {
   const double cell = cells[r.pick(4)];
   const double turn = r.uniform(0, 2 * kPi);
   if (index % 4 == 3) {
-    return underside_wedge(r.uniform(15, 60), r.uniform(1.0, 1.6), cell, turn, r.uniform(0.2, 1.2));
+    const double toward_wall = r.uniform(0.2, 1.2);
+    const double height = r.uniform(1.0, 1.6);
+    return underside_wedge(r.uniform(15, 60), height, cell, turn, toward_wall);
   }
   const double angle = r.uniform(45, 170);
   // The walls block the push together when it lies within the angle their

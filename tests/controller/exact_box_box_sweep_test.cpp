@@ -65,22 +65,21 @@ struct RandomPair {
   btTransform from;
   btVector3 motion;
 
+  // Members initialise in the order declared: mover's extents are drawn first.
   RandomPair(Random& random, int i)
-      : mover(btVector3(random.uniform(0.05, 1.0), random.uniform(0.3, 1.0), random.uniform(0.05, 1.0))),
-        other(btVector3(random.uniform(0.02, 3), random.uniform(0.02, 3), random.uniform(0.02, 3))) {
+      : mover{random.within(btVector3(0.05, 0.3, 0.05), btVector3(1.0, 1.0, 1.0))}, other{random.vector(0.02, 3)} {
     mover.setMargin(box_margin(mover.getHalfExtentsWithMargin()));
     other.setMargin(box_margin(other.getHalfExtentsWithMargin()));
     object.setCollisionShape(&other);
     // Square to the axes half the time, as levels mostly are.
-    const btTransform pose(i % 2 == 0 ? random.rotation() : btQuaternion::getIdentity(), random.point(3));
+    const btVector3 origin = random.point(3);
+    const btTransform pose(i % 2 == 0 ? random.rotation() : btQuaternion::getIdentity(), origin);
     object.setWorldTransform(pose);
     const btQuaternion turn = i % 4 == 0 ? random.rotation() : btQuaternion(btVector3(0, 1, 0), random.uniform(-3, 3));
     const btVector3 half = other.getHalfExtentsWithMargin();
-    const btVector3 start = pose.getOrigin() + random.point(1).normalized() *
-                                                   (half.length() + mover.getHalfExtentsWithMargin().length() +
-                                                    random.uniform(0, 3));
-    const btVector3 target = pose * btVector3(random.uniform(-1.5, 1.5) * half.x(), random.uniform(-1.5, 1.5) * half.y(),
-                                              random.uniform(-1.5, 1.5) * half.z());
+    const double away = half.length() + mover.getHalfExtentsWithMargin().length() + random.uniform(0, 3);
+    const btVector3 start = pose.getOrigin() + random.point(1).normalized() * away;
+    const btVector3 target = pose * (random.vector(-1.5, 1.5) * half);
     from = btTransform(turn, start);
     motion = (target - start) * random.uniform(0.3, 2);
   }

@@ -45,9 +45,11 @@ Case random_case(Random& random) {
   c.hb = random.vector(0.05, 3.0);
   c.ra = box_margin(c.ha);
   c.rb = box_margin(c.hb);
-  c.b = btTransform(random.rotation(), random.point(1.0));
+  const btVector3 b_origin = random.point(1.0);
+  c.b = btTransform(random.rotation(), b_origin);
   // a's centre near b's surface or inside it, so most cores overlap.
-  c.a = btTransform(random.rotation(), c.b * random.point(1.2) );
+  const btVector3 a_origin = c.b * random.point(1.2);
+  c.a = btTransform(random.rotation(), a_origin);
   return c;
 }
 

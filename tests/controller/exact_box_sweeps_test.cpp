@@ -56,18 +56,23 @@ struct RandomPair {
   btVector3 motion;
 
   RandomPair(Random& random, int i)
-      : box(btVector3(random.uniform(0.05, 1.0), random.uniform(0.3, 1.0), random.uniform(0.05, 1.0))) {
+      : box(random.within(btVector3(0.05, 0.3, 0.05), btVector3(1.0, 1.0, 1.0))) {
     box.setMargin(box_margin(box.getHalfExtentsWithMargin()));
-    const std::array<btVector3, 3> local = {random.point(1.5), random.point(1.5), random.point(1.5)};
-    const btTransform pose(i % 5 == 0 ? random.rotation() : btQuaternion::getIdentity(), random.point(2));
+    std::array<btVector3, 3> local;
+    for (btVector3& v : local) v = random.point(1.5);
+    const btVector3 origin = random.point(2);
+    const btTransform pose(i % 5 == 0 ? random.rotation() : btQuaternion::getIdentity(), origin);
     triangle = std::make_unique<OneTriangle>(local, pose, i % 4 == 3 ? 0.01 : 0.0);
     // Upright and turned about y mostly, as characters are; any rotation otherwise.
     const btQuaternion turn = i % 4 == 0 ? random.rotation() : btQuaternion(btVector3(0, 1, 0), random.uniform(-3, 3));
     const btVector3 centre = (triangle->world[0] + triangle->world[1] + triangle->world[2]) / 3.0;
-    const btVector3 start = centre + random.point(1).normalized() * (box.getHalfExtentsWithMargin().length() + random.uniform(0.5, 3));
+    const double away = box.getHalfExtentsWithMargin().length() + random.uniform(0.5, 3);
+    const btVector3 start = centre + random.point(1).normalized() * away;
     // Aim near a point of the triangle so that about half hit.
-    const btVector3 aim = centre + (triangle->world[random.engine() % 3] - centre) * random.uniform(0, 1.2) +
-                          random.point(0.7);
+    const btVector3 offset = random.point(0.7);
+    const double reach = random.uniform(0, 1.2);
+    const btVector3& corner = triangle->world[random.engine() % 3];
+    const btVector3 aim = centre + (corner - centre) * reach + offset;
     from = btTransform(turn, start);
     motion = (aim - start) * random.uniform(0.3, 2);
   }
@@ -228,7 +233,9 @@ TEST(BoxTriangleSweep, StartingWithTheCoreOnTheTriangleMatchesBulletsPenetration
   for (int i = 0; i < 20000 && overlapped < 10000; ++i) {
     RandomPair pair(random, i);
     const btVector3 centre = (pair.triangle->world[0] + pair.triangle->world[1] + pair.triangle->world[2]) / 3.0;
-    pair.from.setOrigin(centre + (pair.triangle->world[i % 3] - centre) * random.uniform(0, 1) + random.point(0.6));
+    const btVector3 offset = random.point(0.6);
+    const double reach = random.uniform(0, 1);
+    pair.from.setOrigin(centre + (pair.triangle->world[i % 3] - centre) * reach + offset);
     if (pair.gap_at(0) >= 0) continue;
     ++overlapped;
     const ExactSweep ours = pair.ours();
@@ -354,12 +361,11 @@ TEST(BoxTriangleSweep, AdapterMatchesBulletsConvexSweepTestOnRandomMeshes) {
     MeshWorld level(triangles, btTransform(btQuaternion(btVector3(0, 1, 0), 0.3 * w), btVector3(0.1 * w, 0, 0)));
     CollisionQueries queries(&level.world, nullptr);
     for (int i = 0; i < 500; ++i) {
-      btBoxShape box(btVector3(random.uniform(0.2, 0.6), random.uniform(0.4, 1.0), random.uniform(0.2, 0.6)));
+      btBoxShape box(random.within(btVector3(0.2, 0.4, 0.2), btVector3(0.6, 1.0, 0.6)));
       box.setMargin(box_margin(box.getHalfExtentsWithMargin()));
-      const btTransform from(btQuaternion(btVector3(0, 1, 0), random.uniform(-3, 3)),
-                             btVector3(random.uniform(-3, 3), random.uniform(1.5, 3), random.uniform(-3, 3)));
-      const btVector3 to = from.getOrigin() + btVector3(random.uniform(-1, 1), random.uniform(-3, 0.2),
-                                                        random.uniform(-1, 1));
+      const btVector3 start = random.within(btVector3(-3, 1.5, -3), btVector3(3, 3, 3));
+      const btTransform from(btQuaternion(btVector3(0, 1, 0), random.uniform(-3, 3)), start);
+      const btVector3 to = from.getOrigin() + random.within(btVector3(-1, -3, -1), btVector3(1, 0.2, 1));
       const SweepHit ours = queries.sweep(&box, from, to);
       OpposingSweep theirs(to - from.getOrigin());
       level.world.convexSweepTest(&box, from, btTransform(from.getBasis(), to), theirs, 0.0);

@@ -99,8 +99,9 @@ struct Case {
 
 Case random_case(Random& random, int i) {
   Case c;
-  c.box = btTransform(random.rotation(), random.point(0.5));
-  c.half = btVector3(random.uniform(0.05, 0.8), random.uniform(0.05, 0.8), random.uniform(0.05, 0.8));
+  const btVector3 origin = random.point(0.5);
+  c.box = btTransform(random.rotation(), origin);
+  c.half = random.vector(0.05, 0.8);
   c.radius = (i % 3 == 0) ? 0.0 : random.uniform(0.0, 0.01);
   const double spread = (i % 4 == 0) ? 3.0 : 1.2;
   for (auto& v : c.tri) v = random.point(spread);
@@ -215,7 +216,8 @@ TEST(ExactBoxTriangle, DegenerateTrianglesAreAPointOrASegment) {
   const btVector3 half(0.4, 0.3, 0.2);
   Random random;
   for (int i = 0; i < 200; ++i) {
-    const btVector3 a = random.point(1.0), b = random.point(1.0);
+    const btVector3 a = random.point(1.0);
+    const btVector3 b = random.point(1.0);
     const btVector3 point[3] = {a, a, a};
     const btVector3 segment[3] = {a, b, a + (b - a) * 0.5};
     for (const btVector3* tri : {point, segment}) {

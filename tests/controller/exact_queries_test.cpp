@@ -87,17 +87,17 @@ TEST(RayBox, MatchesBulletOnRandomRaysAndBoxes) {
   int grazing = 0;
   int bullet_false_hits = 0;
   for (int i = 0; i < 5000; ++i) {
-    const btVector3 half(random.uniform(0.02, 3), random.uniform(0.02, 3), random.uniform(0.02, 3));
+    const btVector3 half = random.vector(0.02, 3);
     btBoxShape shape(half);
     shape.setMargin(i % 2 == 0 ? 0.001 : 0.04);  // the scenario world's margin, and Bullet's default
     btCollisionObject object;
     object.setCollisionShape(&shape);
-    const btTransform pose(random.rotation(), random.point(5));
+    const btVector3 origin = random.point(5);
+    const btTransform pose(random.rotation(), origin);
     object.setWorldTransform(pose);
     // Aim at a point near the box, so that about half the rays hit.
     const btVector3 from = pose.getOrigin() + random.point(8);
-    const btVector3 target = pose * btVector3(random.uniform(-1.5, 1.5) * half.x(), random.uniform(-1.5, 1.5) * half.y(),
-                                             random.uniform(-1.5, 1.5) * half.z());
+    const btVector3 target = pose * (random.vector(-1.5, 1.5) * half);
     const btVector3 to = from + (target - from) * random.uniform(0.5, 3);
     bool inside = false;
     const ExactRayHit ours = ray_box(from, to, pose, half, &inside);
@@ -168,13 +168,14 @@ TEST(CollisionQueriesRay, MatchesBulletsRayTestOnRandomWorlds) {
   std::vector<std::unique_ptr<btCollisionObject>> objects;
   for (int i = 0; i < 60; ++i) {
     std::unique_ptr<btCollisionShape> shape;
-    const btVector3 half(random.uniform(0.1, 1.5), random.uniform(0.1, 1.5), random.uniform(0.1, 1.5));
+    const btVector3 half = random.vector(0.1, 1.5);
     if (i % 4 == 0) {
       auto compound = std::make_unique<btCompoundShape>();
       for (int c = 0; c < 3; ++c) {
         shapes.push_back(std::make_unique<btBoxShape>(half * 0.5));
         shapes.back()->setMargin(0.001);
-        compound->addChildShape(btTransform(random.rotation(), random.point(1)), shapes.back().get());
+        const btVector3 origin = random.point(1);
+        compound->addChildShape(btTransform(random.rotation(), origin), shapes.back().get());
       }
       shape = std::move(compound);
     } else if (i % 4 == 1) {
@@ -185,7 +186,8 @@ TEST(CollisionQueriesRay, MatchesBulletsRayTestOnRandomWorlds) {
     }
     auto object = std::make_unique<btCollisionObject>();
     object->setCollisionShape(shape.get());
-    object->setWorldTransform(btTransform(random.rotation(), random.point(10)));
+    const btVector3 origin = random.point(10);
+    object->setWorldTransform(btTransform(random.rotation(), origin));
     world.addCollisionObject(object.get());
     shapes.push_back(std::move(shape));
     objects.push_back(std::move(object));
@@ -256,7 +258,7 @@ TEST(CapsuleBox, MatchesBulletsContactOnRandomPairs) {
   btCollisionWorld world(&dispatcher, &broadphase, &configuration);
   int compared = 0;
   for (int i = 0; i < 10000; ++i) {
-    const btVector3 half(random.uniform(0.05, 2), random.uniform(0.05, 2), random.uniform(0.05, 2));
+    const btVector3 half = random.vector(0.05, 2);
     btBoxShape box(half);
     box.setMargin(i % 2 == 0 ? 0.001 : 0.04);
     btCollisionObject box_object;
@@ -269,11 +271,10 @@ TEST(CapsuleBox, MatchesBulletsContactOnRandomPairs) {
     btCollisionObject capsule_object;
     capsule_object.setCollisionShape(&capsule);
     // Near the box's surface: a point on the box pushed out along a random direction.
-    const btVector3 on_box = box_pose * btVector3(random.uniform(-1, 1) * half.x(), random.uniform(-1, 1) * half.y(),
-                                                  random.uniform(-1, 1) * half.z());
+    const btVector3 on_box = box_pose * (random.vector(-1, 1) * half);
     const btVector3 out = random.point(1).normalized();
-    const btTransform capsule_pose(random.rotation(),
-                                   on_box + out * (half.length() + random.uniform(-0.6, 0.1) + half_height));
+    const double away = half.length() + random.uniform(-0.6, 0.1) + half_height;
+    const btTransform capsule_pose(random.rotation(), on_box + out * away);
     capsule_object.setWorldTransform(capsule_pose);
     const btVector3 axis = capsule_pose.getBasis().getColumn(1) * half_height;
     const ExactContact ours = capsule_box(capsule_pose.getOrigin() - axis, capsule_pose.getOrigin() + axis,

@@ -103,24 +103,29 @@ struct RandomPair {
   btTransform from;
   btTransform to;
 
-  RandomPair(Random& random, int i)
-      : caster(random.uniform(0.05, 0.6), i % 3 == 0 ? 0.0 : random.uniform(0.05, 1.0)),
-        shape(btVector3(random.uniform(0.02, 3), random.uniform(0.02, 3), random.uniform(0.02, 3))) {
+  RandomPair(Random& random, int i) : caster(random_caster(random, i)), shape(random.vector(0.02, 3)) {
     const btVector3 half = shape.getHalfExtentsWithMargin();
     // The scenario world's margin, and Bullet's default, at most half the
     // thinnest extent as the world makes them (a core is never inverted).
     shape.setMargin(std::min(i % 2 == 0 ? 0.001 : 0.04, 0.5 * half[half.minAxis()]));
     object.setCollisionShape(&shape);
-    box = btTransform(random.rotation(), random.point(3));
+    const btVector3 origin = random.point(3);
+    box = btTransform(random.rotation(), origin);
     object.setWorldTransform(box);
     // Upright most of the time, as characters are; any rotation otherwise.
     const btQuaternion turn = i % 4 == 0 ? random.rotation() : btQuaternion::getIdentity();
     // Start outside, aim at a point near the box so that about half hit.
-    const btVector3 start = box.getOrigin() + random.point(1).normalized() * (half.length() + random.uniform(0, 4));
-    const btVector3 target = box * btVector3(random.uniform(-1.5, 1.5) * half.x(), random.uniform(-1.5, 1.5) * half.y(),
-                                             random.uniform(-1.5, 1.5) * half.z());
+    const double away = half.length() + random.uniform(0, 4);
+    const btVector3 start = box.getOrigin() + random.point(1).normalized() * away;
+    const btVector3 target = box * (random.vector(-1.5, 1.5) * half);
     from = btTransform(turn, start);
     to = btTransform(turn, start + (target - start) * random.uniform(0.3, 2));
+  }
+
+  /// A sphere every third pair (the half height is drawn before the radius).
+  static Caster random_caster(Random& random, int i) {
+    const double half_height = i % 3 == 0 ? 0.0 : random.uniform(0.05, 1.0);
+    return Caster(random.uniform(0.05, 0.6), half_height);
   }
 
   /// The exact gap at `fraction` with the start moved by `offset`.
@@ -288,7 +293,7 @@ struct RandomWorld {
   std::vector<std::unique_ptr<btCollisionObject>> objects;
 
   btBoxShape* box(Random& random, double size, int i) {
-    const btVector3 half(random.uniform(0.02, size), random.uniform(0.02, size), random.uniform(0.02, size));
+    const btVector3 half = random.vector(0.02, size);
     auto box = std::make_unique<btBoxShape>(half);
     box->setMargin(std::min(i % 2 == 0 ? 0.001 : 0.04, 0.5 * half[half.minAxis()]));
     shapes.push_back(std::move(box));
@@ -302,7 +307,8 @@ struct RandomWorld {
         auto compound = std::make_unique<btCompoundShape>(i % 8 == 0);
         for (int c = 0; c < 1 + i % 6; ++c) {
           const btQuaternion turn = c % 2 == 0 ? btQuaternion::getIdentity() : random.rotation();
-          compound->addChildShape(btTransform(turn, random.point(1.5)), box(random, 0.8, c));
+          btBoxShape* child = box(random, 0.8, c);
+          compound->addChildShape(btTransform(turn, random.point(1.5)), child);
         }
         shapes.push_back(std::move(compound));
         shape = shapes.back().get();
@@ -334,11 +340,14 @@ TEST(CollisionQueriesSweep, MatchesBulletsConvexSweepTestOnRandomWorlds) {
     RandomWorld level(random);
     CollisionQueries queries(&level.world, nullptr);
     for (int i = 0; i < 500; ++i) {
-      const Caster caster(random.uniform(0.1, 0.5), i % 3 == 0 ? 0.0 : random.uniform(0.2, 0.8));
+      const double half_height = i % 3 == 0 ? 0.0 : random.uniform(0.2, 0.8);
+      const Caster caster(random.uniform(0.1, 0.5), half_height);
       // Toward one of the objects, so that most sweeps hit something.
-      const btVector3 target =
-          level.objects[random.engine() % level.objects.size()]->getWorldTransform().getOrigin() + random.point(1);
-      const btTransform from(btQuaternion::getIdentity(), target + random.point(1).normalized() * random.uniform(1, 4));
+      const btVector3 offset = random.point(1);
+      const btCollisionObject& aimed = *level.objects[random.engine() % level.objects.size()];
+      const btVector3 target = aimed.getWorldTransform().getOrigin() + offset;
+      const double away = random.uniform(1, 4);
+      const btTransform from(btQuaternion::getIdentity(), target + random.point(1).normalized() * away);
       const btVector3 to = from.getOrigin() + (target - from.getOrigin()) * random.uniform(0.3, 1.5);
       const SweepHit ours = queries.sweep(caster.shape.get(), from, to);
       OpposingSweep theirs(to - from.getOrigin());

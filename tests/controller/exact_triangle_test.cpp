@@ -109,14 +109,17 @@ TEST(CapsuleTriangleSweep, MatchesBulletsCastOnRandomMotions) {
   int disagree = 0;
   for (int i = 0; i < 6000; ++i) {
     const Triangle t = random_triangle(random);
-    const btTransform pose(random.rotation(), random.point(2));
+    const btVector3 origin = random.point(2);
+    const btTransform pose(random.rotation(), origin);
     Mesh mesh({t}, pose);
     const Triangle world{{pose * t.v[0], pose * t.v[1], pose * t.v[2]}};
     const double radius = random.uniform(0.05, 0.6);
     const double half_height = i % 5 == 0 ? 0.0 : random.uniform(0.0, 0.9);
     btCapsuleShape shape(radius, 2 * half_height);
     // Start clear of the triangle, aimed at a point near it.
-    const btTransform from(random.rotation(), pose * (random.point(1) + random.direction() * 2.5));
+    const btVector3 away = random.direction() * 2.5;
+    const btVector3 start = pose * (random.point(1) + away);
+    const btTransform from(random.rotation(), start);
     const btVector3 target = pose * (random.point(1.2));
     const btVector3 motion = (target - from.getOrigin()) * random.uniform(0.3, 1.6);
     btTransform to = from;

@@ -25,7 +25,8 @@ struct Random : RandomGeometry {
   /// Rotated half the time, axis-aligned (a level's stairs) otherwise.
   btTransform pose(double r) {
     const bool turn = uniform(0, 1) < 0.5;
-    return btTransform(turn ? rotation() : btQuaternion::getIdentity(), point(r));
+    const btVector3 origin = point(r);
+    return btTransform(turn ? rotation() : btQuaternion::getIdentity(), origin);
   }
 };
 

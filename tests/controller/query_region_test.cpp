@@ -40,8 +40,11 @@ struct BoxWorld {
     for (int i = 0; i < 600; ++i) {
       objects.push_back(std::make_unique<btCollisionObject>());
       objects.back()->setCollisionShape(&shape);
-      objects.back()->setWorldTransform(btTransform(
-          btQuaternion::getIdentity(), btVector3(2.0 * (i % 30) + jitter(engine), jitter(engine), 2.0 * (i / 30) + jitter(engine))));
+      const double dz = jitter(engine);
+      const double dy = jitter(engine);
+      const double dx = jitter(engine);
+      objects.back()->setWorldTransform(
+          btTransform(btQuaternion::getIdentity(), btVector3(2.0 * (i % 30) + dx, dy, 2.0 * (i / 30) + dz)));
       world.addCollisionObject(objects.back().get());
     }
     world.updateAabbs();
@@ -62,7 +65,10 @@ TEST(QueryRegion, VisitsWhatBulletsWalkVisitsInItsOrder) {
   btVector3 at(10, 0, 10);
   int visited = 0;
   for (int tick = 0; tick < 400; ++tick) {
-    at += btVector3(step(engine) + 0.05, step(engine) * 0.2, step(engine) + 0.05);  // a walk that leaves regions
+    const double dz = step(engine);
+    const double dy = step(engine);
+    const double dx = step(engine);
+    at += btVector3(dx + 0.05, dy * 0.2, dz + 0.05);  // a walk that leaves regions
     if (tick % 97 == 50) {
       // A body moved: the tree changes, the region must notice.
       btCollisionObject& moved = *w.objects[tick % w.objects.size()];
@@ -75,7 +81,9 @@ TEST(QueryRegion, VisitsWhatBulletsWalkVisitsInItsOrder) {
     region.aabb_test(&w.broadphase, at - half, at + half, ours);
     w.broadphase.aabbTest(at - half, at + half, bullets);
     ASSERT_EQ(ours.seen, bullets.seen) << "tick " << tick;
-    const btVector3 to = at + btVector3(step(engine) * 3, -1.5, step(engine) * 3);
+    const double ray_z = step(engine);
+    const double ray_x = step(engine);
+    const btVector3 to = at + btVector3(ray_x * 3, -1.5, ray_z * 3);
     RayVisits ray_ours(at, to);
     RayVisits ray_bullets(at, to);
     region.ray_test(&w.broadphase, at, to, ray_ours, -half, half);

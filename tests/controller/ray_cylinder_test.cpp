@@ -44,10 +44,10 @@ TEST(RayCylinder, MatchesABruteForceMarchOnRandomRays) {
     const double h = random.uniform(0.05, 1.5);
     btCylinderShape cylinder(btVector3(r, h, r));
     cylinder.setMargin(0.001);
-    const btTransform pose(random.rotation(), random.point(2.0));
+    const btVector3 origin = random.point(2.0);
+    const btTransform pose(random.rotation(), origin);
     const btVector3 from = pose.getOrigin() + random.point(4.0);
-    const btVector3 target = pose * btVector3(random.uniform(-1.5, 1.5) * r, random.uniform(-1.5, 1.5) * h,
-                                             random.uniform(-1.5, 1.5) * r);
+    const btVector3 target = pose * (random.vector(-1.5, 1.5) * btVector3(r, h, r));
     const btVector3 to = from + (target - from) * random.uniform(0.5, 2.0);
     ExactRayHit hit;
     if (!ray_cylinder(from, to, cylinder, pose, &hit)) {

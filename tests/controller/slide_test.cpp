@@ -107,8 +107,14 @@ TEST(ConstrainToPlanes, IsTheClosestAllowedMotionForRandomPlanes) {
   for (int trial = 0; trial < 200; ++trial) {
     SlidePlanes planes;
     const int count = 1 + trial % 4;
-    for (int i = 0; i < count; ++i) planes.add(btVector3(next(), next(), next()).normalized());
-    const btVector3 wanted(next(), next(), next());
+    for (int i = 0; i < count; ++i) {
+      const double nz = next();
+      const double ny = next();
+      planes.add(btVector3(next(), ny, nz).normalized());
+    }
+    const double wz = next();
+    const double wy = next();
+    const btVector3 wanted(next(), wy, wz);
     const PlaneSolution out = constrain_to_planes(wanted, planes);
     for (int i = 0; i < planes.count; ++i) EXPECT_GE(out.direction.dot(planes.normals[i]), -1e-9);
     const double best = (wanted - out.direction).length();

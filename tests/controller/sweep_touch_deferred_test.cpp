@@ -47,8 +47,9 @@ Grazing grazing(Random& random, const Triangle& t) {
     btVector3 along = random.direction();
     along -= c.normal * along.dot(c.normal);
     if (along.length2() < 1e-6) continue;
-    const btVector3 motion =
-        along.normalized() * random.uniform(0.05, 2.0) - c.normal * random.uniform(0.0, 0.005);
+    const double press = random.uniform(0.0, 0.005);
+    const double length = random.uniform(0.05, 2.0);
+    const btVector3 motion = along.normalized() * length - c.normal * press;
     const btVector3 back = motion * random.uniform(0.0, 0.9);
     const btVector3 a = pose.getOrigin() - axis + shift - back;
     const btVector3 b = pose.getOrigin() + axis + shift - back;

@@ -36,7 +36,9 @@ TEST(SweepUntil, APairAnswersAsWithoutItButAHitAfterItIsAMiss) {
     const btVector3 axis = from.getBasis().getColumn(1) * half_height;
     const btVector3 a = from.getOrigin() - axis;
     const btVector3 b = from.getOrigin() + axis;
-    const btVector3 motion = (t.v[i % 3] + random.point(0.3) - from.getOrigin()) * random.uniform(0.3, 1.6);
+    const double reach = random.uniform(0.3, 1.6);
+    const btVector3 aim = t.v[i % 3] + random.point(0.3);
+    const btVector3 motion = (aim - from.getOrigin()) * reach;
     const TriangleSweep full = capsule_triangle_sweep(a, b, radius, motion, t);
     double until = random.uniform(0.0, 1.0);
     if (full.kind == TriangleSweep::Kind::Hit) {
@@ -145,8 +147,8 @@ void expect_reference_answers(bool cached) {
   int later = 0;          // hits after the first, which the pruned sweep cuts short
   int grazing_first = 0;  // sweeps whose first hit the callback skips
   for (int i = 0; i < 1500; ++i) {
-    btVector3 start(random.uniform(-1.5, 1.5), random.uniform(0.9, 1.6), random.uniform(-1.5, 1.5));
-    btVector3 motion(random.uniform(-0.6, 0.6), random.uniform(-1.2, 0.1), random.uniform(-0.6, 0.6));
+    btVector3 start = random.within(btVector3(-1.5, 0.9, -1.5), btVector3(1.5, 1.6, 1.5));
+    btVector3 motion = random.within(btVector3(-0.6, -1.2, -0.6), btVector3(0.6, 0.1, 0.6));
     if (i % 3 == 0) motion = btVector3(0, -random.uniform(0.2, 1.5), 0);  // straight down, as step-downs and probes
     if (i % 3 == 1) {
       // Lowered onto the mesh first, then along the face it rests on,
@@ -159,7 +161,8 @@ void expect_reference_answers(bool cached) {
       if (!detail::triangle_sweep_pair(&shape, high, low, &mesh.object, &down) || !down.hasHit()) continue;
       start = high.getOrigin().lerp(low.getOrigin(), down.m_closestHitFraction);
       const btVector3 n = down.m_hitNormalWorld.normalized();
-      btVector3 along(random.uniform(-0.5, 0.5), 0.0, random.uniform(-0.5, 0.5));
+      const double along_z = random.uniform(-0.5, 0.5);
+      btVector3 along(random.uniform(-0.5, 0.5), 0.0, along_z);
       along -= n * along.dot(n);
       motion = along - n * (along.length() * random.uniform(0.0, 2e-6));
     }

@@ -109,16 +109,19 @@ TEST(TriangleCache, HandsOutWhatBulletsWalkHandsOutInItsOrder) {
   std::size_t rays_handed = 0;
   for (int step = 0; step < 600; ++step) {
     // A wander that leaves regions, with now and then a jump far away.
-    at += btVector3(random.uniform(-0.2, 0.3), random.uniform(-0.05, 0.05), random.uniform(-0.2, 0.3));
-    if (step % 150 == 149) at = btVector3(random.uniform(0, 21), 0.5, random.uniform(0, 21));
-    const btVector3 half(random.uniform(0.2, 0.6), random.uniform(0.5, 1.2), random.uniform(0.2, 0.6));
+    at += random.within(btVector3(-0.2, -0.05, -0.2), btVector3(0.3, 0.05, 0.3));
+    if (step % 150 == 149) {
+      const double z = random.uniform(0, 21);
+      at = btVector3(random.uniform(0, 21), 0.5, z);
+    }
+    const btVector3 half = random.within(btVector3(0.2, 0.5, 0.2), btVector3(0.6, 1.2, 0.6));
     Visits ours;
     Visits bullets;
     ASSERT_TRUE(cache.process_all_triangles(terrain.shape.get(), &ours, at - half, at + half));
     terrain.shape->processAllTriangles(&bullets, at - half, at + half);
     ASSERT_EQ(ours.seen, bullets.seen) << "step " << step;
     handed += ours.seen.size();
-    const btVector3 to = at + btVector3(random.uniform(-1, 1), random.uniform(-1.5, 0.2), random.uniform(-1, 1));
+    const btVector3 to = at + random.within(btVector3(-1, -1.5, -1), btVector3(1, 0.2, 1));
     RayVisits ray_ours(at, to);
     RayVisits ray_bullets(at, to);
     ASSERT_TRUE(cache.perform_raycast(terrain.shape.get(), &ray_ours, at, to));
@@ -263,10 +266,13 @@ TEST(TriangleCache, HandsOutWhatAHeightfieldsWalkHandsOutInItsOrder) {
       // A wander that leaves regions, with now and then a jump anywhere,
       // off the field's edges too.
       at += random.vector(-0.25, 0.3);
-      if (step % 50 == 49) at = btVector3(random.uniform(-1.2, 1.2), 0, random.uniform(-1.2, 1.2)) * reach;
+      if (step % 50 == 49) {
+        const double z = random.uniform(-1.2, 1.2);
+        at = btVector3(random.uniform(-1.2, 1.2), 0, z) * reach;
+      }
       at[up] = random.uniform(-0.6, 0.6) * scaling[up];
       // Thin boxes too, whose up span lets the walk skip triangles.
-      btVector3 half(random.uniform(0.1, 1.5), random.uniform(0.1, 1.5), random.uniform(0.1, 1.5));
+      btVector3 half = random.vector(0.1, 1.5);
       half[up] = random.uniform(0.01, 0.8) * scaling[up];
       Visits ours;
       Visits bullets;
@@ -381,13 +387,18 @@ AdapterCounts expect_answers_as_without(btCollisionShape* shape, const btTransfo
   btVector3 at(3, 1.0, 3);
   for (int step = 0; step < 800; ++step) {
     if (step % 200 == 100) {  // the body moves: the cache's triangles are in its frame
+      const double y = random.uniform(-0.2, 0.2);
+      const double x = random.uniform(-1, 1);
+      const double angle = random.uniform(-0.3, 0.3);
       ground.setWorldTransform(
-          btTransform(btQuaternion(btVector3(0, 1, 0), random.uniform(-0.3, 0.3)),
-                      btVector3(random.uniform(-1, 1), random.uniform(-0.2, 0.2), 0) + origin.getOrigin()));
+          btTransform(btQuaternion(btVector3(0, 1, 0), angle), btVector3(x, y, 0) + origin.getOrigin()));
       world.updateSingleAabb(&ground);
     }
-    at += btVector3(random.uniform(-0.15, 0.25), random.uniform(-0.08, 0.08), random.uniform(-0.15, 0.25));
-    if (at.x() > 20 || at.z() > 20) at = btVector3(random.uniform(1, 8), 1.0, random.uniform(1, 8));
+    at += random.within(btVector3(-0.15, -0.08, -0.15), btVector3(0.25, 0.08, 0.25));
+    if (at.x() > 20 || at.z() > 20) {
+      const double z = random.uniform(1, 8);
+      at = btVector3(random.uniform(1, 8), 1.0, z);
+    }
     at.setY(std::fmin(std::fmax(at.y(), 0.2), 1.2));
     const btTransform pose(btQuaternion::getIdentity(), at);
     const btVector3 axis(0, 0.5, 0);
@@ -415,7 +426,7 @@ AdapterCounts expect_answers_as_without(btCollisionShape* shape, const btTransfo
     // start contacts. A box (turned now and then) sweeps from there too.
     const btTransform box_pose(step % 3 == 0 ? random.rotation() : btQuaternion::getIdentity(), at);
     for (int sweep = 0; sweep < 3; ++sweep) {
-      const btVector3 motion(random.uniform(-0.6, 0.6), random.uniform(-0.8, 0.4), random.uniform(-0.6, 0.6));
+      const btVector3 motion = random.within(btVector3(-0.6, -0.8, -0.6), btVector3(0.6, 0.4, 0.6));
       const btTransform to(btQuaternion::getIdentity(), at + motion);
       btCollisionWorld::ClosestConvexResultCallback plain_sweep(at, at + motion);
       btCollisionWorld::ClosestConvexResultCallback cached_sweep(at, at + motion);
@@ -441,7 +452,7 @@ AdapterCounts expect_answers_as_without(btCollisionShape* shape, const btTransfo
     }
     // Rays through the adapter (its region's walk makes the cache active)
     // against Bullet's own rayTest.
-    const btVector3 ray_to = at + btVector3(random.uniform(-1, 1), random.uniform(-2.5, 0.5), random.uniform(-1, 1));
+    const btVector3 ray_to = at + random.within(btVector3(-1, -2.5, -1), btVector3(1, 0.5, 1));
     CollisionQueries queries(&world, nullptr);
     const RayHit ours = queries.ray(at, ray_to);
     btCollisionWorld::ClosestRayResultCallback bullets(at, ray_to);

@@ -15,6 +15,7 @@
 #include "controller/exact_triangle.h"
 #include "controller/triangle_pairs.h"
 #include "stepslide/collision.h"
+#include "support/random_geometry.h"
 
 namespace stepslide::test::triangles {
 
@@ -25,19 +26,13 @@ using detail::Triangle;
 using detail::TriangleContact;
 using detail::TriangleSweep;
 
-struct Random {
-  std::mt19937_64 engine{20261123};
-  double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(engine); }
-  btVector3 point(double r) { return btVector3(uniform(-r, r), uniform(-r, r), uniform(-r, r)); }
+struct Random : RandomGeometry {
+  Random() : RandomGeometry(20261123) {}
   btVector3 direction() {
     for (;;) {
       const btVector3 d = point(1);
       if (d.length2() > 1e-3 && d.length2() <= 1) return d.normalized();
     }
-  }
-  btQuaternion rotation() {
-    btQuaternion q(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1));
-    return q.length2() < 1e-6 ? btQuaternion::getIdentity() : q.normalized();
   }
 };
 
@@ -98,7 +93,9 @@ inline double to_triangle(const btVector3& p, const Triangle& t) {
 }
 
 inline Triangle random_triangle(Random& random) {
-  return Triangle{{random.point(1), random.point(1), random.point(1)}};
+  Triangle t;
+  for (btVector3& v : t.v) v = random.point(1);
+  return t;
 }
 
 /// A capsule near the triangle: a point of it pushed out along a random
@@ -108,8 +105,9 @@ inline btTransform near_pose(Random& random, const Triangle& t, double radius, d
   const double v = random.uniform(0, 1 - u);
   const btVector3 on = t.v[0] + (t.v[1] - t.v[0]) * u + (t.v[2] - t.v[0]) * v;
   const btVector3 out = random.direction();
-  return btTransform(random.rotation(), on + out * (radius + half_height * random.uniform(0, 1.2) +
-                                                    random.uniform(-0.3, 0.3)));
+  const double lift = half_height * random.uniform(0, 1.2);
+  const double away = radius + lift + random.uniform(-0.3, 0.3);
+  return btTransform(random.rotation(), on + out * away);
 }
 
 /// Bullet's cast of the capsule against the mesh (the adapter's fallback),

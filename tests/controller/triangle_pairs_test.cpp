@@ -67,15 +67,17 @@ TEST(TrianglePairs, MeshContactsMatchBulletsOnePerTriangle) {
     }
   }
   BulletWorld w;
-  const btTransform pose(random.rotation(), random.point(1));
+  const btVector3 origin = random.point(1);
+  const btTransform pose(random.rotation(), origin);
   Mesh mesh(triangles, pose);
   w.world.addCollisionObject(&mesh.object);
   int compared = 0;
   for (int i = 0; i < 400; ++i) {
     const double radius = random.uniform(0.1, 0.5);
     const double half_height = random.uniform(0.0, 0.6);
-    const btVector3 local(random.uniform(-1.5, 1.5), random.uniform(-0.1, 0.6) + radius + half_height,
-                          random.uniform(-1.5, 1.5));
+    const double z = random.uniform(-1.5, 1.5);
+    const double y = random.uniform(-0.1, 0.6) + radius + half_height;
+    const btVector3 local(random.uniform(-1.5, 1.5), y, z);
     Capsule capsule(radius, half_height, btTransform(pose.getRotation(), pose * local));
     w.world.addCollisionObject(&capsule.object);
     w.world.updateAabbs();
@@ -132,7 +134,8 @@ TEST(TrianglePairs, SweepsDoNotDependOnTheTrianglesOrder) {
   btCapsuleShape shape(0.3, 0.8);
   int hits = 0;
   for (int i = 0; i < 300; ++i) {
-    const btVector3 start(random.uniform(-1, 1), 0.0, random.uniform(-1, 1));
+    const double z = random.uniform(-1, 1);
+    const btVector3 start(random.uniform(-1, 1), 0.0, z);
     // Lowered onto the mesh first, so the motion starts in contact.
     btCollisionWorld::ClosestConvexResultCallback down(start, start);
     const btTransform high(btQuaternion::getIdentity(), start + btVector3(0, 1.5, 0));
@@ -142,8 +145,7 @@ TEST(TrianglePairs, SweepsDoNotDependOnTheTrianglesOrder) {
     const btTransform from(btQuaternion::getIdentity(),
                            high.getOrigin().lerp(low.getOrigin(), down.hasHit() ? down.m_closestHitFraction : 1.0));
     btTransform to = from;
-    to.setOrigin(from.getOrigin() + btVector3(random.uniform(-0.5, 0.5), random.uniform(-0.2, 0.0),
-                                              random.uniform(-0.5, 0.5)));
+    to.setOrigin(from.getOrigin() + random.within(btVector3(-0.5, -0.2, -0.5), btVector3(0.5, 0.0, 0.5)));
     btCollisionWorld::ClosestConvexResultCallback a(from.getOrigin(), to.getOrigin());
     btCollisionWorld::ClosestConvexResultCallback b(from.getOrigin(), to.getOrigin());
     ASSERT_TRUE(detail::triangle_sweep_pair(&shape, from, to, &first.object, &a));
@@ -177,8 +179,9 @@ TEST(TrianglePairs, HeightfieldContactsAndSweepsMatchBullets) {
   for (int i = 0; i < 300; ++i) {
     const double radius = random.uniform(0.1, 0.4);
     const double half_height = random.uniform(0.0, 0.5);
-    const btVector3 at(random.uniform(-1.5, 1.5), random.uniform(-0.2, 0.6) + radius + half_height,
-                       random.uniform(-1.2, 1.2));
+    const double z = random.uniform(-1.2, 1.2);
+    const double y = random.uniform(-0.2, 0.6) + radius + half_height;
+    const btVector3 at(random.uniform(-1.5, 1.5), y, z);
     Capsule capsule(radius, half_height, btTransform(btQuaternion::getIdentity(), at));
     w.world.addCollisionObject(&capsule.object);
     w.world.updateAabbs();
@@ -187,7 +190,8 @@ TEST(TrianglePairs, HeightfieldContactsAndSweepsMatchBullets) {
     // Down and across onto the terrain, from above it.
     const btTransform from(btQuaternion::getIdentity(), at + btVector3(0, 1.0, 0));
     btTransform to = from;
-    to.setOrigin(from.getOrigin() + btVector3(random.uniform(-0.5, 0.5), -1.5, random.uniform(-0.5, 0.5)));
+    const double down_z = random.uniform(-0.5, 0.5);
+    to.setOrigin(from.getOrigin() + btVector3(random.uniform(-0.5, 0.5), -1.5, down_z));
     const SweepAnswers s = both_sweeps(capsule.shape, from, to, ground);
     if (!s.ours_answered || !s.bullet_hit || !s.ours_hit) continue;
     ++swept;

@@ -361,9 +361,11 @@ TEST(ScenarioLoad, MutatedInputNeverThrows) {
         case 1:
           text.erase(at, 1 + next(20));
           break;
-        case 2:
-          text.insert(at, text.substr(next(text.size()), next(40)));
+        case 2: {
+          const std::size_t count = next(40);
+          text.insert(at, text.substr(next(text.size()), count));
           break;
+        }
         default:
           text.insert(at, 1, alphabet[next(alphabet.size())]);
           break;

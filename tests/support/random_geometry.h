@@ -2,6 +2,9 @@
 // queries against Bullet's on many random cases. The components are drawn
 // in a fixed order (last first, as the GCC builds drew them when they were
 // constructor arguments), so a seed gives the same cases with every compiler.
+// A test draws one number per statement or through these helpers: two draws
+// in one call's arguments or one operator's operands come in an order C++
+// leaves to the compiler (tools/check_draw_order.py finds them).
 #pragma once
 
 #include <btBulletCollisionCommon.h>
@@ -21,6 +24,14 @@ struct RandomGeometry {
     const double z = uniform(lo, hi);
     const double y = uniform(lo, hi);
     const double x = uniform(lo, hi);
+    return btVector3(x, y, z);
+  }
+
+  /// A point of the box [lo, hi), drawn z, y, x.
+  btVector3 within(const btVector3& lo, const btVector3& hi) {
+    const double z = uniform(lo.z(), hi.z());
+    const double y = uniform(lo.y(), hi.y());
+    const double x = uniform(lo.x(), hi.x());
     return btVector3(x, y, z);
   }
 
