@@ -22,8 +22,8 @@ class Polytope {
   static constexpr int kMaxFaces = 2 * kMaxVertices + 64;
 
   ConvexDistance expand(const ConvexSolid& a, const ConvexSolid& b, const Vertex (&start)[4], int evaluations) {
+    upper_ = BT_LARGE_FLOAT;
     start_tetrahedron(start);
-    double upper = BT_LARGE_FLOAT;
     int best = 0;
     Face best_face = faces_[0];
     Vertex best_support = vertices_[0];
@@ -35,20 +35,20 @@ class Polytope {
       const Vertex w = support_of(a, b, f.normal);
       ++evaluations;
       const double h = w.w.dot(f.normal);
-      if (h < upper) {
-        upper = h;
+      if (h < upper_) {
+        upper_ = h;
         best = nearest;
         best_face = f;
         best_support = w;
       }
-      if (upper - lower <= kConvexDistanceTolerance) {
+      if (upper_ - lower <= kConvexDistanceTolerance) {
         converged = true;
         break;
       }
       if (vertex_count_ == kMaxVertices || !add_vertex(w, nearest)) break;
     }
     (void)best;
-    ConvexDistance d = finish(best_face, best_support, upper, a, b);
+    ConvexDistance d = finish(best_face, best_support, upper_, a, b);
     d.converged = converged;
     d.evaluations = evaluations;
     return d;
@@ -73,6 +73,7 @@ class Polytope {
     interior_ = (start[0].w + start[1].w + start[2].w + start[3].w) * 0.25;
     face_count_ = 0;
     free_count_ = 0;
+    candidate_count_ = 0;
     static constexpr int kFaces[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
     for (const auto& f : kFaces) make_face(f[0], f[1], f[2]);
     for (int i = 0; i < 4; ++i) {
@@ -92,7 +93,7 @@ class Polytope {
   }
 
   int make_face(int i, int j, int k) {
-    const int slot = free_count_ > 0 ? free_[--free_count_] : face_count_++;
+    const int slot = free_count_ > 0 ? free_[--free_count_] : new_slot();
     Face& f = faces_[slot];
     f.v[0] = i, f.v[1] = j, f.v[2] = k;
     f.removed = false;
@@ -111,10 +112,47 @@ class Polytope {
       f.distance = BT_LARGE_FLOAT;  // below BT_INFINITY: still a face
       distance_[slot] = f.distance;
     }
+    if (!listed_[slot] && f.distance <= upper_) {
+      listed_[slot] = true;
+      candidates_[candidate_count_++] = slot;
+    }
     return slot;
   }
 
-  int nearest_face() const {
+  int new_slot() {
+    listed_[face_count_] = false;
+    return face_count_++;
+  }
+
+  /// The face nearest the origin, the first slot among equals. Only faces
+  /// no farther than the upper bound can be it (the nearest face's distance
+  /// is a lower bound on the depth, which the upper bound holds from
+  /// above), and the upper bound only falls: the faces made within it are
+  /// listed as they are made, and a listed face found beyond it leaves the
+  /// list for good. Near the end a handful are left of a hundred.
+  int nearest_face() {
+    int best = -1;
+    double nearest = 0.0;
+    int kept = 0;
+    for (int i = 0; i < candidate_count_; ++i) {
+      const int slot = candidates_[i];
+      const double d = distance_[slot];
+      if (!(d <= upper_)) {  // beyond the bound, or freed (infinite)
+        listed_[slot] = false;
+        continue;
+      }
+      candidates_[kept++] = slot;
+      if (best < 0 || d < nearest || (d == nearest && slot < best)) {
+        best = slot;
+        nearest = d;
+      }
+    }
+    candidate_count_ = kept;
+    // Rounding may leave every face beyond the bound: all of them then.
+    return best >= 0 ? best : scan_all();
+  }
+
+  int scan_all() const {
     // Over a plain array of the distances: the scan is most of an
     // iteration's cost once the polytope has a hundred faces.
     int best = 0;
@@ -233,6 +271,10 @@ class Polytope {
   Face faces_[kMaxFaces];
   double distance_[kMaxFaces];  ///< faces_[i].distance, for the nearest face's scan
   int face_count_ = 0;  ///< slots used, free ones included
+  int candidates_[kMaxFaces];  ///< the slots that may be the nearest face (nearest_face)
+  int candidate_count_ = 0;
+  bool listed_[kMaxFaces];     ///< whether a slot is in candidates_
+  double upper_ = BT_LARGE_FLOAT;  ///< the least separation measured along a face normal
   int free_[kMaxFaces];
   int free_count_ = 0;
   int removed_[kMaxFaces];
