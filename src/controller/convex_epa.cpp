@@ -75,19 +75,15 @@ class Polytope {
     free_count_ = 0;
     candidate_count_ = 0;
     static constexpr int kFaces[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
+    // Across edge e (v[e] to v[e + 1]) of face i: the face holding that edge
+    // the other way round, and which of its edges it is (fixed by kFaces).
+    static constexpr int kAdjacent[4][3] = {{1, 3, 2}, {2, 3, 0}, {0, 3, 1}, {1, 2, 0}};
+    static constexpr int kEdge[4][3] = {{2, 2, 0}, {2, 0, 0}, {2, 1, 0}, {1, 1, 1}};
     for (const auto& f : kFaces) make_face(f[0], f[1], f[2]);
     for (int i = 0; i < 4; ++i) {
       for (int e = 0; e < 3; ++e) {
-        const int from = faces_[i].v[e];
-        const int to = faces_[i].v[(e + 1) % 3];
-        for (int j = 0; j < 4; ++j) {
-          for (int k = 0; k < 3; ++k) {
-            if (faces_[j].v[k] == to && faces_[j].v[(k + 1) % 3] == from) {
-              faces_[i].adjacent[e] = j;
-              faces_[i].edge[e] = k;
-            }
-          }
-        }
+        faces_[i].adjacent[e] = kAdjacent[i][e];
+        faces_[i].edge[e] = kEdge[i][e];
       }
     }
   }
@@ -175,15 +171,17 @@ class Polytope {
   /// to it that `w` sees too, collecting the horizon: the edges between a
   /// removed face and a kept one.
   void remove_seen(int face, const btVector3& w) {
+    static constexpr int kNext[3] = {1, 2, 0};
+    const Face& f = faces_[face];  // only the faces' `removed` flags change below
     faces_[face].removed = true;
     removed_[removed_count_++] = face;
     for (int e = 0; e < 3; ++e) {
-      const int next = faces_[face].adjacent[e];
+      const int next = f.adjacent[e];
       if (faces_[next].removed) continue;
       if (visible(faces_[next], w)) {
         remove_seen(next, w);
       } else if (horizon_count_ < kMaxFaces) {
-        horizon_[horizon_count_++] = {faces_[face].v[e], faces_[face].v[(e + 1) % 3], next, faces_[face].edge[e]};
+        horizon_[horizon_count_++] = {f.v[e], f.v[kNext[e]], next, f.edge[e]};
       }
     }
   }
