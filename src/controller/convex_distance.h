@@ -20,6 +20,8 @@ class ConvexSolid {
   static ConvexSolid of(const btConvexShape* shape, const btTransform& pose);
   /// The triangle p0 p1 p2 (world) grown by `margin`.
   static ConvexSolid triangle(const btVector3& p0, const btVector3& p1, const btVector3& p2, double margin);
+  /// The same solid moved by `shift` (no turn): a sweep's later step.
+  ConvexSolid moved(const btVector3& shift) const;
 
   /// The core's farthest point along `u` (world; any length, not zero).
   btVector3 support(const btVector3& u) const;
@@ -76,6 +78,15 @@ inline btVector3 ConvexSolid::support(const btVector3& u) const {
     default: local = shape_->localGetSupportingVertexWithoutMargin(l); break;
   }
   return basis * local + pose_.getOrigin();
+}
+
+inline ConvexSolid ConvexSolid::moved(const btVector3& shift) const {
+  ConvexSolid s = *this;
+  s.pose_.setOrigin(pose_.getOrigin() + shift);
+  if (kind_ == Kind::Triangle) {
+    for (btVector3& corner : s.corners_) corner += shift;
+  }
+  return s;
 }
 
 /// How far apart two convex solids are and which way. `normal` is unit and

@@ -8,6 +8,7 @@
 #include <BulletCollision/BroadphaseCollision/btDbvt.h>
 
 #include "box_sweep_pairs.h"
+#include "convex_sweeps.h"
 #include "query_shapes.h"
 #include "stepslide/exact_sweeps.h"
 #include "triangle_pairs.h"
@@ -146,6 +147,9 @@ bool capsule_sweep(const btConvexShape* shape, const btTransform& from, const bt
 
 bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                       const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+  // A cylinder character against boxes (issue #13); the rest of its pairs
+  // stay with Bullet.
+  if (shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE) return convex_sweep_pair(shape, from, to, object, result);
   if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {  // a box character
     if (object->getCollisionShape()->getShapeType() == BOX_SHAPE_PROXYTYPE) {
       return box_box_sweep_pair(shape, from, to, object, result);
