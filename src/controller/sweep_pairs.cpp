@@ -147,9 +147,6 @@ bool capsule_sweep(const btConvexShape* shape, const btTransform& from, const bt
 
 bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                       const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
-  // A cylinder character against boxes (issue #13); the rest of its pairs
-  // stay with Bullet.
-  if (shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE) return convex_sweep_pair(shape, from, to, object, result);
   if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {  // a box character
     if (object->getCollisionShape()->getShapeType() == BOX_SHAPE_PROXYTYPE) {
       return box_box_sweep_pair(shape, from, to, object, result);
@@ -158,6 +155,10 @@ bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const
   }
   switch (object->getCollisionShape()->getShapeType()) {
     case BOX_SHAPE_PROXYTYPE:
+      // A cylinder character against a box (issue #13); its other pairs
+      // find no pair function below and stay with Bullet.
+      if (shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE) return convex_sweep_pair(shape, from, to, object, result);
+      return capsule_sweep(shape, from, to, object, result);
     case COMPOUND_SHAPE_PROXYTYPE:
       return capsule_sweep(shape, from, to, object, result);
     default:
