@@ -60,7 +60,7 @@ class Polytope {
     int adjacent[3];   ///< the face across edge v[i] v[i+1]
     int edge[3];       ///< which of that face's edges it is
     btVector3 normal;  ///< unit, outward
-    double distance;   ///< of its plane from the origin; BT_INFINITY: a free slot
+    double distance;   ///< of its plane from the origin (a free slot: BT_INFINITY in distance_)
     bool removed;
   };
 
@@ -70,6 +70,7 @@ class Polytope {
     if ((start[1].w - start[0].w).cross(start[2].w - start[0].w).dot(start[3].w - start[0].w) > 0.0)
       std::swap(vertices_[1], vertices_[2]);
     vertex_count_ = 4;
+    for (int& stamp : stamp_) stamp = -1;
     interior_ = (start[0].w + start[1].w + start[2].w + start[3].w) * 0.25;
     face_count_ = 0;
     free_count_ = 0;
@@ -172,16 +173,21 @@ class Polytope {
   /// removed face and a kept one.
   void remove_seen(int face, const btVector3& w) {
     static constexpr int kNext[3] = {1, 2, 0};
-    const Face& f = faces_[face];  // only the faces' `removed` flags change below
     faces_[face].removed = true;
     removed_[removed_count_++] = face;
     for (int e = 0; e < 3; ++e) {
+      const Face& f = faces_[face];
       const int next = f.adjacent[e];
-      if (faces_[next].removed) continue;
-      if (visible(faces_[next], w)) {
+      const Face& other = faces_[next];
+      if (other.removed) continue;
+      if (visible(other, w)) {
         remove_seen(next, w);
       } else if (horizon_count_ < kMaxFaces) {
-        horizon_[horizon_count_++] = {f.v[e], f.v[kNext[e]], next, f.edge[e]};
+        Horizon& h = horizon_[horizon_count_++];
+        h.from = f.v[e];
+        h.to = f.v[kNext[e]];
+        h.outside = next;
+        h.outside_edge = f.edge[e];
       }
     }
   }
@@ -197,16 +203,19 @@ class Polytope {
     remove_seen(nearest, w.w);
     if (horizon_count_ < 3 || horizon_count_ == kMaxFaces) return false;
     if (horizon_count_ > free_count_ + removed_count_ + (kMaxFaces - face_count_)) return false;
-    for (int i = 0; i < horizon_count_; ++i) by_from_[horizon_[i].from] = -1;
+    // Each corner starts at most one horizon edge and ends one that starts
+    // at another: a simple loop. Stamped with the new vertex's index, so
+    // nothing is cleared between steps and no earlier step's entry counts.
     for (int i = 0; i < horizon_count_; ++i) {
-      if (by_from_[horizon_[i].from] != -1) return false;  // not a simple loop
-      by_from_[horizon_[i].from] = i;
+      const int from = horizon_[i].from;
+      if (stamp_[from] == index) return false;  // not a simple loop
+      stamp_[from] = index;
+      by_from_[from] = i;
     }
     for (int i = 0; i < horizon_count_; ++i) {
-      if (by_from_[horizon_[i].to] == -1) return false;
+      if (stamp_[horizon_[i].to] != index) return false;
     }
     for (int i = 0; i < removed_count_; ++i) {
-      faces_[removed_[i]].distance = BT_INFINITY;
       distance_[removed_[i]] = BT_INFINITY;
       free_[free_count_++] = removed_[i];
     }
@@ -279,7 +288,8 @@ class Polytope {
   int removed_count_ = 0;
   Horizon horizon_[kMaxFaces];
   int horizon_count_ = 0;
-  int by_from_[kMaxVertices];
+  int by_from_[kMaxVertices];  ///< the horizon edge starting at a corner, where stamp_ holds this step's vertex
+  int stamp_[kMaxVertices];
   btVector3 interior_;
 };
 
