@@ -70,7 +70,7 @@ class Polytope {
     if ((start[1].w - start[0].w).cross(start[2].w - start[0].w).dot(start[3].w - start[0].w) > 0.0)
       std::swap(vertices_[1], vertices_[2]);
     vertex_count_ = 4;
-    for (int& stamp : stamp_) stamp = -1;
+    for (int i = 0; i < 4; ++i) stamp_[i] = -1;  // each vertex's stamp is set as it is added
     interior_ = (start[0].w + start[1].w + start[2].w + start[3].w) * 0.25;
     face_count_ = 0;
     free_count_ = 0;
@@ -198,6 +198,7 @@ class Polytope {
   bool add_vertex(const Vertex& w, int nearest) {
     const int index = vertex_count_++;
     vertices_[index] = w;
+    stamp_[index] = -1;
     removed_count_ = 0;
     horizon_count_ = 0;
     remove_seen(nearest, w.w);

@@ -70,8 +70,10 @@ struct SweepPairs : btBroadphaseRayCallback {
     if (!result_->needsCollision(object->getBroadphaseHandle())) return true;
     if (detail::exact_sweep_pair(shape_, from_, to_, object, result_)) return true;
     // A static convex body: the same cast is asked again while the
-    // character rests beside it (the memo replays Bullet's report).
-    if (object->isStaticObject() && object->getCollisionShape()->isConvex()) {
+    // character rests beside it (the memo replays Bullet's report). A
+    // moving (kinematic) one, flagged static too by default, changes pose
+    // every tick: the memo would only miss.
+    if (object->isStaticObject() && !object->isKinematicObject() && object->getCollisionShape()->isConvex()) {
       memo_->cast(shape_, from_, to_, object, result_);
       return true;
     }
