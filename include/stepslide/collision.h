@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "stepslide/cast_memo.h"
 #include "stepslide/clearance.h"
 #include "stepslide/contact_memo.h"
 #include "stepslide/query_region.h"
@@ -152,6 +153,9 @@ class CollisionQueries {
   const btBroadphaseInterface* walked_ = nullptr;
   btDbvtBroadphase* walked_dbvt_ = nullptr;
   ContactMemo memo_;
+  /// Bullet's casts of convex pairs against static bodies, by everything
+  /// they read (CastMemo): valid across ticks, whatever the world does.
+  CastMemo cast_memo_;
   /// The tick's last ray and its answer (valid only while the memo is open:
   /// the world stands still and rays ignore the character's own object).
   struct LastRay {

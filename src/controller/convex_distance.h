@@ -20,6 +20,8 @@ class ConvexSolid {
   static ConvexSolid of(const btConvexShape* shape, const btTransform& pose);
   /// The triangle p0 p1 p2 (world) grown by `margin`.
   static ConvexSolid triangle(const btVector3& p0, const btVector3& p1, const btVector3& p2, double margin);
+  /// The same solid moved by `shift` (no turn): a sweep's later step.
+  ConvexSolid moved(const btVector3& shift) const;
 
   /// The core's farthest point along `u` (world; any length, not zero).
   btVector3 support(const btVector3& u) const;
@@ -39,6 +41,7 @@ class ConvexSolid {
   btVector3 corners_[3];     ///< Triangle
   const btConvexShape* shape_ = nullptr;  ///< Bullet
   double margin_ = 0.0;
+  bool unturned_ = false;  ///< the pose's basis is the identity
 };
 
 // Inline: two per GJK or EPA step, most of a step's arithmetic.
@@ -51,7 +54,11 @@ inline btVector3 ConvexSolid::support(const btVector3& u) const {
     return d1 >= d2 ? corners_[1] : corners_[2];
   }
   const btMatrix3x3& basis = pose_.getBasis();
-  const btVector3 l(basis.tdotx(u), basis.tdoty(u), basis.tdotz(u));  // the transpose's product, without forming it
+  // The transpose's product, without forming it; for an unturned solid (a
+  // character standing upright) it and the product below only copy
+  // (x·1 + y·0 + z·0 is x exactly, but for the sign of a zero, which adding
+  // the origin makes the same): skipped.
+  const btVector3 l = unturned_ ? u : btVector3(basis.tdotx(u), basis.tdoty(u), basis.tdotz(u));
   btVector3 local(0, 0, 0);
   switch (kind_) {
     case Kind::Point: return pose_.getOrigin();
@@ -75,7 +82,16 @@ inline btVector3 ConvexSolid::support(const btVector3& u) const {
     }
     default: local = shape_->localGetSupportingVertexWithoutMargin(l); break;
   }
-  return basis * local + pose_.getOrigin();
+  return (unturned_ ? local : basis * local) + pose_.getOrigin();
+}
+
+inline ConvexSolid ConvexSolid::moved(const btVector3& shift) const {
+  ConvexSolid s = *this;
+  s.pose_.setOrigin(pose_.getOrigin() + shift);
+  if (kind_ == Kind::Triangle) {
+    for (btVector3& corner : s.corners_) corner += shift;
+  }
+  return s;
 }
 
 /// How far apart two convex solids are and which way. `normal` is unit and

@@ -22,8 +22,8 @@ class Polytope {
   static constexpr int kMaxFaces = 2 * kMaxVertices + 64;
 
   ConvexDistance expand(const ConvexSolid& a, const ConvexSolid& b, const Vertex (&start)[4], int evaluations) {
+    upper_ = BT_LARGE_FLOAT;
     start_tetrahedron(start);
-    double upper = BT_LARGE_FLOAT;
     int best = 0;
     Face best_face = faces_[0];
     Vertex best_support = vertices_[0];
@@ -35,20 +35,20 @@ class Polytope {
       const Vertex w = support_of(a, b, f.normal);
       ++evaluations;
       const double h = w.w.dot(f.normal);
-      if (h < upper) {
-        upper = h;
+      if (h < upper_) {
+        upper_ = h;
         best = nearest;
         best_face = f;
         best_support = w;
       }
-      if (upper - lower <= kConvexDistanceTolerance) {
+      if (upper_ - lower <= kConvexDistanceTolerance) {
         converged = true;
         break;
       }
       if (vertex_count_ == kMaxVertices || !add_vertex(w, nearest)) break;
     }
     (void)best;
-    ConvexDistance d = finish(best_face, best_support, upper, a, b);
+    ConvexDistance d = finish(best_face, best_support, upper_, a, b);
     d.converged = converged;
     d.evaluations = evaluations;
     return d;
@@ -60,7 +60,7 @@ class Polytope {
     int adjacent[3];   ///< the face across edge v[i] v[i+1]
     int edge[3];       ///< which of that face's edges it is
     btVector3 normal;  ///< unit, outward
-    double distance;   ///< of its plane from the origin; BT_INFINITY: a free slot
+    double distance;   ///< of its plane from the origin (a free slot: BT_INFINITY in distance_)
     bool removed;
   };
 
@@ -70,29 +70,27 @@ class Polytope {
     if ((start[1].w - start[0].w).cross(start[2].w - start[0].w).dot(start[3].w - start[0].w) > 0.0)
       std::swap(vertices_[1], vertices_[2]);
     vertex_count_ = 4;
+    for (int i = 0; i < 4; ++i) stamp_[i] = -1;  // each vertex's stamp is set as it is added
     interior_ = (start[0].w + start[1].w + start[2].w + start[3].w) * 0.25;
     face_count_ = 0;
     free_count_ = 0;
+    candidate_count_ = 0;
     static constexpr int kFaces[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
+    // Across edge e (v[e] to v[e + 1]) of face i: the face holding that edge
+    // the other way round, and which of its edges it is (fixed by kFaces).
+    static constexpr int kAdjacent[4][3] = {{1, 3, 2}, {2, 3, 0}, {0, 3, 1}, {1, 2, 0}};
+    static constexpr int kEdge[4][3] = {{2, 2, 0}, {2, 0, 0}, {2, 1, 0}, {1, 1, 1}};
     for (const auto& f : kFaces) make_face(f[0], f[1], f[2]);
     for (int i = 0; i < 4; ++i) {
       for (int e = 0; e < 3; ++e) {
-        const int from = faces_[i].v[e];
-        const int to = faces_[i].v[(e + 1) % 3];
-        for (int j = 0; j < 4; ++j) {
-          for (int k = 0; k < 3; ++k) {
-            if (faces_[j].v[k] == to && faces_[j].v[(k + 1) % 3] == from) {
-              faces_[i].adjacent[e] = j;
-              faces_[i].edge[e] = k;
-            }
-          }
-        }
+        faces_[i].adjacent[e] = kAdjacent[i][e];
+        faces_[i].edge[e] = kEdge[i][e];
       }
     }
   }
 
   int make_face(int i, int j, int k) {
-    const int slot = free_count_ > 0 ? free_[--free_count_] : face_count_++;
+    const int slot = free_count_ > 0 ? free_[--free_count_] : new_slot();
     Face& f = faces_[slot];
     f.v[0] = i, f.v[1] = j, f.v[2] = k;
     f.removed = false;
@@ -111,10 +109,47 @@ class Polytope {
       f.distance = BT_LARGE_FLOAT;  // below BT_INFINITY: still a face
       distance_[slot] = f.distance;
     }
+    if (!listed_[slot] && f.distance <= upper_) {
+      listed_[slot] = true;
+      candidates_[candidate_count_++] = slot;
+    }
     return slot;
   }
 
-  int nearest_face() const {
+  int new_slot() {
+    listed_[face_count_] = false;
+    return face_count_++;
+  }
+
+  /// The face nearest the origin, the first slot among equals. Only faces
+  /// no farther than the upper bound can be it (the nearest face's distance
+  /// is a lower bound on the depth, which the upper bound holds from
+  /// above), and the upper bound only falls: the faces made within it are
+  /// listed as they are made, and a listed face found beyond it leaves the
+  /// list for good. Near the end a handful are left of a hundred.
+  int nearest_face() {
+    int best = -1;
+    double nearest = 0.0;
+    int kept = 0;
+    for (int i = 0; i < candidate_count_; ++i) {
+      const int slot = candidates_[i];
+      const double d = distance_[slot];
+      if (!(d <= upper_)) {  // beyond the bound, or freed (infinite)
+        listed_[slot] = false;
+        continue;
+      }
+      candidates_[kept++] = slot;
+      if (best < 0 || d < nearest || (d == nearest && slot < best)) {
+        best = slot;
+        nearest = d;
+      }
+    }
+    candidate_count_ = kept;
+    // Rounding may leave every face beyond the bound: all of them then.
+    return best >= 0 ? best : scan_all();
+  }
+
+  int scan_all() const {
     // Over a plain array of the distances: the scan is most of an
     // iteration's cost once the polytope has a hundred faces.
     int best = 0;
@@ -137,15 +172,22 @@ class Polytope {
   /// to it that `w` sees too, collecting the horizon: the edges between a
   /// removed face and a kept one.
   void remove_seen(int face, const btVector3& w) {
+    static constexpr int kNext[3] = {1, 2, 0};
     faces_[face].removed = true;
     removed_[removed_count_++] = face;
     for (int e = 0; e < 3; ++e) {
-      const int next = faces_[face].adjacent[e];
-      if (faces_[next].removed) continue;
-      if (visible(faces_[next], w)) {
+      const Face& f = faces_[face];
+      const int next = f.adjacent[e];
+      const Face& other = faces_[next];
+      if (other.removed) continue;
+      if (visible(other, w)) {
         remove_seen(next, w);
       } else if (horizon_count_ < kMaxFaces) {
-        horizon_[horizon_count_++] = {faces_[face].v[e], faces_[face].v[(e + 1) % 3], next, faces_[face].edge[e]};
+        Horizon& h = horizon_[horizon_count_++];
+        h.from = f.v[e];
+        h.to = f.v[kNext[e]];
+        h.outside = next;
+        h.outside_edge = f.edge[e];
       }
     }
   }
@@ -156,21 +198,25 @@ class Polytope {
   bool add_vertex(const Vertex& w, int nearest) {
     const int index = vertex_count_++;
     vertices_[index] = w;
+    stamp_[index] = -1;
     removed_count_ = 0;
     horizon_count_ = 0;
     remove_seen(nearest, w.w);
     if (horizon_count_ < 3 || horizon_count_ == kMaxFaces) return false;
     if (horizon_count_ > free_count_ + removed_count_ + (kMaxFaces - face_count_)) return false;
-    for (int i = 0; i < horizon_count_; ++i) by_from_[horizon_[i].from] = -1;
+    // Each corner starts at most one horizon edge and ends one that starts
+    // at another: a simple loop. Stamped with the new vertex's index, so
+    // nothing is cleared between steps and no earlier step's entry counts.
     for (int i = 0; i < horizon_count_; ++i) {
-      if (by_from_[horizon_[i].from] != -1) return false;  // not a simple loop
-      by_from_[horizon_[i].from] = i;
+      const int from = horizon_[i].from;
+      if (stamp_[from] == index) return false;  // not a simple loop
+      stamp_[from] = index;
+      by_from_[from] = i;
     }
     for (int i = 0; i < horizon_count_; ++i) {
-      if (by_from_[horizon_[i].to] == -1) return false;
+      if (stamp_[horizon_[i].to] != index) return false;
     }
     for (int i = 0; i < removed_count_; ++i) {
-      faces_[removed_[i]].distance = BT_INFINITY;
       distance_[removed_[i]] = BT_INFINITY;
       free_[free_count_++] = removed_[i];
     }
@@ -233,13 +279,18 @@ class Polytope {
   Face faces_[kMaxFaces];
   double distance_[kMaxFaces];  ///< faces_[i].distance, for the nearest face's scan
   int face_count_ = 0;  ///< slots used, free ones included
+  int candidates_[kMaxFaces];  ///< the slots that may be the nearest face (nearest_face)
+  int candidate_count_ = 0;
+  bool listed_[kMaxFaces];     ///< whether a slot is in candidates_
+  double upper_ = BT_LARGE_FLOAT;  ///< the least separation measured along a face normal
   int free_[kMaxFaces];
   int free_count_ = 0;
   int removed_[kMaxFaces];
   int removed_count_ = 0;
   Horizon horizon_[kMaxFaces];
   int horizon_count_ = 0;
-  int by_from_[kMaxVertices];
+  int by_from_[kMaxVertices];  ///< the horizon edge starting at a corner, where stamp_ holds this step's vertex
+  int stamp_[kMaxVertices];
   btVector3 interior_;
 };
 

@@ -10,6 +10,7 @@ namespace stepslide::detail {
 ConvexSolid ConvexSolid::of(const btConvexShape* shape, const btTransform& pose) {
   ConvexSolid s;
   s.pose_ = pose;
+  s.unturned_ = pose.getBasis() == btMatrix3x3::getIdentity();
   s.margin_ = shape->getMargin();
   s.shape_ = shape;
   s.kind_ = Kind::Bullet;

@@ -8,6 +8,7 @@
 #include <BulletCollision/BroadphaseCollision/btDbvt.h>
 
 #include "box_sweep_pairs.h"
+#include "convex_sweeps.h"
 #include "query_shapes.h"
 #include "stepslide/exact_sweeps.h"
 #include "triangle_pairs.h"
@@ -154,6 +155,10 @@ bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const
   }
   switch (object->getCollisionShape()->getShapeType()) {
     case BOX_SHAPE_PROXYTYPE:
+      // A cylinder character against a box (issue #13); its other pairs
+      // find no pair function below and stay with Bullet.
+      if (shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE) return convex_sweep_pair(shape, from, to, object, result);
+      return capsule_sweep(shape, from, to, object, result);
     case COMPOUND_SHAPE_PROXYTYPE:
       return capsule_sweep(shape, from, to, object, result);
     default:

@@ -59,8 +59,8 @@ struct ClosestOpposingSweep : btCollisionWorld::ConvexResultCallback {
 /// exactly where a pair function has the answer and by Bullet otherwise.
 struct SweepPairs : btBroadphaseRayCallback {
   SweepPairs(const btCollisionWorld* world, const btConvexShape* shape, const btTransform& from,
-             const btTransform& to, ClosestOpposingSweep* result)
-      : world_(world), shape_(shape), from_(from), to_(to), result_(result) {
+             const btTransform& to, ClosestOpposingSweep* result, CastMemo* memo)
+      : world_(world), shape_(shape), from_(from), to_(to), result_(result), memo_(memo) {
     detail::aim_ray(this, from.getOrigin(), to.getOrigin());
   }
 
@@ -69,6 +69,14 @@ struct SweepPairs : btBroadphaseRayCallback {
     auto* object = static_cast<btCollisionObject*>(proxy->m_clientObject);
     if (!result_->needsCollision(object->getBroadphaseHandle())) return true;
     if (detail::exact_sweep_pair(shape_, from_, to_, object, result_)) return true;
+    // A static convex body: the same cast is asked again while the
+    // character rests beside it (the memo replays Bullet's report). A
+    // moving (kinematic) one, flagged static too by default, changes pose
+    // every tick: the memo would only miss.
+    if (object->isStaticObject() && !object->isKinematicObject() && object->getCollisionShape()->isConvex()) {
+      memo_->cast(shape_, from_, to_, object, result_);
+      return true;
+    }
     btCollisionWorld::objectQuerySingle(shape_, from_, to_, object, object->getCollisionShape(),
                                         object->getWorldTransform(), *result_, 0.0);
     return true;
@@ -79,6 +87,7 @@ struct SweepPairs : btBroadphaseRayCallback {
   btTransform from_;
   btTransform to_;
   ClosestOpposingSweep* result_;
+  CastMemo* memo_;
 };
 
 /// The bounds of `shape` at `from`'s rotation about the origin, which the
@@ -144,7 +153,7 @@ SweepHit CollisionQueries::sweep(const btConvexShape* shape, const btTransform& 
   btVector3 low;
   btVector3 high;
   shape_bounds(shape, from, &low, &high);
-  SweepPairs pairs(world_, shape, from, to, &callback);
+  SweepPairs pairs(world_, shape, from, to, &callback, &cast_memo_);
   region_.ray_test(world_->getBroadphase(), from.getOrigin(), to_origin, pairs, low, high);
   return callback.hit;
 }

@@ -345,5 +345,37 @@ TEST(CylinderContacts, AdapterContactsAreExactForBodiesAndTriangles) {
   EXPECT_GT(compared, 200);
 }
 
+/// An unturned solid (identity basis) skips the basis products in its
+/// support function: its supports are Bullet's own (the local support plus
+/// the origin) exactly, as the turned path computes them, for boxes,
+/// cylinders, capsules and a hull, along random and axis-aligned directions.
+TEST(ConvexSolid, UnturnedSupportIsBulletsExactly) {
+  RandomGeometry random(20261128);
+  btBoxShape box(btVector3(0.4, 0.9, 0.3));
+  btCylinderShape cylinder(btVector3(0.3, 0.5, 0.3));
+  cylinder.setMargin(0.001);
+  btCapsuleShape capsule(0.3, 1.0);
+  const btVector3 points[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0.2, 0.3, 1}};
+  btConvexHullShape hull(&points[0].x(), 4, sizeof(btVector3));
+  const btConvexShape* shapes[4] = {&box, &cylinder, &capsule, &hull};
+  const btVector3 origin(1.25, -0.5, 2.0);
+  const btTransform pose(btMatrix3x3::getIdentity(), origin);
+  for (const btConvexShape* shape : shapes) {
+    const ConvexSolid solid = ConvexSolid::of(shape, pose);
+    for (int i = 0; i < 200; ++i) {
+      btVector3 u = random.point(1.0);
+      if (i % 4 == 0) u.setX(0.0);  // on an axis plane: a cap or a face exactly
+      if (i % 8 == 0) u.setZ(0.0);
+      if (u.isZero()) u.setY(1.0);
+      const btVector3 expected =
+          pose.getBasis() * shape->localGetSupportingVertexWithoutMargin(pose.getBasis().transpose() * u) + origin;
+      const btVector3 got = solid.support(u);
+      EXPECT_EQ(got.x(), expected.x()) << i;
+      EXPECT_EQ(got.y(), expected.y()) << i;
+      EXPECT_EQ(got.z(), expected.z()) << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace stepslide::test

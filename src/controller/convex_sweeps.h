@@ -1,0 +1,43 @@
+// Private to the collision adapter: the sweeps of a cylinder character
+// against boxes, answered by Bullet's own cast (conservative advancement,
+// cast_advance.h) on convex_distance's exact distances instead of Bullet's
+// GJK at every step (issue #13). Not installed.
+#pragma once
+
+#include <btBulletCollisionCommon.h>
+
+#include "convex_distance.h"
+#include "stepslide/exact_sweeps.h"
+
+namespace stepslide::detail {
+
+/// `mover` moving by `motion` (no turn) against `body`, as Bullet's cast
+/// (btContinuousConvexCollision) runs it: from the start, advance by the
+/// distance over the approach speed along the current normal until the two
+/// are within kCastStopDistance; miss where Bullet misses (moving away from
+/// the normal, past the end of the motion, no progress, 64 steps). Each
+/// step's distance is convex_distance's (exact within its tolerance, never
+/// more than the truth, so no step passes the touch), starting from the
+/// last step's normal. `guess` is the first direction from `body` toward
+/// `mover`. Not answered when the cores touch or overlap at a step (at the
+/// start, Bullet's penetration solver decides; later, only rounding).
+ExactSweep convex_sweep(const ConvexSolid& mover, const ConvexSolid& body, const btVector3& motion,
+                        const btVector3& guess);
+
+/// The sweep of `shape` (an upright cylinder with a core) from `from` to
+/// `to` (no turn) against `object` (a box with a core): convex_sweep's hit
+/// reported to `result` as Bullet's objectQuerySingle reports a convex
+/// pair's. False, reporting nothing, for other shapes and objects, or where
+/// convex_sweep has no answer (Bullet's cast answers).
+///
+/// Only boxes: against a box Bullet's GJK converges to rounding and the two
+/// casts stop together (tests/controller/convex_sweeps_test.cpp). Against
+/// curved bodies (cylinders, hulls) its normals were seen 1.5e-2 off and its
+/// stops up to 1.7e-4 m apart within the millimetre band, enough to move
+/// the lying-cylinder and spinning-disc scenarios past their tolerances;
+/// and there convex_distance's GJK, converging to 1e-10 m on two curved
+/// surfaces, costs as much as Bullet's (20 000 instructions a step).
+bool convex_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                       const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
+
+}  // namespace stepslide::detail
