@@ -70,10 +70,14 @@ def condition_start(text, question):
 
 
 def top_level_split(text, separator):
+    """`text` cut at each `separator` outside brackets."""
     pieces, depth, start = [], 0, 0
     for i, ch in enumerate(text):
-        depth += ch in "([" and 1 or ch in ")]" and -1 or 0
-        if ch == separator and depth == 0:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == separator and depth == 0:
             pieces.append(text[start:i])
             start = i + 1
     return pieces + [text[start:]]
@@ -91,12 +95,20 @@ def unsequenced(statement):
     return unsequenced_expression(statement)
 
 
+def branch_colon(text, question):
+    """The `:` that ends the first branch of the `?` at `question` (not a
+    `::` of a qualified name), or -1."""
+    for match in re.finditer(r"(?<!:):(?!:)", text[question + 1 :]):
+        return question + 1 + match.start()
+    return -1
+
+
 def unsequenced_expression(statement):
     question = statement.find("?")
     if question < 0:
         return draws(statement) >= 2
     start = condition_start(statement, question)
-    colon = statement.find(":", question)
+    colon = branch_colon(statement, question)
     outside, condition = statement[:start], statement[start:question]
     branches = (statement[question + 1 : colon], statement[colon + 1 :]) if colon > 0 else (statement[question + 1 :],)
     if draws(outside) and draws(statement[start:]):

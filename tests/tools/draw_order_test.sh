@@ -22,6 +22,7 @@ void distribution() { v = btVector3(step(engine), step(engine) * 0.2, 0.0); }
 struct Fine { Fine(R& random) : a(random.uniform(0, 1)), b(random.point(1)) {} };
 void statements() { const double a = random.uniform(0, 1); const double b = random.uniform(0, 1); }
 void conditional() { const double h = random.uniform(0, 1) < 0.3 ? 0.0 : random.uniform(0, 0.9); }
+void qualified() { const double r = random.uniform(0, 1) < 0.3 ? std::sqrt(random.uniform(0, 1)) : 0.0; }
 void text() { log("random.uniform(0, 1) random.point(2)"); }  // random.point(1) random.uniform(0, 1)
 CPP
 rc=0
