@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "query_shapes.h"
 #include "stepslide/exact_sweeps.h"
 #include "triangle_pairs.h"
 
@@ -75,8 +76,7 @@ bool box_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from
   if (shape->getShapeType() != BOX_SHAPE_PROXYTYPE || !is_triangle_shape(object->getCollisionShape())) return false;
   const auto* box = static_cast<const btBoxShape*>(shape);
   const btVector3 core = box->getHalfExtentsWithoutMargin();
-  // An inverted core (margin over half an extent) describes no box to Bullet.
-  if (core.x() < 0.0 || core.y() < 0.0 || core.z() < 0.0) return false;
+  if (!has_core(core)) return false;
   if (!(from.getBasis() == to.getBasis())) return false;  // the sweep turns: Bullet's cast
   const auto* world_shape = static_cast<const btConcaveShape*>(object->getCollisionShape());
   const btTransform& pose = object->getWorldTransform();
@@ -115,17 +115,12 @@ bool box_box_sweep_pair(const btConvexShape* shape, const btTransform& from, con
   const auto* other = static_cast<const btBoxShape*>(object->getCollisionShape());
   const btVector3 core = box->getHalfExtentsWithoutMargin();
   const btVector3 other_core = other->getHalfExtentsWithoutMargin();
-  // An inverted core (margin over half an extent) describes no box to Bullet.
-  if (core.x() < 0.0 || core.y() < 0.0 || core.z() < 0.0) return false;
-  if (other_core.x() < 0.0 || other_core.y() < 0.0 || other_core.z() < 0.0) return false;
+  if (!has_core(core) || !has_core(other_core)) return false;
   if (!(from.getBasis() == to.getBasis())) return false;  // the sweep turns: Bullet's cast
   const ExactSweep s = box_box_sweep(from, core, box->getMargin(), to.getOrigin() - from.getOrigin(),
                                      object->getWorldTransform(), other_core, other->getMargin());
   if (!s.answered) return false;
-  if (s.hit && s.fraction < result->m_closestHitFraction) {
-    btCollisionWorld::LocalConvexResult hit(object, nullptr, s.normal, s.point, s.fraction);
-    result->addSingleResult(hit, true);
-  }
+  report_sweep(s, object, result);
   return true;
 }
 

@@ -132,8 +132,7 @@ struct PairContacts : btBroadphaseAabbCallback {
   }
 
   static bool inverted(const btBoxShape* box) {
-    const btVector3& core = box->getHalfExtentsWithoutMargin();
-    return core.x() < 0.0 || core.y() < 0.0 || core.z() < 0.0;
+    return !detail::has_core(box->getHalfExtentsWithoutMargin());
   }
 
   bool add_box(const btCollisionObject* other, const btBoxShape* box, const btTransform& pose,

@@ -5,6 +5,7 @@
 #include "convex_sweeps.h"
 
 #include "cast_advance.h"
+#include "query_shapes.h"
 
 namespace stepslide::detail {
 
@@ -14,12 +15,9 @@ namespace {
 /// penetration solver answers, as it does for box pairs (exact_sweeps.cpp).
 constexpr double kCoreTouching = 1e-9;
 
-/// Whether `shape` (a box or cylinder) has a core that is a convex set: a
-/// margin over its half extent inverts the core, which then describes no
-/// solid (Bullet's answers are its own).
+/// Whether `shape` (a box or cylinder) has a core that is a solid.
 bool has_core(const btCollisionShape* shape) {
-  const btVector3& core = static_cast<const btConvexInternalShape*>(shape)->getImplicitShapeDimensions();
-  return core.x() >= 0.0 && core.y() >= 0.0 && core.z() >= 0.0;
+  return detail::has_core(static_cast<const btConvexInternalShape*>(shape)->getImplicitShapeDimensions());
 }
 
 }  // namespace
@@ -59,10 +57,7 @@ bool convex_sweep_pair(const btConvexShape* shape, const btTransform& from, cons
   const ConvexSolid body = ConvexSolid::of(static_cast<const btConvexShape*>(target), pose);
   const ExactSweep s = convex_sweep(mover, body, to.getOrigin() - from.getOrigin(), from.getOrigin() - pose.getOrigin());
   if (!s.answered) return false;
-  if (s.hit && s.fraction < result->m_closestHitFraction) {
-    btCollisionWorld::LocalConvexResult hit(object, nullptr, s.normal, s.point, s.fraction);
-    result->addSingleResult(hit, true);
-  }
+  report_sweep(s, object, result);
   return true;
 }
 

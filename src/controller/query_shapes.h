@@ -5,6 +5,8 @@
 #include <btBulletCollisionCommon.h>
 #include <BulletCollision/BroadphaseCollision/btBroadphaseInterface.h>
 
+#include "stepslide/exact_sweeps.h"
+
 namespace stepslide::detail {
 
 /// Contact normals within this of a face's normal (1 - cos, 0.08 degrees)
@@ -17,6 +19,12 @@ constexpr double kSameFace = 1e-6;
 /// contact with `normal` lies on, facing the character; zero when it is not
 /// on one face.
 btVector3 face_normal(const btCollisionShape* shape, const btMatrix3x3& basis, const btVector3& normal);
+
+/// Whether a box's or cylinder's core (its half extents without the margin,
+/// Bullet's implicit dimensions) is a solid: a margin wider than half an
+/// extent inverts it, Bullet's support function then describes no solid, and
+/// only Bullet knows its answers.
+inline bool has_core(const btVector3& core) { return core.x() >= 0.0 && core.y() >= 0.0 && core.z() >= 0.0; }
 
 /// `shape` at `pose` as a segment a→b grown by a radius, when it is an
 /// unscaled capsule or sphere (Bullet's margin of both is their radius).
@@ -39,6 +47,16 @@ namespace stepslide::detail {
 /// sweep_pairs.cpp.
 bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                       const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
+
+/// Reports an exact sweep's hit of `object` (world normal and point) to
+/// `result` as Bullet's objectQuerySingle reports a convex pair's: only when
+/// nearer than the closest hit so far.
+inline void report_sweep(const ExactSweep& s, const btCollisionObject* object,
+                         btCollisionWorld::ConvexResultCallback* result) {
+  if (!s.hit || !(s.fraction < result->m_closestHitFraction)) return;
+  btCollisionWorld::LocalConvexResult hit(object, nullptr, s.normal, s.point, s.fraction);
+  result->addSingleResult(hit, true);
+}
 
 }  // namespace stepslide::detail
 

@@ -46,9 +46,7 @@ struct CapsuleAgainstBoxes {
   /// `hits`; false when it has no exact answer.
   bool box(const btBoxShape* box, const btTransform& pose, int child, ChildHit* hits, int* count) const {
     const btVector3& core = box->getHalfExtentsWithoutMargin();
-    // A margin wider than half the box inverts its core: Bullet's support
-    // function then describes no box, and only Bullet knows its answer.
-    if (core.x() < 0.0 || core.y() < 0.0 || core.z() < 0.0) return false;
+    if (!has_core(core)) return false;
     const ExactSweep sweep = capsule_box_sweep(a, b, radius, motion, pose, core, box->getMargin());
     if (!sweep.answered) return false;
     if (sweep.hit) hits[(*count)++] = ChildHit{sweep.fraction, sweep.normal, sweep.point, child};
