@@ -103,18 +103,7 @@ struct RandomPair {
   /// The least gap over the motion: the signed distance of two convex solids
   /// is convex in a translation, so a ternary search converges to it.
   double closest_approach() const {
-    double lo = 0.0;
-    double hi = 1.0;
-    for (int round = 0; round < 60; ++round) {
-      const double m1 = lo + (hi - lo) / 3;
-      const double m2 = hi - (hi - lo) / 3;
-      if (gap_at(m1, btVector3(0, 0, 0)) < gap_at(m2, btVector3(0, 0, 0))) {
-        hi = m2;
-      } else {
-        lo = m1;
-      }
-    }
-    return gap_at(0.5 * (lo + hi), btVector3(0, 0, 0));
+    return least_over_motion([this](double fraction) { return gap_at(fraction, btVector3(0, 0, 0)); });
   }
 
   ExactSweep ours() const {
@@ -123,16 +112,7 @@ struct RandomPair {
                         from.getOrigin() - object.getWorldTransform().getOrigin());
   }
 
-  CastAnswer bullets() {
-    btCollisionWorld::ClosestConvexResultCallback callback(from.getOrigin(), to.getOrigin());
-    btCollisionWorld::objectQuerySingle(mover.get(), from, to, &object, body.get(), object.getWorldTransform(),
-                                        callback, 0.0);
-    CastAnswer cast;
-    cast.hit = callback.hasHit();
-    cast.fraction = callback.m_closestHitFraction;
-    cast.normal = callback.m_hitNormalWorld.normalized();
-    return cast;
-  }
+  CastAnswer bullets() { return bullet_cast(mover.get(), from, to, object); }
 };
 
 /// Against Bullet's cast on boxes, the bodies the adapter answers: hit or

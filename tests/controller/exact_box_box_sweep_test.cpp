@@ -99,39 +99,19 @@ struct RandomPair {
   }
 
   double closest_approach() const {
-    double lo = 0.0;
-    double hi = 1.0;
-    for (int round = 0; round < 60; ++round) {
-      const double m1 = lo + (hi - lo) / 3;
-      const double m2 = hi - (hi - lo) / 3;
-      (gap_at(m1) < gap_at(m2) ? hi : lo) = gap_at(m1) < gap_at(m2) ? m2 : m1;
-    }
-    return gap_at(0.5 * (lo + hi));
+    return least_over_motion([this](double fraction) { return gap_at(fraction); });
   }
 
   ExactSweep ours() const {
     return box_box_sweep(from, mover.getHalfExtentsWithoutMargin(), mover.getMargin(), motion,
                          object.getWorldTransform(), other.getHalfExtentsWithoutMargin(), other.getMargin());
   }
-};
 
-struct BulletCast {
-  bool hit = false;
-  double fraction = 1.0;
-  btVector3 normal{0, 0, 0};
+  CastAnswer bullets() {
+    const btTransform to(from.getBasis(), from.getOrigin() + motion);
+    return bullet_cast(&mover, from, to, object);
+  }
 };
-
-BulletCast bullet_cast(RandomPair& pair) {
-  const btTransform to(pair.from.getBasis(), pair.from.getOrigin() + pair.motion);
-  btCollisionWorld::ClosestConvexResultCallback callback(pair.from.getOrigin(), to.getOrigin());
-  btCollisionWorld::objectQuerySingle(&pair.mover, pair.from, to, &pair.object, &pair.other,
-                                      pair.object.getWorldTransform(), callback, 0.0);
-  BulletCast cast;
-  cast.hit = callback.hasHit();
-  cast.fraction = callback.m_closestHitFraction;
-  cast.normal = callback.m_hitNormalWorld.normalized();
-  return cast;
-}
 
 TEST(BoxBoxDistance, MatchesTheTriangleReferenceOnRandomSeparatedPairs) {
   Random random;
@@ -181,7 +161,7 @@ TEST(BoxBoxSweep, MatchesBulletsCastOnRandomPairs) {
       ++unanswered;
       continue;
     }
-    const BulletCast theirs = bullet_cast(pair);
+    const CastAnswer theirs = pair.bullets();
     if (pair.gap_at(0) < 0) {
       ++overlapped;
       if (ours.hit != theirs.hit) {

@@ -86,21 +86,9 @@ struct RandomPair {
     return c.distance + radius > 0 ? c.distance : -1.0;
   }
 
-  /// The closest approach over the motion (the gap along a straight motion
-  /// is convex in the fraction: a ternary search converges).
+  /// The closest approach over the motion.
   double closest_approach() const {
-    double lo = 0.0;
-    double hi = 1.0;
-    for (int round = 0; round < 60; ++round) {
-      const double m1 = lo + (hi - lo) / 3;
-      const double m2 = hi - (hi - lo) / 3;
-      if (gap_at(m1) < gap_at(m2)) {
-        hi = m2;
-      } else {
-        lo = m1;
-      }
-    }
-    return gap_at(0.5 * (lo + hi));
+    return least_over_motion([this](double fraction) { return gap_at(fraction); });
   }
 
   ExactSweep ours() const {

@@ -47,26 +47,6 @@ struct Caster {
   btVector3 b(const btTransform& pose) const { return pose * btVector3(0, half_height, 0); }
 };
 
-struct BulletCast {
-  bool hit = false;
-  double fraction = 1.0;
-  btVector3 normal{0, 0, 0};
-};
-
-/// Bullet's answer for one pair: objectQuerySingle, what its
-/// convexSweepTest runs for each candidate.
-BulletCast bullet_cast(const Caster& caster, const btTransform& from, const btTransform& to,
-                       btCollisionObject& object) {
-  btCollisionWorld::ClosestConvexResultCallback callback(from.getOrigin(), to.getOrigin());
-  btCollisionWorld::objectQuerySingle(caster.shape.get(), from, to, &object, object.getCollisionShape(),
-                                      object.getWorldTransform(), callback, 0.0);
-  BulletCast cast;
-  cast.hit = callback.hasHit();
-  cast.fraction = callback.m_closestHitFraction;
-  cast.normal = callback.m_hitNormalWorld.normalized();
-  return cast;
-}
-
 /// The exact distance of the capsule at `fraction` of the motion from the box.
 double distance_at(const Caster& caster, const btTransform& from, const btVector3& motion, double fraction,
                    const btTransform& box, const btBoxShape& shape) {
@@ -76,23 +56,11 @@ double distance_at(const Caster& caster, const btTransform& from, const btVector
   return c.separated ? c.distance : -1.0;
 }
 
-/// The closest approach of the moving capsule to the box over the motion
-/// (sampled, then refined around the best sample: distance along a straight
-/// motion is convex in the fraction, so this converges).
+/// The closest approach of the moving capsule to the box over the motion.
 double closest_approach(const Caster& caster, const btTransform& from, const btVector3& motion,
                         const btTransform& box, const btBoxShape& shape) {
-  double lo = 0.0;
-  double hi = 1.0;
-  for (int round = 0; round < 40; ++round) {
-    const double m1 = lo + (hi - lo) / 3;
-    const double m2 = hi - (hi - lo) / 3;
-    if (distance_at(caster, from, motion, m1, box, shape) < distance_at(caster, from, motion, m2, box, shape)) {
-      hi = m2;
-    } else {
-      lo = m1;
-    }
-  }
-  return distance_at(caster, from, motion, 0.5 * (lo + hi), box, shape);
+  return least_over_motion([&](double fraction) { return distance_at(caster, from, motion, fraction, box, shape); },
+                           40);
 }
 
 struct RandomPair {
@@ -152,7 +120,7 @@ TEST(CapsuleBoxSweep, MatchesBulletsCastOnRandomPairs) {
       ++unanswered;
       continue;
     }
-    const BulletCast theirs = bullet_cast(pair.caster, pair.from, pair.to, pair.object);
+    const CastAnswer theirs = bullet_cast(pair.caster.shape.get(), pair.from, pair.to, pair.object);
     const btVector3 motion = pair.to.getOrigin() - pair.from.getOrigin();
     const CastPair compared{
         motion, [&](double fraction, const btVector3& offset) { return pair.gap_at(offset, fraction); },

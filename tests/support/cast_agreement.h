@@ -7,6 +7,7 @@
 // each test bounds how many there are.
 #pragma once
 
+#include <btBulletCollisionCommon.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -46,6 +47,35 @@ struct CastAnswer {
 template <typename Answer>
 CastAnswer cast_answer(const Answer& answer) {
   return {answer.hit, answer.fraction, answer.normal};
+}
+
+/// Bullet's cast of `shape` from `from` to `to` against `object`:
+/// objectQuerySingle, what its convexSweepTest runs for each candidate.
+inline CastAnswer bullet_cast(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                              btCollisionObject& object) {
+  btCollisionWorld::ClosestConvexResultCallback callback(from.getOrigin(), to.getOrigin());
+  btCollisionWorld::objectQuerySingle(shape, from, to, &object, object.getCollisionShape(),
+                                      object.getWorldTransform(), callback, 0.0);
+  return {callback.hasHit(), callback.m_closestHitFraction, callback.m_hitNormalWorld.normalized()};
+}
+
+/// The least of `gap` over the fractions [0, 1] of a straight motion (a
+/// brute force for CastPair::closest_approach): the distance of two convex
+/// solids is convex in a translation, so a ternary search of `rounds` steps
+/// converges to it.
+inline double least_over_motion(const std::function<double(double)>& gap, int rounds = 60) {
+  double lo = 0.0;
+  double hi = 1.0;
+  for (int round = 0; round < rounds; ++round) {
+    const double m1 = lo + (hi - lo) / 3;
+    const double m2 = hi - (hi - lo) / 3;
+    if (gap(m1) < gap(m2)) {
+      hi = m2;
+    } else {
+      lo = m1;
+    }
+  }
+  return gap(0.5 * (lo + hi));
 }
 
 /// The tally of one test's random pairs.
