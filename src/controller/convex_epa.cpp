@@ -1,7 +1,9 @@
 // EPA for convex_distance (convex_distance.h): the polytope of support
 // points grown toward the face nearest the origin, on the same exact support
-// functions as GJK.
+// functions as GJK; between two smooth curved surfaces, Newton's method on
+// the support function once the polytope has found the minimum's basin.
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "convex_distance_parts.h"
@@ -16,8 +18,22 @@ namespace {
 /// inside their difference) and the least support along a measured face
 /// normal (an upper bound) meet within the tolerance. The answer is that
 /// normal: a separation actually measured, never shallower than the truth.
+/// Or, where the deepest direction is a smooth minimum of the support
+/// function and the polytope shows no other basin (only_basin), Newton's
+/// minimum: measured too, and exact to rounding.
 class Polytope {
  public:
+  /// The gap at which the search first tries Newton's method from the best
+  /// face normal, and the factor the gap must shrink by before it tries
+  /// again. Between two smooth curved surfaces (a cylinder's rim on a lying
+  /// cylinder's side) the polytope closes its gap only linearly, halving it
+  /// in a step or two, while Newton's method converges in two or three.
+  /// Measured in support evaluations over a whole scenario, EPA alone →
+  /// these values (first try at 1e-4; at 1e-2): lowered_onto_lying_cylinder
+  /// 1 401 → 996 (902; 1 107), snapped_into_lying_cylinder 521 → 196 (264;
+  /// 237), snapped_beside_spinning_disc 9 997 → 8 084 (8 386; 8 438).
+  static constexpr double kPolishGap = 1e-3;
+  static constexpr double kPolishAgain = 0.1;
   static constexpr int kMaxVertices = 128;
   static constexpr int kMaxFaces = 2 * kMaxVertices + 64;
 
@@ -28,6 +44,7 @@ class Polytope {
     Face best_face = faces_[0];
     Vertex best_support = vertices_[0];
     bool converged = false;
+    double polish_at = kPolishGap;
     while (true) {
       const int nearest = nearest_face();
       const Face& f = faces_[nearest];
@@ -46,6 +63,18 @@ class Polytope {
         break;
       }
       if (vertex_count_ == kMaxVertices || !add_vertex(w, nearest)) break;
+      if (upper_ - lower <= polish_at) {
+        polish_at = (upper_ - lower) * kPolishAgain;
+        Vertex minimum;
+        btVector3 u;
+        if (newton(a, b, best_face.normal, best_support, &u, &minimum, &evaluations) &&
+            only_basin(a, b, u, minimum.w.dot(u))) {
+          ConvexDistance d = answer(-u, minimum, minimum.a, minimum.b, a, b);
+          d.smooth_minimum = true;
+          d.evaluations = evaluations;
+          return d;
+        }
+      }
     }
     (void)best;
     ConvexDistance d = finish(best_face, best_support, upper_, a, b);
@@ -55,6 +84,76 @@ class Polytope {
   }
 
  private:
+  /// Newton's method on the cores' difference's support function h(u) =
+  /// max w·u over unit directions u, from `u` (with its support point `w`).
+  /// On the unit sphere its gradient is w's part across u and its Hessian
+  /// P·J·P - h·P, where J is how the support point moves as u turns (the
+  /// radii of curvature of the two surfaces, summed) and P the projection
+  /// across u. True, with the minimum's direction and support point, when
+  /// the step fell below 1e-12 rad (or only rounding stopped it) with the
+  /// Hessian positive definite: a strict local minimum of the depth.
+  bool newton(const ConvexSolid& a, const ConvexSolid& b, btVector3 u, Vertex w, btVector3* u_out, Vertex* w_out,
+              int* evaluations) const {
+    constexpr int kMaxSteps = 8;
+    double h = w.w.dot(u);
+    for (int k = 0; k < kMaxSteps; ++k) {
+      btMatrix3x3 turn_a;
+      btMatrix3x3 turn_b;
+      if (!a.support_derivative(u, &turn_a) || !b.support_derivative(-u, &turn_b)) return false;
+      btVector3 t1;
+      btVector3 t2;
+      btPlaneSpace1(u, t1, t2);
+      // b's point is taken along -u and subtracted: its derivative adds.
+      const btVector3 j1 = turn_a * t1 + turn_b * t1;
+      const btVector3 j2 = turn_a * t2 + turn_b * t2;
+      const double g1 = w.w.dot(t1);
+      const double g2 = w.w.dot(t2);
+      const double h11 = t1.dot(j1) - h;
+      const double h22 = t2.dot(j2) - h;
+      const double h12 = 0.5 * (t1.dot(j2) + t2.dot(j1));
+      const double det = h11 * h22 - h12 * h12;
+      if (!(h11 > 0.0 && det > 0.0)) return false;  // not a minimum here (a flat face, an edge)
+      const double d1 = -(h22 * g1 - h12 * g2) / det;
+      const double d2 = -(h11 * g2 - h12 * g1) / det;
+      const double step = std::sqrt(d1 * d1 + d2 * d2);
+      if (step < 1e-12) break;
+      const btVector3 next = (u + t1 * d1 + t2 * d2).normalized();
+      const Vertex w_next = support_of(a, b, next);
+      ++*evaluations;
+      const double h_next = w_next.w.dot(next);
+      if (!(h_next <= h)) {
+        if (step < 1e-9) break;  // rounding: h is flat to 1e-18 m here
+        return false;
+      }
+      u = next, w = w_next, h = h_next;
+      if (k == kMaxSteps - 1) return false;
+    }
+    *u_out = u;
+    *w_out = w;
+    return true;
+  }
+
+  /// Whether the Newton minimum at `u` (of depth `depth`) is the deepest
+  /// within the tolerance, as far as the polytope shows. A face at distance
+  /// d < r = depth - tolerance leaves the point r·v outside the polytope
+  /// only for directions v within acos(d/r) of its normal; everywhere else
+  /// r·v lies in the polytope, inside the difference, so the support
+  /// there is at least r. Every such cap must lie in a cone about u where
+  /// both support functions are smooth (no corner or rim changes over): the
+  /// cone is Newton's basin, where the minimum found is the only one.
+  bool only_basin(const ConvexSolid& a, const ConvexSolid& b, const btVector3& u, double depth) const {
+    const double r = depth - kConvexDistanceTolerance;
+    const double smooth = std::min(a.smooth_within(u), b.smooth_within(-u));
+    for (int k = 0; k < candidate_count_; ++k) {
+      const int slot = candidates_[k];  // every face nearer than the upper bound (nearest_face)
+      if (!(distance_[slot] < r)) continue;
+      const double from_u = std::acos(std::max(-1.0, std::min(1.0, faces_[slot].normal.dot(u))));
+      const double cap = std::acos(std::max(-1.0, std::min(1.0, distance_[slot] / r)));
+      if (!(from_u + cap < smooth)) return false;
+    }
+    return true;
+  }
+
   struct Face {
     int v[3];          ///< counter-clockwise seen from outside
     int adjacent[3];   ///< the face across edge v[i] v[i+1]

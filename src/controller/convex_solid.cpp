@@ -3,6 +3,7 @@
 // (no virtual call, no margin bookkeeping per evaluation).
 #include "convex_distance.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace stepslide::detail {
@@ -52,6 +53,40 @@ ConvexSolid ConvexSolid::triangle(const btVector3& p0, const btVector3& p1, cons
   s.corners_[2] = p2;
   s.margin_ = margin;
   return s;
+}
+
+bool ConvexSolid::support_derivative(const btVector3& u, btMatrix3x3* derivative) const {
+  derivative->setValue(0, 0, 0, 0, 0, 0, 0, 0, 0);
+  // A triangle's corners and Bullet's shapes: no smooth region is known.
+  if (kind_ == Kind::Triangle || kind_ == Kind::Bullet) return false;
+  if (kind_ != Kind::Cylinder) return true;  // a box's corner, an end of the axis, the point: it stays put
+  const btMatrix3x3& basis = pose_.getBasis();
+  const btVector3 l(basis.tdotx(u), basis.tdoty(u), basis.tdotz(u));
+  const double across = std::sqrt(l.x() * l.x() + l.z() * l.z());
+  if (!(across > 1e-12)) return false;  // along the axis: a cap's edge, no derivative
+  // The rim point r·(l_x, l_z)/|(l_x, l_z)| turns with the horizontal part of l.
+  const double x = l.x() / across;
+  const double z = l.z() / across;
+  const double k = size_.x() / across;
+  const btMatrix3x3 local(k * (1 - x * x), 0, -k * x * z, 0, 0, 0, -k * x * z, 0, k * (1 - z * z));
+  *derivative = basis * local * basis.transpose();
+  return true;
+}
+
+double ConvexSolid::smooth_within(const btVector3& u) const {
+  if (kind_ == Kind::Point) return M_PI;
+  if (kind_ == Kind::Triangle || kind_ == Kind::Bullet) return 0.0;
+  const btMatrix3x3& basis = pose_.getBasis();
+  const btVector3 l(basis.tdotx(u), basis.tdoty(u), basis.tdotz(u));
+  const double y = std::fabs(l.y());
+  switch (kind_) {
+    case Kind::Segment: return std::asin(std::min(1.0, y));  // the ends swap at l.y = 0
+    case Kind::Box:  // the corners swap where a component changes sign
+      return std::asin(std::min(1.0, std::min(y, std::min(std::fabs(l.x()), std::fabs(l.z())))));
+    case Kind::Cylinder:  // the caps swap at l.y = 0; the rim point spins about the axis
+      return std::min(std::asin(std::min(1.0, y)), std::acos(std::min(1.0, y)));
+    default: return 0.0;
+  }
 }
 
 bool ConvexSolid::holds(const btVector3& p, double slack) const {

@@ -377,5 +377,149 @@ TEST(ConvexSolid, UnturnedSupportIsBulletsExactly) {
   }
 }
 
+/// A unit direction, drawn z, y, x.
+btVector3 random_direction(RandomGeometry& random) {
+  btVector3 u = random.point(1.0);
+  while (u.length2() < 1e-4) u = random.point(1.0);
+  return u.normalized();
+}
+
+/// A unit direction across unit `u`, drawn z, y, x.
+btVector3 random_across(RandomGeometry& random, const btVector3& u) {
+  btVector3 t = random.point(1.0);
+  t -= u * t.dot(u);
+  while (t.length2() < 1e-4) {
+    t = random.point(1.0);
+    t -= u * t.dot(u);
+  }
+  return t.normalized();
+}
+
+/// Which feature of the solid's core holds its support along `u`: a box's
+/// corner (the signs of u in its frame), a cylinder's or capsule's end
+/// (the sign along its axis).
+int support_feature(const Solid& s, const btVector3& u) {
+  const btVector3 l = s.pose.getBasis().transpose() * u;
+  if (s.kind == Kind::Box) return (l.x() >= 0 ? 1 : 0) + (l.y() >= 0 ? 2 : 0) + (l.z() >= 0 ? 4 : 0);
+  return l.y() >= 0 ? 1 : 0;
+}
+
+/// support_derivative against central differences of support() for
+/// cylinders, boxes and capsules in any pose, along directions at least
+/// 1e-2 rad from where the support jumps (smooth_within): how Newton's
+/// method in EPA sees the surfaces' curvature.
+TEST(ConvexSolid, SupportDerivativeMatchesDifferences) {
+  RandomGeometry random(1128);
+  const Kind kinds[3] = {Kind::Cylinder, Kind::Box, Kind::Capsule};
+  int compared = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const Solid s = random_solid(random, kinds[i % 3], false, 1.0);
+    const auto shape = s.shape();
+    const ConvexSolid solid = s.solid(shape.get());
+    const btVector3 u = random_direction(random);
+    const btVector3 t = random_across(random, u);
+    if (solid.smooth_within(u) < 1e-2) continue;
+    btMatrix3x3 derivative;
+    ASSERT_TRUE(solid.support_derivative(u, &derivative)) << i;
+    constexpr double kStep = 1e-6;
+    const btVector3 difference = (solid.support(u + t * kStep) - solid.support(u - t * kStep)) / (2.0 * kStep);
+    const btVector3 turned = derivative * t;
+    EXPECT_LT((difference - turned).length(), 1e-6 * (1.0 + turned.length())) << i;
+    // It turns with the direction only: along u itself it stays.
+    EXPECT_LT((derivative * u).length(), 1e-9 * (1.0 + turned.length())) << i;
+    ++compared;
+  }
+  EXPECT_GT(compared, 2000);
+}
+
+/// Within smooth_within(u) of u the support stays on one feature (a box's
+/// corner, a cylinder's or capsule's end), and a cylinder's rim point never
+/// reaches the axis: Newton's basin in EPA has no jump in it.
+TEST(ConvexSolid, SupportIsSmoothWithinTheReportedAngle) {
+  RandomGeometry random(281128);
+  const Kind kinds[3] = {Kind::Cylinder, Kind::Box, Kind::Capsule};
+  for (int i = 0; i < 1500; ++i) {
+    const Solid s = random_solid(random, kinds[i % 3], false, 1.0);
+    const auto shape = s.shape();
+    const ConvexSolid solid = s.solid(shape.get());
+    const btVector3 u = random_direction(random);
+    const double angle = 0.999 * solid.smooth_within(u);
+    const int feature = support_feature(s, u);
+    for (int k = 0; k < 16; ++k) {
+      const double turn = random.uniform(0.0, angle);
+      const btVector3 v = u * std::cos(turn) + random_across(random, u) * std::sin(turn);
+      ASSERT_EQ(support_feature(s, v), feature) << i << " " << k;
+      if (s.kind == Kind::Cylinder) {
+        const btVector3 l = s.pose.getBasis().transpose() * v;
+        ASSERT_GT(l.x() * l.x() + l.z() * l.z(), 0.0) << i << " " << k;
+      }
+    }
+  }
+}
+
+/// Two cylinders' rims crossing, the character's bottom rim on a turned
+/// cylinder's top rim, their cores overlapping: the contact of the
+/// lying-cylinder scenarios, where the polytope closes its gap only
+/// linearly. Where EPA hands over to Newton's method (one pair in ten
+/// here: elsewhere a cap or a side is deepest, flat along one way, and the
+/// polytope is exact), the answer is exact: at most 1e-12 m below the brute
+/// force (EPA: 2e-10), and a 1e-9 m shift of a pose moves it by at most the
+/// shift, as the true depth (EPA's stopping point jumps by up to its 1e-10 m
+/// tolerance). On 33 000 such pairs (11 seeds) none was more than 1.6e-15 m
+/// below the brute force.
+TEST(ConvexDistance, CrossingRimsEndInNewtonsExactMinimum) {
+  RandomGeometry random(20261129);
+  int newton = 0;
+  int total = 0;
+  long newton_evaluations = 0;
+  long epa_evaluations = 0;
+  double worst_below = 0.0;
+  double worst_shift = 0.0;
+  for (int i = 0; i < 1000; ++i) {
+    Solid a = random_solid(random, Kind::Cylinder, true, 0.1);
+    Solid b = random_solid(random, Kind::Cylinder, false, 0.1);
+    const btVector3 core_a = a.half - btVector3(a.margin, a.margin, a.margin);
+    const btVector3 core_b = b.half - btVector3(b.margin, b.margin, b.margin);
+    const double around_a = random.uniform(0.0, 2.0 * M_PI);
+    const double around_b = random.uniform(0.0, 2.0 * M_PI);
+    const btVector3 rim_a =
+        a.pose * btVector3(core_a.x() * std::cos(around_a), -core_a.y(), core_a.x() * std::sin(around_a));
+    const btVector3 rim_b =
+        b.pose * btVector3(core_b.x() * std::cos(around_b), core_b.y(), core_b.x() * std::sin(around_b));
+    b.pose.getOrigin() += rim_a - rim_b + random.point(0.005);
+    const auto sa = a.shape();
+    const auto sb = b.shape();
+    const btVector3 guess = a.pose.getOrigin() - b.pose.getOrigin();
+    const ConvexDistance r = convex_distance(a.solid(sa.get()), b.solid(sb.get()), guess);
+    if (r.distance > -a.margin - b.margin) continue;  // the cores apart: GJK's
+    ++total;
+    const double reference = brute_force_distance(a, b, random);
+    ASSERT_GE(r.distance, reference - 2e-10) << i << " distance " << r.distance << " brute force " << reference
+                                              << " Newton's " << r.smooth_minimum;
+    ASSERT_NEAR(r.distance, separation(a, b, r.normal), 1e-12) << i;
+    if (!r.smooth_minimum) {
+      epa_evaluations += r.evaluations;
+      continue;
+    }
+    ++newton;
+    newton_evaluations += r.evaluations;
+    worst_below = std::max(worst_below, reference - r.distance);
+    Solid shifted = a;
+    shifted.pose.getOrigin() += random.point(1e-9);
+    const double moved = (shifted.pose.getOrigin() - a.pose.getOrigin()).length();
+    const ConvexDistance s = convex_distance(shifted.solid(sa.get()), b.solid(sb.get()), guess);
+    if (s.smooth_minimum) worst_shift = std::max(worst_shift, std::fabs(s.distance - r.distance) / moved);
+  }
+  std::printf("crossing rims: %d of %d overlapping pairs end in Newton's minimum, evaluations mean %.1f (the "
+              "others: %.1f); at most %.3g below the brute force; a shift moves it by at most %.3g times the shift\n",
+              newton, total, double(newton_evaluations) / std::max(newton, 1),
+              double(epa_evaluations) / std::max(total - newton, 1), worst_below, worst_shift);
+  ASSERT_GT(total, 500);
+  EXPECT_GT(newton, total / 20);
+  EXPECT_LE(worst_below, 1e-12);
+  EXPECT_LE(worst_shift, 1.0 + 1e-6);
+  EXPECT_LE(double(newton_evaluations) / std::max(newton, 1), 40.0);
+}
+
 }  // namespace
 }  // namespace stepslide::test
