@@ -214,6 +214,24 @@ bool blow_up(const ConvexSolid& a, const ConvexSolid& b, Simplex* s, int* evalua
   }
   return s->n == 4;
 }
+/// GJK's last steps between smooth curved cores apart: Newton's minimum of
+/// the support function from the best direction so far (`best`, from b
+/// toward a, its support point `w`), accepted where GJK's own bounds meet
+/// there (the support point's length, an upper bound on the distance, within
+/// the tolerance of the separation along the direction, a lower bound).
+bool smooth_separation(const ConvexSolid& a, const ConvexSolid& b, const btVector3& best, const Vertex& w,
+                       int* evaluations, ConvexDistance* out) {
+  btVector3 u;
+  Vertex minimum;
+  if (!newton_minimum(a, b, -best, w, &u, &minimum, evaluations)) return false;
+  const double lower = -minimum.w.dot(u);
+  if (!(lower > 0.0) || minimum.w.length() - lower > kConvexDistanceTolerance) return false;
+  *out = answer(-u, minimum, minimum.a, minimum.b, a, b);
+  out->smooth_minimum = true;
+  out->evaluations = *evaluations;
+  return true;
+}
+
 }  // namespace
 
 ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess, double cutoff) {
@@ -236,6 +254,11 @@ ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const
   bool stalled = true;
   constexpr int kMaxRestarts = 2;
   int restarts = 0;
+  // Newton's method is tried once GJK has taken kNewtonAfter steps (flat
+  // features end sooner) and its gap is within polish_at, again each time
+  // that shrinks tenfold.
+  constexpr int kNewtonAfter = 3;
+  double polish_at = 1e-3;
   for (int i = 0; i < kMaxIterations; ++i) {
     const Vertex w = support_of(a, b, -v);
     ++evaluations;
@@ -252,6 +275,11 @@ ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const
     if (upper - lower <= kGap) {
       stalled = false;
       break;
+    }
+    if (lower > 0.0 && i >= kNewtonAfter && upper - lower <= polish_at) {
+      polish_at = (upper - lower) * 0.1;
+      ConvexDistance smooth;
+      if (smooth_separation(a, b, best, best_vertex, &evaluations, &smooth)) return smooth;
     }
     simplex.p[simplex.n++] = w;
     if (!simplex.reduce()) {

@@ -36,6 +36,20 @@ void nearest_on_triangle(const btVector3& a, const btVector3& b, const btVector3
 ConvexDistance answer(const btVector3& normal, const Vertex& support, const btVector3& core_a, const btVector3& core_b,
                       const ConvexSolid& a, const ConvexSolid& b);
 
+/// Newton's method on the cores' difference's support function h(u) =
+/// max w·u over unit directions u, from `u` (with its support point `w`).
+/// On the unit sphere its gradient is w's part across u and its Hessian
+/// P·J·P - h·P, where J is how the support point moves as u turns (the
+/// radii of curvature of the two surfaces, summed: support_derivative) and
+/// P the projection across u. True, with the minimum's direction and
+/// support point, when the step fell below 1e-12 rad (or only rounding
+/// stopped it) with the Hessian positive definite: a strict local minimum
+/// of h. Cores overlapping, h's minimum is their depth (EPA); apart, minus
+/// their distance (GJK), and there the Hessian is positive definite
+/// wherever the surfaces are convex.
+bool newton_minimum(const ConvexSolid& a, const ConvexSolid& b, btVector3 u, Vertex w, btVector3* u_out, Vertex* w_out,
+                    int* evaluations);
+
 /// EPA from the tetrahedron `start` (its hull holds the origin), after
 /// `evaluations` by GJK (convex_epa.cpp).
 ConvexDistance expand_polytope(const ConvexSolid& a, const ConvexSolid& b, const Vertex (&start)[4], int evaluations);

@@ -67,7 +67,7 @@ class Polytope {
         polish_at = (upper_ - lower) * kPolishAgain;
         Vertex minimum;
         btVector3 u;
-        if (newton(a, b, best_face.normal, best_support, &u, &minimum, &evaluations) &&
+        if (newton_minimum(a, b, best_face.normal, best_support, &u, &minimum, &evaluations) &&
             only_basin(a, b, u, minimum.w.dot(u))) {
           ConvexDistance d = answer(-u, minimum, minimum.a, minimum.b, a, b);
           d.smooth_minimum = true;
@@ -84,55 +84,6 @@ class Polytope {
   }
 
  private:
-  /// Newton's method on the cores' difference's support function h(u) =
-  /// max w·u over unit directions u, from `u` (with its support point `w`).
-  /// On the unit sphere its gradient is w's part across u and its Hessian
-  /// P·J·P - h·P, where J is how the support point moves as u turns (the
-  /// radii of curvature of the two surfaces, summed) and P the projection
-  /// across u. True, with the minimum's direction and support point, when
-  /// the step fell below 1e-12 rad (or only rounding stopped it) with the
-  /// Hessian positive definite: a strict local minimum of the depth.
-  bool newton(const ConvexSolid& a, const ConvexSolid& b, btVector3 u, Vertex w, btVector3* u_out, Vertex* w_out,
-              int* evaluations) const {
-    constexpr int kMaxSteps = 8;
-    double h = w.w.dot(u);
-    for (int k = 0; k < kMaxSteps; ++k) {
-      btMatrix3x3 turn_a;
-      btMatrix3x3 turn_b;
-      if (!a.support_derivative(u, &turn_a) || !b.support_derivative(-u, &turn_b)) return false;
-      btVector3 t1;
-      btVector3 t2;
-      btPlaneSpace1(u, t1, t2);
-      // b's point is taken along -u and subtracted: its derivative adds.
-      const btVector3 j1 = turn_a * t1 + turn_b * t1;
-      const btVector3 j2 = turn_a * t2 + turn_b * t2;
-      const double g1 = w.w.dot(t1);
-      const double g2 = w.w.dot(t2);
-      const double h11 = t1.dot(j1) - h;
-      const double h22 = t2.dot(j2) - h;
-      const double h12 = 0.5 * (t1.dot(j2) + t2.dot(j1));
-      const double det = h11 * h22 - h12 * h12;
-      if (!(h11 > 0.0 && det > 0.0)) return false;  // not a minimum here (a flat face, an edge)
-      const double d1 = -(h22 * g1 - h12 * g2) / det;
-      const double d2 = -(h11 * g2 - h12 * g1) / det;
-      const double step = std::sqrt(d1 * d1 + d2 * d2);
-      if (step < 1e-12) break;
-      const btVector3 next = (u + t1 * d1 + t2 * d2).normalized();
-      const Vertex w_next = support_of(a, b, next);
-      ++*evaluations;
-      const double h_next = w_next.w.dot(next);
-      if (!(h_next <= h)) {
-        if (step < 1e-9) break;  // rounding: h is flat to 1e-18 m here
-        return false;
-      }
-      u = next, w = w_next, h = h_next;
-      if (k == kMaxSteps - 1) return false;
-    }
-    *u_out = u;
-    *w_out = w;
-    return true;
-  }
-
   /// Whether the Newton minimum at `u` (of depth `depth`) is the deepest
   /// within the tolerance, as far as the polytope shows. A face at distance
   /// d < r = depth - tolerance leaves the point r·v outside the polytope

@@ -1,7 +1,8 @@
-// Sweeps of a cylinder character against boxes (convex_sweeps.h): Bullet's
-// conservative advancement on convex_distance, whose GJK runs on the exact
-// support functions, starts each step from the last step's normal and stops
-// once a step is proved to overshoot the motion.
+// Sweeps of a cylinder character against boxes and cylinders
+// (convex_sweeps.h): Bullet's conservative advancement on convex_distance,
+// whose GJK runs on the exact support functions (its last steps Newton's
+// between curved surfaces), starts each step from the last step's normal and
+// stops once a step is proved to overshoot the motion.
 #include "convex_sweeps.h"
 
 #include "cast_advance.h"
@@ -50,7 +51,10 @@ bool convex_sweep_pair(const btConvexShape* shape, const btTransform& from, cons
   if (shape->getShapeType() != CYLINDER_SHAPE_PROXYTYPE || !has_core(shape)) return false;
   if (static_cast<const btCylinderShape*>(shape)->getUpAxis() != 1) return false;
   const btCollisionShape* target = object->getCollisionShape();
-  if (target->getShapeType() != BOX_SHAPE_PROXYTYPE || !has_core(target)) return false;
+  const bool box = target->getShapeType() == BOX_SHAPE_PROXYTYPE;
+  const bool cylinder = target->getShapeType() == CYLINDER_SHAPE_PROXYTYPE &&
+                        static_cast<const btCylinderShape*>(target)->getUpAxis() == 1;
+  if (!(box || cylinder) || !has_core(target)) return false;
   if (!(from.getBasis() == to.getBasis())) return false;  // the sweep turns: Bullet's cast
   const btTransform& pose = object->getWorldTransform();
   const ConvexSolid mover = ConvexSolid::of(shape, from);

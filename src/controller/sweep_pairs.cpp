@@ -153,10 +153,13 @@ bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const
   }
   switch (object->getCollisionShape()->getShapeType()) {
     case BOX_SHAPE_PROXYTYPE:
-      // A cylinder character against a box (issue #13); its other pairs
-      // find no pair function below and stay with Bullet.
+      // A cylinder character against a box (issue #13); its pairs with
+      // other shapes than boxes and cylinders stay with Bullet.
       if (shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE) return convex_sweep_pair(shape, from, to, object, result);
       return capsule_sweep(shape, from, to, object, result);
+    case CYLINDER_SHAPE_PROXYTYPE:  // a cylinder character against a cylinder; the rest stay Bullet's
+      if (shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE) return convex_sweep_pair(shape, from, to, object, result);
+      return false;
     case COMPOUND_SHAPE_PROXYTYPE:
       return capsule_sweep(shape, from, to, object, result);
     default:
