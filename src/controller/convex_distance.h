@@ -28,11 +28,13 @@ class ConvexSolid {
   /// The solid's largest extent along unit `u`: the core's plus the margin.
   double extent(const btVector3& u) const { return support(u).dot(u) + margin_; }
   double margin() const { return margin_; }
-  /// The derivative of support() at unit `u`: how the core's farthest point
-  /// moves as u turns (a cylinder's rim point: the rim's radius over the
-  /// sine of u's angle to the axis, across; a corner: not at all). False
-  /// for triangles and for shapes answered by Bullet's support function.
-  bool support_derivative(const btVector3& u, btMatrix3x3* derivative) const;
+  /// The derivative of support() at unit `u` along `t1` and `t2`: how far
+  /// the core's farthest point moves as u turns toward each (a cylinder's
+  /// rim point: the rim's radius over the sine of u's angle to the axis,
+  /// across it; a corner: not at all). False for triangles and for shapes
+  /// answered by Bullet's support function.
+  bool support_turns(const btVector3& u, const btVector3& t1, const btVector3& t2, btVector3* turn1,
+                     btVector3* turn2) const;
   /// The angle (radians) from unit `u` to the nearest direction where
   /// support() is not smooth (it jumps between corners, or from a rim onto
   /// a cap's edge); 0 where that is not known.

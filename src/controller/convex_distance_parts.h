@@ -40,7 +40,7 @@ ConvexDistance answer(const btVector3& normal, const Vertex& support, const btVe
 /// max w·u over unit directions u, from `u` (with its support point `w`).
 /// On the unit sphere its gradient is w's part across u and its Hessian
 /// P·J·P - h·P, where J is how the support point moves as u turns (the
-/// radii of curvature of the two surfaces, summed: support_derivative) and
+/// radii of curvature of the two surfaces, summed: support_turns) and
 /// P the projection across u. True, with the minimum's direction and
 /// support point, when the step fell below 1e-12 rad (or only rounding
 /// stopped it) with the Hessian positive definite: a strict local minimum

@@ -12,15 +12,17 @@ bool newton_minimum(const ConvexSolid& a, const ConvexSolid& b, btVector3 u, Ver
   constexpr int kMaxSteps = 8;
   double h = w.w.dot(u);
   for (int k = 0; k < kMaxSteps; ++k) {
-    btMatrix3x3 turn_a;
-    btMatrix3x3 turn_b;
-    if (!a.support_derivative(u, &turn_a) || !b.support_derivative(-u, &turn_b)) return false;
     btVector3 t1;
     btVector3 t2;
     btPlaneSpace1(u, t1, t2);
+    btVector3 a1;
+    btVector3 a2;
+    btVector3 b1;
+    btVector3 b2;
     // b's point is taken along -u and subtracted: its derivative adds.
-    const btVector3 j1 = turn_a * t1 + turn_b * t1;
-    const btVector3 j2 = turn_a * t2 + turn_b * t2;
+    if (!a.support_turns(u, t1, t2, &a1, &a2) || !b.support_turns(-u, t1, t2, &b1, &b2)) return false;
+    const btVector3 j1 = a1 + b1;
+    const btVector3 j2 = a2 + b2;
     const double g1 = w.w.dot(t1);
     const double g2 = w.w.dot(t2);
     const double h11 = t1.dot(j1) - h;

@@ -55,21 +55,33 @@ ConvexSolid ConvexSolid::triangle(const btVector3& p0, const btVector3& p1, cons
   return s;
 }
 
-bool ConvexSolid::support_derivative(const btVector3& u, btMatrix3x3* derivative) const {
-  derivative->setValue(0, 0, 0, 0, 0, 0, 0, 0, 0);
+bool ConvexSolid::support_turns(const btVector3& u, const btVector3& t1, const btVector3& t2, btVector3* turn1,
+                                btVector3* turn2) const {
+  turn1->setZero();
+  turn2->setZero();
   // A triangle's corners and Bullet's shapes: no smooth region is known.
   if (kind_ == Kind::Triangle || kind_ == Kind::Bullet) return false;
   if (kind_ != Kind::Cylinder) return true;  // a box's corner, an end of the axis, the point: it stays put
   const btMatrix3x3& basis = pose_.getBasis();
-  const btVector3 l(basis.tdotx(u), basis.tdoty(u), basis.tdotz(u));
+  const auto local = [&](const btVector3& v) {
+    return unturned_ ? v : btVector3(basis.tdotx(v), basis.tdoty(v), basis.tdotz(v));
+  };
+  const btVector3 l = local(u);
   const double across = std::sqrt(l.x() * l.x() + l.z() * l.z());
   if (!(across > 1e-12)) return false;  // along the axis: a cap's edge, no derivative
-  // The rim point r·(l_x, l_z)/|(l_x, l_z)| turns with the horizontal part of l.
+  // The rim point r·(l_x, l_z)/|(l_x, l_z)| turns with the part of l across
+  // the axis: by r/|(l_x, l_z)| times the part of the turn across that too.
   const double x = l.x() / across;
   const double z = l.z() / across;
-  const double k = size_.x() / across;
-  const btMatrix3x3 local(k * (1 - x * x), 0, -k * x * z, 0, 0, 0, -k * x * z, 0, k * (1 - z * z));
-  *derivative = basis * local * basis.transpose();
+  const double scale = size_.x() / across;
+  const auto turn = [&](const btVector3& t) {
+    const btVector3 m = local(t);
+    const double along = m.x() * x + m.z() * z;
+    const btVector3 moved((m.x() - along * x) * scale, 0.0, (m.z() - along * z) * scale);
+    return unturned_ ? moved : basis * moved;
+  };
+  *turn1 = turn(t1);
+  *turn2 = turn(t2);
   return true;
 }
 

@@ -404,29 +404,36 @@ int support_feature(const Solid& s, const btVector3& u) {
   return l.y() >= 0 ? 1 : 0;
 }
 
-/// support_derivative against central differences of support() for
-/// cylinders, boxes and capsules in any pose, along directions at least
+/// support_turns against central differences of support() for cylinders,
+/// boxes and capsules in any pose (and unturned), along directions at least
 /// 1e-2 rad from where the support jumps (smooth_within): how Newton's
-/// method in EPA sees the surfaces' curvature.
-TEST(ConvexSolid, SupportDerivativeMatchesDifferences) {
+/// method in EPA and GJK sees the surfaces' curvature.
+TEST(ConvexSolid, SupportTurnsMatchDifferences) {
   RandomGeometry random(1128);
   const Kind kinds[3] = {Kind::Cylinder, Kind::Box, Kind::Capsule};
   int compared = 0;
   for (int i = 0; i < 3000; ++i) {
-    const Solid s = random_solid(random, kinds[i % 3], false, 1.0);
+    Solid s = random_solid(random, kinds[i % 3], false, 1.0);
+    if (i % 4 == 0) s.pose.setBasis(btMatrix3x3::getIdentity());  // an upright character's shortcut
     const auto shape = s.shape();
     const ConvexSolid solid = s.solid(shape.get());
     const btVector3 u = random_direction(random);
-    const btVector3 t = random_across(random, u);
+    const btVector3 t1 = random_across(random, u);
+    const btVector3 t2 = u.cross(t1);
     if (solid.smooth_within(u) < 1e-2) continue;
-    btMatrix3x3 derivative;
-    ASSERT_TRUE(solid.support_derivative(u, &derivative)) << i;
+    btVector3 turn1;
+    btVector3 turn2;
+    ASSERT_TRUE(solid.support_turns(u, t1, t2, &turn1, &turn2)) << i;
     constexpr double kStep = 1e-6;
-    const btVector3 difference = (solid.support(u + t * kStep) - solid.support(u - t * kStep)) / (2.0 * kStep);
-    const btVector3 turned = derivative * t;
-    EXPECT_LT((difference - turned).length(), 1e-6 * (1.0 + turned.length())) << i;
-    // It turns with the direction only: along u itself it stays.
-    EXPECT_LT((derivative * u).length(), 1e-9 * (1.0 + turned.length())) << i;
+    for (const auto& [t, turn] : {std::pair{t1, turn1}, std::pair{t2, turn2}}) {
+      const btVector3 difference = (solid.support(u + t * kStep) - solid.support(u - t * kStep)) / (2.0 * kStep);
+      EXPECT_LT((difference - turn).length(), 1e-6 * (1.0 + turn.length())) << i;
+    }
+    // It turns with the direction only: toward u itself it stays.
+    btVector3 along;
+    btVector3 unused;
+    ASSERT_TRUE(solid.support_turns(u, u, t1, &along, &unused));
+    EXPECT_LT(along.length(), 1e-9 * (1.0 + turn1.length())) << i;
     ++compared;
   }
   EXPECT_GT(compared, 2000);
