@@ -1,8 +1,9 @@
 // The cast memo: Bullet's convex cast of one pair (objectQuerySingle of a
-// convex shape against a convex body) remembered by everything it reads, so
-// the same cast asked again (a character at rest asks the same sweeps of the
-// same static bodies tick after tick) is answered by replaying what Bullet
-// reported, without its GJK. The collision adapter owns one.
+// convex shape against a convex body), or the adapter's exact sweep of it,
+// remembered by everything it reads, so the same cast asked again (a
+// character at rest asks the same sweeps of the same static bodies tick after
+// tick) is answered by replaying what was reported, without its GJK. The
+// collision adapter owns one.
 #pragma once
 
 #include <btBulletCollisionCommon.h>
@@ -27,13 +28,20 @@ class CastMemo {
   /// A hull with more points is not remembered (its key would be large).
   static constexpr int kMaxPoints = 32;
 
+  /// An exact pair sweep of the adapter's, reporting as Bullet's cast
+  /// does: true when it answered, false to leave the pair to Bullet.
+  using ExactCast = bool (*)(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                             const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
+
   /// Bullet's objectQuerySingle(shape, from, to, object, ..., allowed
-  /// penetration 0) reported to `result`: replayed when remembered, else
-  /// asked and remembered when the pair is one the memo keeps (`shape` and
-  /// the body's shape a box, sphere, capsule, cylinder or a hull of at most
-  /// kMaxPoints points; the same rotation at both ends).
+  /// penetration 0) reported to `result`, or `exact`'s answer where it
+  /// gives one (a pure function of the same inputs): replayed when
+  /// remembered, else asked and remembered when the pair is one the memo
+  /// keeps (`shape` and the body's shape a box, sphere, capsule, cylinder or
+  /// a hull of at most kMaxPoints points; the same rotation at both ends).
+  /// A call site passes the same `exact` for the same kinds of shapes.
   void cast(const btConvexShape* shape, const btTransform& from, const btTransform& to, btCollisionObject* object,
-            btCollisionWorld::ConvexResultCallback* result);
+            btCollisionWorld::ConvexResultCallback* result, ExactCast exact = nullptr);
 
   /// Casts answered from memory so far.
   int replayed() const { return replayed_; }
@@ -61,6 +69,7 @@ class CastMemo {
     btTransform to;
     btTransform pose;
     double closest = 0.0;
+    bool exact = false;  ///< an exact sweep's answer, whatever the closest fraction (then not part of the key)
     ShapeKey shape;
     ShapeKey body;
     bool reported = false;  ///< Bullet reported a hit (then these three)
@@ -68,8 +77,11 @@ class CastMemo {
     btVector3 point{0, 0, 0};
     double fraction = 1.0;
   };
+  struct Recorder;
   const Entry* lookup(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                       const btCollisionObject* object, double closest) const;
+  void remember(Entry& slot, const btTransform& from, const btTransform& to, const btCollisionObject* object,
+                double closest, bool exact, const Recorder& recorder);
 
   int used_ = 0;
   int next_ = 0;

@@ -34,11 +34,14 @@ int axis_of(const btCollisionShape* shape) {
   }
 }
 
-/// Bullet's cast reporting to the adapter's callback, with what it reported
-/// kept: objectQuerySingle reports a convex pair once at most.
-struct Recorder : btCollisionWorld::ConvexResultCallback {
+}  // namespace
+
+/// A cast reporting to the adapter's callback, with what it reported kept:
+/// objectQuerySingle (and an exact pair sweep) reports a pair once at most.
+struct CastMemo::Recorder : btCollisionWorld::ConvexResultCallback {
+  /// `result`: where to pass each report on; none: nothing is closer.
   explicit Recorder(btCollisionWorld::ConvexResultCallback* result) : result_(result) {
-    m_closestHitFraction = result->m_closestHitFraction;
+    m_closestHitFraction = result != nullptr ? result->m_closestHitFraction : 1.0;
   }
   btScalar addSingleResult(btCollisionWorld::LocalConvexResult& hit, bool normal_in_world_space) override {
     reported = normal_in_world_space;  // Bullet's convex pairs report in world space; anything else is not kept
@@ -46,6 +49,7 @@ struct Recorder : btCollisionWorld::ConvexResultCallback {
     normal = hit.m_hitNormalLocal;
     point = hit.m_hitPointLocal;
     fraction = hit.m_hitFraction;
+    if (result_ == nullptr) return hit.m_hitFraction;
     const btScalar answer = result_->addSingleResult(hit, normal_in_world_space);
     m_closestHitFraction = result_->m_closestHitFraction;
     return answer;
@@ -58,7 +62,6 @@ struct Recorder : btCollisionWorld::ConvexResultCallback {
   double fraction = 1.0;
 };
 
-}  // namespace
 
 bool CastMemo::ShapeKey::of(const btCollisionShape* shape, ShapeKey* key) {
   const int type = shape->getShapeType();
@@ -101,7 +104,7 @@ const CastMemo::Entry* CastMemo::lookup(const btConvexShape* shape, const btTran
   for (int i = 0; i < used_; ++i) {
     const Entry& e = entries_[i];
     // The cheap differences first: most entries are other bodies or poses.
-    if (e.object != object || !same(e.closest, closest) || !same(e.from, from) || !same(e.to, to) ||
+    if (e.object != object || (!e.exact && !same(e.closest, closest)) || !same(e.from, from) || !same(e.to, to) ||
         !same(e.pose, object->getWorldTransform()))
       continue;
     if (e.shape.describes(shape) && e.body.describes(object->getCollisionShape())) return &e;
@@ -110,12 +113,14 @@ const CastMemo::Entry* CastMemo::lookup(const btConvexShape* shape, const btTran
 }
 
 void CastMemo::cast(const btConvexShape* shape, const btTransform& from, const btTransform& to,
-                    btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+                    btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result, ExactCast exact) {
   const btCollisionShape* body = object->getCollisionShape();
   const double closest = result->m_closestHitFraction;
   if (const Entry* e = lookup(shape, from, to, object, closest)) {
     ++replayed_;
-    if (e->reported) {
+    // An exact sweep's hit was remembered whatever the closest fraction was
+    // then: reported only when earlier, as the sweep itself reports.
+    if (e->reported && (!e->exact || e->fraction < closest)) {
       btCollisionWorld::LocalConvexResult hit(object, nullptr, e->normal, e->point, e->fraction);
       result->addSingleResult(hit, true);
     }
@@ -124,19 +129,37 @@ void CastMemo::cast(const btConvexShape* shape, const btTransform& from, const b
   // The slot replaced next holds nothing until this cast is remembered.
   Entry& slot = entries_[next_];
   slot.object = nullptr;
-  if (!ShapeKey::of(shape, &slot.shape) || !ShapeKey::of(body, &slot.body)) {
+  const bool keep = ShapeKey::of(shape, &slot.shape) && ShapeKey::of(body, &slot.body);
+  // The exact sweep computes its hit without the closest fraction: asked as
+  // if nothing were closer, it is remembered for every closest fraction.
+  Recorder unfiltered(nullptr);
+  if (exact != nullptr && exact(shape, from, to, object, &unfiltered)) {
+    if (unfiltered.kept && unfiltered.fraction < closest) {
+      btCollisionWorld::LocalConvexResult hit(object, nullptr, unfiltered.normal, unfiltered.point, unfiltered.fraction);
+      result->addSingleResult(hit, true);
+    }
+    if (keep && (!unfiltered.kept || unfiltered.reported)) remember(slot, from, to, object, closest, true, unfiltered);
+    return;
+  }
+  if (!keep) {
     btCollisionWorld::objectQuerySingle(shape, from, to, object, body, object->getWorldTransform(), *result, 0.0);
     return;
   }
   Recorder recorder(result);
   btCollisionWorld::objectQuerySingle(shape, from, to, object, body, object->getWorldTransform(), recorder, 0.0);
   if (recorder.kept && !recorder.reported) return;  // not how Bullet reports a convex pair: not remembered
+  remember(slot, from, to, object, closest, false, recorder);
+}
+
+void CastMemo::remember(Entry& slot, const btTransform& from, const btTransform& to, const btCollisionObject* object,
+                        double closest, bool exact, const Recorder& recorder) {
   slot.object = object;
   slot.from = from;
   slot.to = to;
   slot.pose = object->getWorldTransform();
   slot.closest = closest;
-  slot.reported = recorder.reported;
+  slot.exact = exact;
+  slot.reported = recorder.kept;
   slot.normal = recorder.normal;
   slot.point = recorder.point;
   slot.fraction = recorder.fraction;

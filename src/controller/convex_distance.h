@@ -55,8 +55,9 @@ class ConvexSolid {
   bool unturned_ = false;  ///< the pose's basis is the identity
 };
 
-// Inline: two per GJK or EPA step, most of a step's arithmetic.
-inline btVector3 ConvexSolid::support(const btVector3& u) const {
+// Inline, forced: two per GJK, EPA or Newton step, most of a step's
+// arithmetic (a call each was 1 % of the lying-cylinder scenarios).
+[[gnu::always_inline]] inline btVector3 ConvexSolid::support(const btVector3& u) const {
   if (kind_ == Kind::Triangle) {
     const double d0 = corners_[0].dot(u);
     const double d1 = corners_[1].dot(u);

@@ -42,4 +42,9 @@ ExactSweep convex_sweep(const ConvexSolid& mover, const ConvexSolid& body, const
 bool convex_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                        const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
 
+/// Whether the sweep of `shape` against `object` is one of convex_sweep_pair's
+/// between two curved bodies (a cylinder character against a cylinder):
+/// dear enough to remember (CastMemo).
+bool curved_sweep_pair(const btConvexShape* shape, const btCollisionObject* object);
+
 }  // namespace stepslide::detail

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 
+#include "controller/convex_sweeps.h"
 #include "stepslide/cast_memo.h"
 #include "support/random_geometry.h"
 
@@ -94,6 +95,64 @@ TEST(CastMemo, ReplaysBulletsAnswerBitForBit) {
     hits += expected.object != nullptr;
   }
   EXPECT_GT(hits, 100);
+}
+
+/// The adapter's exact sweep of a cylinder against a cylinder, asked at
+/// this closest fraction directly.
+Told exacts(const btConvexShape* shape, const btTransform& from, const btTransform& to, btCollisionObject* object,
+            double closest) {
+  btCollisionWorld::ClosestConvexResultCallback callback(from.getOrigin(), to.getOrigin());
+  callback.m_closestHitFraction = closest;
+  EXPECT_TRUE(detail::convex_sweep_pair(shape, from, to, object, &callback));
+  return told(callback);
+}
+
+/// An exact sweep (a cylinder against a cylinder) is remembered whatever
+/// was closer when it was asked: it computes its hit without that and
+/// only reports it when earlier. Asked again at any closest fraction, the
+/// replay is the sweep's own answer at that fraction, bit for bit.
+TEST(CastMemo, RemembersExactSweepsWhateverIsCloser) {
+  RandomGeometry random(20261130);
+  CastMemo memo;
+  int hits = 0;
+  int withheld = 0;
+  int declined = 0;
+  for (int i = 0; i < 300; ++i) {
+    const auto mover = random_shape(random, 1);
+    const auto body = random_shape(random, 1);
+    btCollisionObject object;
+    object.setCollisionShape(body.get());
+    const btQuaternion turn = random.rotation();
+    object.setWorldTransform(btTransform(turn, btVector3(0, 0, 0)));
+    const btVector3 start = random.point(3.0);
+    const btVector3 end = random.point(1.0);
+    const btTransform from(btQuaternion::getIdentity(), start);
+    const btTransform to(btQuaternion::getIdentity(), end);
+    const double first = random.uniform(0.0, 1.0);
+    const double again = random.uniform(0.0, 1.0);
+    btCollisionWorld::ClosestConvexResultCallback scratch(from.getOrigin(), to.getOrigin());
+    if (!detail::convex_sweep_pair(mover.get(), from, to, &object, &scratch)) {
+      ++declined;  // started with the cores overlapping: Bullet's cast, keyed by the closest fraction as ever
+      continue;
+    }
+    const int before = memo.replayed();
+    btCollisionWorld::ClosestConvexResultCallback callback(from.getOrigin(), to.getOrigin());
+    callback.m_closestHitFraction = first;
+    memo.cast(mover.get(), from, to, &object, &callback, detail::convex_sweep_pair);
+    EXPECT_TRUE(same_bits(told(callback), exacts(mover.get(), from, to, &object, first))) << "case " << i;
+    EXPECT_EQ(memo.replayed(), before);
+    btCollisionWorld::ClosestConvexResultCallback replay(from.getOrigin(), to.getOrigin());
+    replay.m_closestHitFraction = again;
+    memo.cast(mover.get(), from, to, &object, &replay, detail::convex_sweep_pair);
+    const Told expected = exacts(mover.get(), from, to, &object, again);
+    EXPECT_TRUE(same_bits(told(replay), expected)) << "case " << i;
+    EXPECT_EQ(memo.replayed(), before + 1) << "case " << i;
+    hits += expected.object != nullptr;
+    withheld += expected.object == nullptr && exacts(mover.get(), from, to, &object, 1.0).object != nullptr;
+  }
+  EXPECT_GT(hits, 30);
+  EXPECT_GT(withheld, 30);  // remembered hits not reported: something closer
+  EXPECT_LT(declined, 60);
 }
 
 /// A changed shape (in place: resized, re-margined, a hull's point moved),
