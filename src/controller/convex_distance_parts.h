@@ -15,7 +15,8 @@ struct Vertex {
   btVector3 b;
 };
 
-inline Vertex support_of(const ConvexSolid& a, const ConvexSolid& b, const btVector3& u) {
+// Forced inline as support() is: every step of GJK, EPA and Newton asks it.
+[[gnu::always_inline]] inline Vertex support_of(const ConvexSolid& a, const ConvexSolid& b, const btVector3& u) {
   Vertex v;
   v.a = a.support(u);
   v.b = b.support(-u);

@@ -94,13 +94,18 @@ class Polytope {
   /// cone is Newton's basin, where the minimum found is the only one.
   bool only_basin(const ConvexSolid& a, const ConvexSolid& b, const btVector3& u, double depth) const {
     const double r = depth - kConvexDistanceTolerance;
-    const double smooth = std::min(a.smooth_within(u), b.smooth_within(-u));
+    // The cone's angle, at most a right angle; compared by cosines: the sum
+    // of two angles below a right angle each is below the cone's when the
+    // cosine of the sum, c1·c2 - s1·s2, is above its cosine.
+    const double cos_smooth = std::cos(std::min(M_PI / 2, std::min(a.smooth_within(u), b.smooth_within(-u))));
     for (int k = 0; k < candidate_count_; ++k) {
       const int slot = candidates_[k];  // every face nearer than the upper bound (nearest_face)
       if (!(distance_[slot] < r)) continue;
-      const double from_u = std::acos(std::max(-1.0, std::min(1.0, faces_[slot].normal.dot(u))));
-      const double cap = std::acos(std::max(-1.0, std::min(1.0, distance_[slot] / r)));
-      if (!(from_u + cap < smooth)) return false;
+      const double c1 = std::min(1.0, faces_[slot].normal.dot(u));  // the face normal's angle from u
+      const double c2 = std::min(1.0, distance_[slot] / r);          // the cap's angle
+      if (!(c1 > 0.0 && c2 > 0.0)) return false;
+      const double cos_sum = c1 * c2 - std::sqrt(1.0 - c1 * c1) * std::sqrt(1.0 - c2 * c2);
+      if (!(cos_sum > cos_smooth)) return false;
     }
     return true;
   }
