@@ -68,6 +68,28 @@ std::unique_ptr<btConvexShape> random_shape(RandomGeometry& random, int kind) {
   }
 }
 
+/// A random cast: a mover of `mover_kind` from a random start to a random
+/// end (no turn) against a body of `body_kind` turned at random about the
+/// origin (random_shape's kinds).
+struct RandomCast {
+  RandomCast(RandomGeometry& random, int mover_kind, int body_kind)
+      : mover(random_shape(random, mover_kind)), body(random_shape(random, body_kind)) {
+    object.setCollisionShape(body.get());
+    const btQuaternion turn = random.rotation();
+    object.setWorldTransform(btTransform(turn, btVector3(0, 0, 0)));
+    const btVector3 start = random.point(3.0);
+    const btVector3 end = random.point(1.0);
+    from = btTransform(btQuaternion::getIdentity(), start);
+    to = btTransform(btQuaternion::getIdentity(), end);
+  }
+
+  std::unique_ptr<btConvexShape> mover;
+  std::unique_ptr<btConvexShape> body;
+  btCollisionObject object;
+  btTransform from;
+  btTransform to;
+};
+
 /// On random pairs, the memo's first answer and its replay are Bullet's,
 /// bit for bit, and the replay does not ask Bullet.
 TEST(CastMemo, ReplaysBulletsAnswerBitForBit) {
@@ -75,16 +97,8 @@ TEST(CastMemo, ReplaysBulletsAnswerBitForBit) {
   CastMemo memo;
   int hits = 0;
   for (int i = 0; i < 600; ++i) {
-    const auto mover = random_shape(random, i % 4);  // the characters' shapes
-    const auto body = random_shape(random, i / 4);
-    btCollisionObject object;
-    object.setCollisionShape(body.get());
-    const btQuaternion turn = random.rotation();
-    object.setWorldTransform(btTransform(turn, btVector3(0, 0, 0)));
-    const btVector3 start = random.point(3.0);
-    const btVector3 end = random.point(1.0);
-    const btTransform from(btQuaternion::getIdentity(), start);
-    const btTransform to(btQuaternion::getIdentity(), end);
+    RandomCast cast(random, i % 4, i / 4);  // the movers: the characters' shapes
+    auto& [mover, body, object, from, to] = cast;
     const double closest = i % 3 == 0 ? 0.5 : 1.0;
     const Told expected = bullets(mover.get(), from, to, &object, closest);
     const int before = memo.replayed();
@@ -118,16 +132,8 @@ TEST(CastMemo, RemembersExactSweepsWhateverIsCloser) {
   int withheld = 0;
   int declined = 0;
   for (int i = 0; i < 300; ++i) {
-    const auto mover = random_shape(random, 1);
-    const auto body = random_shape(random, 1);
-    btCollisionObject object;
-    object.setCollisionShape(body.get());
-    const btQuaternion turn = random.rotation();
-    object.setWorldTransform(btTransform(turn, btVector3(0, 0, 0)));
-    const btVector3 start = random.point(3.0);
-    const btVector3 end = random.point(1.0);
-    const btTransform from(btQuaternion::getIdentity(), start);
-    const btTransform to(btQuaternion::getIdentity(), end);
+    RandomCast cast(random, 1, 1);
+    auto& [mover, body, object, from, to] = cast;
     const double first = random.uniform(0.0, 1.0);
     const double again = random.uniform(0.0, 1.0);
     btCollisionWorld::ClosestConvexResultCallback scratch(from.getOrigin(), to.getOrigin());
