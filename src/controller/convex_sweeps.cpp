@@ -65,9 +65,4 @@ bool convex_sweep_pair(const btConvexShape* shape, const btTransform& from, cons
   return true;
 }
 
-bool curved_sweep_pair(const btConvexShape* shape, const btCollisionObject* object) {
-  return shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE &&
-         object->getCollisionShape()->getShapeType() == CYLINDER_SHAPE_PROXYTYPE;
-}
-
 }  // namespace stepslide::detail

@@ -44,7 +44,10 @@ bool convex_sweep_pair(const btConvexShape* shape, const btTransform& from, cons
 
 /// Whether the sweep of `shape` against `object` is one of convex_sweep_pair's
 /// between two curved bodies (a cylinder character against a cylinder):
-/// dear enough to remember (CastMemo).
-bool curved_sweep_pair(const btConvexShape* shape, const btCollisionObject* object);
+/// dear enough to remember (CastMemo). Asked of every pair a sweep meets.
+inline bool curved_sweep_pair(const btConvexShape* shape, const btCollisionObject* object) {
+  return shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE &&
+         object->getCollisionShape()->getShapeType() == CYLINDER_SHAPE_PROXYTYPE;
+}
 
 }  // namespace stepslide::detail

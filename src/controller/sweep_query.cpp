@@ -75,20 +75,22 @@ struct SweepPairs : btBroadphaseRayCallback {
     // tick: the memo would only miss. The exact pair sweeps are cheap but
     // for a cylinder's against curved bodies (25 000 instructions, GJK's
     // last steps Newton's at each of its steps): those are remembered too.
-    const bool remembered =
-        object->isStaticObject() && !object->isKinematicObject() && object->getCollisionShape()->isConvex();
-    if (remembered && detail::curved_sweep_pair(shape_, object)) {
+    if (detail::curved_sweep_pair(shape_, object) && unmoving_convex(object)) {
       memo_->cast(shape_, from_, to_, object, result_, detail::convex_sweep_pair);
       return true;
     }
     if (detail::exact_sweep_pair(shape_, from_, to_, object, result_)) return true;
-    if (remembered) {
+    if (unmoving_convex(object)) {
       memo_->cast(shape_, from_, to_, object, result_);
       return true;
     }
     btCollisionWorld::objectQuerySingle(shape_, from_, to_, object, object->getCollisionShape(),
                                         object->getWorldTransform(), *result_, 0.0);
     return true;
+  }
+
+  static bool unmoving_convex(const btCollisionObject* object) {
+    return object->isStaticObject() && !object->isKinematicObject() && object->getCollisionShape()->isConvex();
   }
 
   const btCollisionWorld* world_;
