@@ -214,6 +214,7 @@ bool blow_up(const ConvexSolid& a, const ConvexSolid& b, Simplex* s, int* evalua
   }
   return s->n == 4;
 }
+
 /// GJK's last steps between smooth curved cores apart: Newton's minimum of
 /// the support function from the best direction so far (`best`, from b
 /// toward a, its support point `w`), accepted where GJK's own bounds meet
