@@ -72,7 +72,7 @@ class CastMemo {
     bool exact = false;  ///< an exact sweep's answer, whatever the closest fraction (then not part of the key)
     ShapeKey shape;
     ShapeKey body;
-    bool reported = false;  ///< Bullet reported a hit (then these three)
+    bool reported = false;  ///< a hit was reported, Bullet's or the exact sweep's (then these three)
     btVector3 normal{0, 0, 0};
     btVector3 point{0, 0, 0};
     double fraction = 1.0;

@@ -62,7 +62,6 @@ struct CastMemo::Recorder : btCollisionWorld::ConvexResultCallback {
   double fraction = 1.0;
 };
 
-
 bool CastMemo::ShapeKey::of(const btCollisionShape* shape, ShapeKey* key) {
   const int type = shape->getShapeType();
   if (type != BOX_SHAPE_PROXYTYPE && type != SPHERE_SHAPE_PROXYTYPE && type != CAPSULE_SHAPE_PROXYTYPE &&
