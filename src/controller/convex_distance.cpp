@@ -227,9 +227,7 @@ bool smooth_separation(const ConvexSolid& a, const ConvexSolid& b, const btVecto
   if (!newton_minimum(a, b, -best, w, &u, &minimum, evaluations)) return false;
   const double lower = -minimum.w.dot(u);
   if (!(lower > 0.0) || minimum.w.length() - lower > kConvexDistanceTolerance) return false;
-  *out = answer(-u, minimum, minimum.a, minimum.b, a, b);
-  out->smooth_minimum = true;
-  out->evaluations = *evaluations;
+  *out = smooth_answer(u, minimum, a, b, *evaluations);
   return true;
 }
 
@@ -257,9 +255,9 @@ ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const
   int restarts = 0;
   // Newton's method is tried once GJK has taken kNewtonAfter steps (flat
   // features end sooner) and its gap is within polish_at, again each time
-  // that shrinks tenfold.
+  // that shrinks by kNewtonAgain.
   constexpr int kNewtonAfter = 3;
-  double polish_at = 1e-3;
+  double polish_at = kNewtonGap;
   for (int i = 0; i < kMaxIterations; ++i) {
     const Vertex w = support_of(a, b, -v);
     ++evaluations;
@@ -278,7 +276,7 @@ ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const
       break;
     }
     if (lower > 0.0 && i >= kNewtonAfter && upper - lower <= polish_at) {
-      polish_at = (upper - lower) * 0.1;
+      polish_at = (upper - lower) * kNewtonAgain;
       ConvexDistance smooth;
       if (smooth_separation(a, b, best, best_vertex, &evaluations, &smooth)) return smooth;
     }

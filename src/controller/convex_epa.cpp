@@ -23,17 +23,6 @@ namespace {
 /// minimum: measured too, and exact to rounding.
 class Polytope {
  public:
-  /// The gap at which the search first tries Newton's method from the best
-  /// face normal, and the factor the gap must shrink by before it tries
-  /// again. Between two smooth curved surfaces (a cylinder's rim on a lying
-  /// cylinder's side) the polytope closes its gap only linearly, halving it
-  /// in a step or two, while Newton's method converges in two or three.
-  /// Measured in support evaluations over a whole scenario, EPA alone →
-  /// these values (first try at 1e-4; at 1e-2): lowered_onto_lying_cylinder
-  /// 1 401 → 996 (902; 1 107), snapped_into_lying_cylinder 521 → 196 (264;
-  /// 237), snapped_beside_spinning_disc 9 997 → 8 084 (8 386; 8 438).
-  static constexpr double kPolishGap = 1e-3;
-  static constexpr double kPolishAgain = 0.1;
   static constexpr int kMaxVertices = 128;
   static constexpr int kMaxFaces = 2 * kMaxVertices + 64;
 
@@ -44,7 +33,7 @@ class Polytope {
     Face best_face = faces_[0];
     Vertex best_support = vertices_[0];
     bool converged = false;
-    double polish_at = kPolishGap;
+    double polish_at = kNewtonGap;
     while (true) {
       const int nearest = nearest_face();
       const Face& f = faces_[nearest];
@@ -64,15 +53,12 @@ class Polytope {
       }
       if (vertex_count_ == kMaxVertices || !add_vertex(w, nearest)) break;
       if (upper_ - lower <= polish_at) {
-        polish_at = (upper_ - lower) * kPolishAgain;
+        polish_at = (upper_ - lower) * kNewtonAgain;
         Vertex minimum;
         btVector3 u;
         if (newton_minimum(a, b, best_face.normal, best_support, &u, &minimum, &evaluations) &&
             only_basin(a, b, u, minimum.w.dot(u))) {
-          ConvexDistance d = answer(-u, minimum, minimum.a, minimum.b, a, b);
-          d.smooth_minimum = true;
-          d.evaluations = evaluations;
-          return d;
+          return smooth_answer(u, minimum, a, b, evaluations);
         }
       }
     }

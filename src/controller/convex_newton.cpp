@@ -50,4 +50,12 @@ bool newton_minimum(const ConvexSolid& a, const ConvexSolid& b, btVector3 u, Ver
   return true;
 }
 
+ConvexDistance smooth_answer(const btVector3& u, const Vertex& minimum, const ConvexSolid& a, const ConvexSolid& b,
+                             int evaluations) {
+  ConvexDistance d = answer(-u, minimum, minimum.a, minimum.b, a, b);
+  d.smooth_minimum = true;
+  d.evaluations = evaluations;
+  return d;
+}
+
 }  // namespace stepslide::detail
