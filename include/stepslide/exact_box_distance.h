@@ -39,4 +39,16 @@ BoxBoxDistance box_box_distance(const btTransform& a, const btVector3& ha, doubl
                                 const btVector3& hb, double rb,
                                 double cutoff = std::numeric_limits<double>::infinity(), double touching = 1e-9);
 
+/// The middle of where the separated cores of `a` and `b` face each other
+/// at their distance `d` (box_box_distance's answer, separated), carried
+/// onto `b`'s rounded surface. Where the closest points are unique (a
+/// vertex of either box is nearest) that is `d.point`; where they are not
+/// (a face over a face, an edge along a face or edge) it is the average of
+/// the patch's corners: `a`'s vertices over `b`'s nearest face, `b`'s under
+/// `a`'s, and their nearest edges' crossings. `d.point` is the first vertex
+/// found, which a rounding error can move across the whole face; this
+/// point moves with the boxes, as a moving body's push at the contact must.
+btVector3 box_box_patch_middle(const btTransform& a, const btVector3& ha, const btTransform& b, const btVector3& hb,
+                               double rb, const BoxBoxDistance& d);
+
 }  // namespace stepslide

@@ -1,13 +1,11 @@
 // A box-shaped character against the world's boxes (box_box_contacts.h).
 #include "box_box_contacts.h"
 
-#include <BulletCollision/NarrowPhaseCollision/btPersistentManifold.h>
-
-#include <algorithm>
 #include <cmath>
 
 #include "query_shapes.h"
 #include "stepslide/exact_box_box.h"
+#include "stepslide/exact_box_distance.h"
 
 namespace stepslide::detail {
 
@@ -23,29 +21,30 @@ bool core_of(const btCollisionShape* shape, btVector3* core, double* margin) {
   return core->x() >= 0.0 && core->y() >= 0.0 && core->z() >= 0.0;
 }
 
-/// The largest contact breaking threshold Bullet's dispatcher may give the
-/// pair's manifold: the global one, or each shape's relative to its size
-/// (btCollisionDispatcher::getNewManifold takes the smaller of those two).
-double breaking_threshold_bound(const btCollisionShape* a, const btCollisionShape* b) {
-  const double global = gContactBreakingThreshold;
-  return std::max({global, static_cast<double>(a->getContactBreakingThreshold(gContactBreakingThreshold)),
-                   static_cast<double>(b->getContactBreakingThreshold(gContactBreakingThreshold))});
-}
+/// Well above the rounding of the six axes' bound, far below anything a
+/// query asks about.
+constexpr double kBoundSlack = 1e-9;
 
-/// Far above GJK's rounding and tolerance on the distance it reports.
-constexpr double kReportSlack = 1e-3;
+Contact contact_with(const btCollisionObject* other, const btVector3& normal, double distance,
+                     const btVector3& point) {
+  Contact c;
+  c.normal = normal;
+  c.distance = distance;
+  c.point = point;
+  c.object = other;
+  c.face_normal = face_normal(other->getCollisionShape(), other->getWorldTransform().getBasis(), normal);
+  return c;
+}
 
 }  // namespace
 
-bool box_box_beyond_reports(const btCollisionObject* character, const btCollisionObject* other,
-                            double max_distance) {
+bool box_box_beyond(const btCollisionObject* character, const btCollisionObject* other, double max_distance) {
   btVector3 ha, hb;
   double ra = 0.0, rb = 0.0;
   if (!core_of(character->getCollisionShape(), &ha, &ra) || !core_of(other->getCollisionShape(), &hb, &rb)) {
     return false;
   }
-  const double breaking = breaking_threshold_bound(character->getCollisionShape(), other->getCollisionShape());
-  const double reported = ra + rb + breaking + std::max(max_distance, 0.0) + kReportSlack;
+  const double beyond = ra + rb + max_distance + kBoundSlack;
   const btMatrix3x3& a = character->getWorldTransform().getBasis();
   const btMatrix3x3& b = other->getWorldTransform().getBasis();
   const btVector3 d = other->getWorldTransform().getOrigin() - character->getWorldTransform().getOrigin();
@@ -55,34 +54,37 @@ bool box_box_beyond_reports(const btCollisionObject* character, const btCollisio
     const btVector3 n = a.getColumn(i);
     const double extent_b = hb.x() * std::fabs(b.getColumn(0).dot(n)) + hb.y() * std::fabs(b.getColumn(1).dot(n)) +
                             hb.z() * std::fabs(b.getColumn(2).dot(n));
-    if (std::fabs(d.dot(n)) - ha[i] - extent_b - ra - rb > reported) return true;
+    if (std::fabs(d.dot(n)) - ha[i] - extent_b > beyond) return true;
   }
   for (int i = 0; i < 3; ++i) {
     const btVector3 n = b.getColumn(i);
     const double extent_a = ha.x() * std::fabs(a.getColumn(0).dot(n)) + ha.y() * std::fabs(a.getColumn(1).dot(n)) +
                             ha.z() * std::fabs(a.getColumn(2).dot(n));
-    if (std::fabs(d.dot(n)) - hb[i] - extent_a - ra - rb > reported) return true;
+    if (std::fabs(d.dot(n)) - hb[i] - extent_a > beyond) return true;
   }
   return false;
 }
 
-bool box_box_overlap_contact(const btCollisionObject* character, const btCollisionObject* other,
-                             std::vector<Contact>* out) {
+bool box_box_contact(const btCollisionObject* character, const btCollisionObject* other, double max_distance,
+                     std::vector<Contact>* out) {
   btVector3 ha, hb;
   double ra = 0.0, rb = 0.0;
   if (!core_of(character->getCollisionShape(), &ha, &ra) || !core_of(other->getCollisionShape(), &hb, &rb)) {
     return false;
   }
-  const btTransform& pose = other->getWorldTransform();
-  const BoxBoxOverlap overlap = box_box_overlap(character->getWorldTransform(), ha, ra, pose, hb, rb);
-  if (!overlap.cores_overlap) return false;
-  Contact c;
-  c.normal = overlap.normal;
-  c.distance = overlap.distance;
-  c.point = overlap.point;
-  c.object = other;
-  c.face_normal = face_normal(other->getCollisionShape(), pose.getBasis(), overlap.normal);
-  out->push_back(c);
+  if (box_box_beyond(character, other, max_distance)) return true;
+  const btTransform& a = character->getWorldTransform();
+  const btTransform& b = other->getWorldTransform();
+  const BoxBoxOverlap overlap = box_box_overlap(a, ha, ra, b, hb, rb);
+  if (overlap.cores_overlap) {
+    out->push_back(contact_with(other, overlap.normal, overlap.distance, overlap.point));
+    return true;
+  }
+  const BoxBoxDistance apart = box_box_distance(a, ha, ra, b, hb, rb, max_distance);
+  if (apart.beyond) return true;
+  if (!apart.separated) return false;  // touching within rounding: Bullet's GJK
+  if (apart.distance > max_distance) return true;
+  out->push_back(contact_with(other, apart.normal, apart.distance, box_box_patch_middle(a, ha, b, hb, rb, apart)));
   return true;
 }
 

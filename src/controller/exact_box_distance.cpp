@@ -106,3 +106,81 @@ BoxBoxDistance box_box_distance(const btTransform& a, const btVector3& ha, doubl
 }
 
 }  // namespace stepslide
+
+namespace stepslide {
+
+namespace {
+
+/// Corners within this of a box's nearest along the normal form its nearest feature.
+constexpr double kSameFeature = 1e-9;
+
+/// The corners of [-h, h] (as `corners`, in some frame) least along `n`:
+/// a bit mask of their indices, and how many.
+unsigned nearest_feature(const btVector3 corners[8], const btVector3& n, int* count) {
+  double least = std::numeric_limits<double>::infinity();
+  for (int v = 0; v < 8; ++v) least = std::min(least, corners[v].dot(n));
+  unsigned mask = 0;
+  *count = 0;
+  for (int v = 0; v < 8; ++v) {
+    if (corners[v].dot(n) > least + kSameFeature) continue;
+    mask |= 1u << v;
+    ++*count;
+  }
+  return mask;
+}
+
+/// The points of b's core (its frame) at the cores' distance `core`, summed.
+struct PatchCorners {
+  double within;  ///< core distance plus the feature tolerance
+  btVector3 sum{0, 0, 0};
+  int count = 0;
+  void consider(const btVector3& on_a, const btVector3& on_b) {
+    if ((on_a - on_b).length() > within) return;
+    sum += on_b;
+    ++count;
+  }
+};
+
+}  // namespace
+
+btVector3 box_box_patch_middle(const btTransform& a, const btVector3& ha, const btTransform& b, const btVector3& hb,
+                               double rb, const BoxBoxDistance& d) {
+  const btTransform a_in_b = b.inverseTimes(a);
+  const btVector3 n = b.getBasis().transpose() * d.normal;  // b's frame, from b toward a
+  btVector3 va[8], vb[8];
+  for (int v = 0; v < 8; ++v) {
+    va[v] = a_in_b * box_corner(ha, v);
+    vb[v] = box_corner(hb, v);
+  }
+  int count_a = 0, count_b = 0;
+  const unsigned feature_a = nearest_feature(va, n, &count_a);
+  const unsigned feature_b = nearest_feature(vb, -n, &count_b);
+  if (count_a == 1 || count_b == 1) return d.point;
+  const double core = n.dot(va[__builtin_ctz(feature_a)]) - n.dot(vb[__builtin_ctz(feature_b)]);
+  PatchCorners patch{core + kSameFeature};
+  const btTransform b_in_a = a.inverseTimes(b);
+  for (int v = 0; v < 8; ++v) {
+    if (feature_a & (1u << v)) patch.consider(va[v], clamp_to(va[v], hb));
+    if (feature_b & (1u << v)) patch.consider(a_in_b * clamp_to(b_in_a * vb[v], ha), vb[v]);
+  }
+  // The features' edges: corner pairs of one feature one bit apart.
+  for (int k = 0; k < 3; ++k) {
+    for (int v = 0; v < 8; ++v) {
+      const unsigned edge_a = (1u << v) | (1u << (v | (1 << k)));
+      if ((v & (1 << k)) || (feature_a & edge_a) != edge_a) continue;
+      for (int m = 0; m < 3; ++m) {
+        for (int w = 0; w < 8; ++w) {
+          const unsigned edge_b = (1u << w) | (1u << (w | (1 << m)));
+          if ((w & (1 << m)) || (feature_b & edge_b) != edge_b) continue;
+          btVector3 x, y;
+          closest_on_segments(va[v], va[v | (1 << k)], vb[w], vb[w | (1 << m)], &x, &y);
+          patch.consider(x, y);
+        }
+      }
+    }
+  }
+  if (patch.count == 0) return d.point;
+  return b * (patch.sum / patch.count + n * rb);
+}
+
+}  // namespace stepslide

@@ -1,84 +1,150 @@
 // A box character's box pairs (box_box_contacts.h): a pair the six face
-// axes put beyond what Bullet's contactPairTest reports is skipped, and on
-// random pairs at every distance Bullet reports nothing for every one
-// skipped, while it does report pairs just inside the bound (the bound is
-// not so loose that it never skips, nor so tight that it drops a contact).
+// axes put beyond the query is skipped only when it truly has no contact
+// there; where the cores are apart, the exact contact agrees with Bullet's
+// GJK (contactPairTest) on random pairs, and its point is one of the pair's
+// closest points.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "controller/box_box_contacts.h"
 #include "stepslide/box_margin.h"
+#include "stepslide/exact_box_box.h"
+#include "stepslide/exact_box_distance.h"
 #include "support/random_geometry.h"
 
 namespace stepslide::test {
 namespace {
 
-/// Counts what Bullet reports for one pair.
+/// Bullet's contacts for one pair, the character first.
 struct Reports : btCollisionWorld::ContactResultCallback {
-  btScalar addSingleResult(btManifoldPoint&, const btCollisionObjectWrapper*, int, int, const btCollisionObjectWrapper*,
-                           int, int) override {
-    ++count;
+  explicit Reports(const btCollisionObject* character) : character_(character) {}
+  btScalar addSingleResult(btManifoldPoint& point, const btCollisionObjectWrapper* wrap0, int, int,
+                           const btCollisionObjectWrapper*, int, int) override {
+    const double sign = wrap0->getCollisionObject() == character_ ? 1.0 : -1.0;
+    normals.push_back(point.m_normalWorldOnB * sign);
+    distances.push_back(point.getDistance());
     return 0;
   }
-  int count = 0;
+  const btCollisionObject* character_;
+  std::vector<btVector3> normals;
+  std::vector<double> distances;
 };
 
-TEST(BoxBoxContacts, SkipsOnlyPairsBulletReportsNothingFor) {
+/// Two boxes with Bullet's margins, the first the character, placed at
+/// random: turned now and then, at distances from overlapping to a few
+/// centimetres beyond the breaking threshold, along a face or not.
+struct RandomPair {
+  RandomPair(RandomGeometry& random, int i)
+      : box_a(random.vector(0.05, 1.0)), box_b(random.vector(0.05, 2.0)) {
+    box_a.setMargin(box_margin(box_a.getHalfExtentsWithMargin()));
+    box_b.setMargin(box_margin(box_b.getHalfExtentsWithMargin()));
+    a.setCollisionShape(&box_a);
+    b.setCollisionShape(&box_b);
+    const btQuaternion turn_a = i % 3 == 0 ? random.rotation() : btQuaternion::getIdentity();
+    const btQuaternion turn_b = i % 5 == 0 ? random.rotation() : btQuaternion::getIdentity();
+    const btVector3 centre_b = random.point(0.5);
+    b.setWorldTransform(btTransform(turn_b, centre_b));
+    const btVector3 direction = (i % 2 == 0 ? btVector3(0, 1, 0) : random.point(1.0)).normalized();
+    const double reach = (box_a.getHalfExtentsWithMargin().length() + box_b.getHalfExtentsWithMargin().length());
+    const double along = random.uniform(0.2, 1.2) * reach;
+    a.setWorldTransform(btTransform(turn_a, centre_b + direction * along));
+  }
+  btBoxShape box_a;
+  btBoxShape box_b;
+  btCollisionObject a;
+  btCollisionObject b;
+};
+
+/// The rounded boxes' exact signed distance: minus the depth where the cores overlap.
+double exact_distance(const RandomPair& p) {
+  const btVector3 ha = p.box_a.getHalfExtentsWithoutMargin(), hb = p.box_b.getHalfExtentsWithoutMargin();
+  const double ra = p.box_a.getMargin(), rb = p.box_b.getMargin();
+  const BoxBoxOverlap overlap = box_box_overlap(p.a.getWorldTransform(), ha, ra, p.b.getWorldTransform(), hb, rb);
+  if (overlap.cores_overlap) return overlap.distance;
+  return box_box_distance(p.a.getWorldTransform(), ha, ra, p.b.getWorldTransform(), hb, rb).distance;
+}
+
+TEST(BoxBoxContacts, SkipsOnlyPairsWithoutAContactWithinTheQuery) {
+  RandomGeometry random(4242);
+  int skipped = 0;
+  int kept_beyond = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const RandomPair pair(random, i);
+    const double max_distance = i % 4 == 0 ? 0.0 : random.uniform(-0.01, 0.2);
+    SCOPED_TRACE("case " + std::to_string(i));
+    const double distance = exact_distance(pair);
+    if (detail::box_box_beyond(&pair.a, &pair.b, max_distance)) {
+      EXPECT_GT(distance, max_distance);
+      ++skipped;
+    } else if (distance > max_distance) {
+      ++kept_beyond;  // the bound is a lower bound: some pairs it cannot skip
+    }
+  }
+  EXPECT_GT(skipped, 1000);
+  EXPECT_GT(kept_beyond, 15);
+}
+
+TEST(BoxBoxContacts, ApartCoresAgreeWithBulletsGjk) {
   btDefaultCollisionConfiguration configuration;
   btCollisionDispatcher dispatcher(&configuration);
   btDbvtBroadphase broadphase;
   btCollisionWorld world(&dispatcher, &broadphase, &configuration);
-  RandomGeometry random(4242);
-  int skipped = 0;
-  int reported = 0;
-  int reported_near_the_bound = 0;
-  for (int i = 0; i < 3000; ++i) {
-    const btVector3 ha = random.vector(0.05, 1.0);
-    const btVector3 hb = random.vector(0.05, 2.0);
-    btBoxShape box_a(ha);
-    btBoxShape box_b(hb);
-    box_a.setMargin(box_margin(ha));
-    box_b.setMargin(box_margin(hb));
-    btCollisionObject a;
-    btCollisionObject b;
-    a.setCollisionShape(&box_a);
-    b.setCollisionShape(&box_b);
-    // Turned now and then, at distances from overlapping to a few
-    // centimetres beyond the breaking threshold, along a face or not.
-    const bool turned = i % 3 == 0 || i % 5 == 0;
-    const btQuaternion turn_a = i % 3 == 0 ? random.rotation() : btQuaternion::getIdentity();
-    const btQuaternion turn_b = i % 5 == 0 ? random.rotation() : btQuaternion::getIdentity();
-    b.setWorldTransform(btTransform(turn_b, random.point(0.5)));
-    const btVector3 direction = (i % 2 == 0 ? btVector3(0, 1, 0) : random.point(1.0)).normalized();
-    const double reach = ha.length() + hb.length();
-    a.setWorldTransform(
-        btTransform(turn_a, b.getWorldTransform().getOrigin() + direction * random.uniform(0.2, 1.2) * reach));
-    const double max_distance = i % 4 == 0 ? 0.0 : random.uniform(-0.01, 0.2);
-    Reports bullets;
-    bullets.m_closestDistanceThreshold = max_distance;
-    world.contactPairTest(&a, &b, bullets);
-    const bool skip = detail::box_box_beyond_reports(&a, &b, max_distance);
+  RandomGeometry random(777);
+  int compared = 0;
+  int normals_apart = 0;
+  int ours_only = 0;
+  double worst_distance = 0.0;
+  for (int i = 0; i < 20000; ++i) {
+    RandomPair pair(random, i);
+    const double max_distance = random.uniform(0.0, 0.2);
+    std::vector<Contact> ours;
     SCOPED_TRACE("case " + std::to_string(i));
-    if (skip) {
-      EXPECT_EQ(bullets.count, 0);
-      ++skipped;
-    } else if (bullets.count > 0) {
-      ++reported;
-      // Reported, yet apart along a face axis by more than the radii: the
-      // pairs the bound must keep.
-      const btVector3 d = a.getWorldTransform().getOrigin() - b.getWorldTransform().getOrigin();
-      if (!turned && i % 2 == 0 && std::fabs(d.y()) > ha.y() + hb.y())
-        ++reported_near_the_bound;
+    ASSERT_TRUE(detail::box_box_contacts(&pair.a, &pair.b, max_distance, &ours));
+    Reports bullets(&pair.a);
+    bullets.m_closestDistanceThreshold = max_distance;
+    world.contactPairTest(&pair.a, &pair.b, bullets);
+    const btVector3 ha = pair.box_a.getHalfExtentsWithoutMargin(), hb = pair.box_b.getHalfExtentsWithoutMargin();
+    const BoxBoxOverlap overlap = box_box_overlap(pair.a.getWorldTransform(), ha, pair.box_a.getMargin(),
+                                                  pair.b.getWorldTransform(), hb, pair.box_b.getMargin());
+    if (overlap.cores_overlap) continue;  // EPA's pairs: exact_box_box_test.cpp
+    ASSERT_LE(ours.size(), 1u);
+    ASSERT_LE(bullets.distances.size(), 1u);
+    // Bullet reports out to its breaking threshold beyond the query; ours
+    // stops at the query. Within it, both report or neither does.
+    const bool bullet_within = !bullets.distances.empty() && bullets.distances[0] <= max_distance - 1e-6;
+    if (ours.empty()) {
+      EXPECT_FALSE(bullet_within);
+      continue;
     }
+    if (bullets.distances.empty()) {
+      EXPECT_GT(ours[0].distance, max_distance - 1e-6);  // at the query's edge
+      ++ours_only;
+      continue;
+    }
+    ++compared;
+    worst_distance = std::max(worst_distance, std::fabs(ours[0].distance - bullets.distances[0]));
+    EXPECT_NEAR(ours[0].distance, bullets.distances[0], 1e-9);  // measured: 1.6e-15
+    if (ours[0].normal.dot(bullets.normals[0]) < 1.0 - 1e-6) ++normals_apart;
+    // Our point lies on b's rounded surface at a closest point of the pair:
+    // a point `distance` from a's rounded surface along the normal.
+    const btVector3 on_core_b = ours[0].point - ours[0].normal * pair.box_b.getMargin();
+    const BoxBoxDistance again =
+        box_box_distance(btTransform(btQuaternion::getIdentity(), on_core_b), btVector3(0, 0, 0), 0.0,
+                         pair.a.getWorldTransform(), ha, pair.box_a.getMargin());
+    EXPECT_NEAR(again.distance, ours[0].distance + pair.box_b.getMargin(), 1e-9);
   }
-  EXPECT_GT(skipped, 1000);
-  EXPECT_GT(reported, 300);
-  EXPECT_GT(reported_near_the_bound, 20);
+  EXPECT_GT(compared, 700);
+  EXPECT_LE(normals_apart, compared / 100);
+  EXPECT_LE(ours_only, 5);
+  RecordProperty("compared", compared);  // 848
+  RecordProperty("normals_apart", normals_apart);  // 0
+  RecordProperty("worst_distance", std::to_string(worst_distance));
 }
 
-TEST(BoxBoxContacts, OnlyBoxPairsAreSkipped) {
+TEST(BoxBoxContacts, OnlyBoxPairsAreAnswered) {
   btBoxShape box(btVector3(0.5, 0.5, 0.5));
   btSphereShape sphere(0.5);
   btCollisionObject a;
@@ -86,10 +152,16 @@ TEST(BoxBoxContacts, OnlyBoxPairsAreSkipped) {
   a.setCollisionShape(&box);
   b.setCollisionShape(&sphere);
   b.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, 10, 0)));
-  EXPECT_FALSE(detail::box_box_beyond_reports(&a, &b, 0.0));
+  std::vector<Contact> out;
+  EXPECT_FALSE(detail::box_box_contacts(&a, &b, 0.0, &out));
+  EXPECT_FALSE(detail::box_box_contacts(&b, &a, 0.0, &out));
   b.setCollisionShape(&box);
-  EXPECT_TRUE(detail::box_box_beyond_reports(&a, &b, 0.0));
-  EXPECT_FALSE(detail::box_box_beyond_reports(&a, &b, 9.5));  // a threshold reaching it
+  EXPECT_TRUE(detail::box_box_beyond(&a, &b, 0.0));
+  EXPECT_FALSE(detail::box_box_beyond(&a, &b, 9.5));  // a threshold reaching it
+  EXPECT_TRUE(detail::box_box_contacts(&a, &b, 9.5, &out));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_NEAR(out[0].distance, 9.0, 1e-12);  // the rounded boxes' faces
+  EXPECT_TRUE(out[0].object == &b);
 }
 
 }  // namespace
