@@ -29,7 +29,7 @@ struct BoxSweepInShape : btTriangleCallback {
         before_(before) {}
 
   void processTriangle(btVector3* vertices, int part, int index) override {
-    if (touching || !meets_bounds(vertices)) return;
+    if (touching || !triangle_meets_bounds(vertices, low, high)) return;
     const ExactSweep s = box_triangle_sweep(box_, core_half_, box_margin_, motion_, vertices, triangle_margin_);
     if (!s.answered) {
       touching = true;
@@ -38,20 +38,9 @@ struct BoxSweepInShape : btTriangleCallback {
     if (s.hit && s.fraction < before_) hits.push_back({s.fraction, -s.normal.dot(direction_), s.normal, s.point, part, index});
   }
 
-  /// Whether the triangle's bounds meet the swept box's (grown by the
-  /// triangles' margin, the reach and kCullSlack): the walks hand out
-  /// triangles beyond them too, which the cast can neither touch at the
-  /// start nor stop near.
-  bool meets_bounds(const btVector3* v) const {
-    for (int axis = 0; axis < 3; ++axis) {
-      const double a = v[0][axis];
-      const double b = v[1][axis];
-      const double c = v[2][axis];
-      if (std::max({a, b, c}) < low[axis] || std::min({a, b, c}) > high[axis]) return false;
-    }
-    return true;
-  }
-
+  /// The swept box's bounds, grown by the triangles' margin, the reach and
+  /// kCullSlack: the walks hand out triangles beyond them too, which the
+  /// cast can neither touch at the start nor stop near.
   btVector3 low{0, 0, 0};
   btVector3 high{0, 0, 0};
   btTransform box_;

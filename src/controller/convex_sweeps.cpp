@@ -5,8 +5,13 @@
 // stops once a step is proved to overshoot the motion.
 #include "convex_sweeps.h"
 
+#include <BulletCollision/CollisionShapes/btTriangleCallback.h>
+
+#include <vector>
+
 #include "cast_advance.h"
 #include "query_shapes.h"
+#include "triangle_pairs.h"
 
 namespace stepslide::detail {
 
@@ -20,6 +25,48 @@ constexpr double kCoreTouching = 1e-9;
 bool has_core(const btCollisionShape* shape) {
   return detail::has_core(static_cast<const btConvexInternalShape*>(shape)->getImplicitShapeDimensions());
 }
+
+/// Whether `shape` is a cylinder character convex_sweep answers: upright,
+/// with a core.
+bool upright_cylinder(const btConvexShape* shape) {
+  return shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE && has_core(shape) &&
+         static_cast<const btCylinderShape*>(shape)->getUpAxis() == 1;
+}
+
+/// How near the cast stops to what it hits (kCastStopDistance), and a
+/// little more: the swept bounds gather every triangle it may stop near.
+constexpr double kSweepReach = 0.001 + 1e-6;
+
+/// Each triangle's first touch, in the mesh's or heightfield's frame.
+struct CylinderSweepInShape final : btTriangleCallback {
+  CylinderSweepInShape(const ConvexSolid& mover, const btVector3& motion, double triangle_margin, double before)
+      : mover_(mover), motion_(motion), direction_(motion.normalized()), triangle_margin_(triangle_margin),
+        before_(before) {}
+
+  void processTriangle(btVector3* v, int part, int index) override {
+    if (touching || !triangle_meets_bounds(v, low, high)) return;
+    const ConvexSolid triangle = ConvexSolid::triangle(v[0], v[1], v[2], triangle_margin_);
+    const ExactSweep s = convex_sweep(mover_, triangle, motion_, start_ - (v[0] + v[1] + v[2]) / 3.0);
+    if (!s.answered) {
+      touching = true;
+      return;
+    }
+    if (s.hit && s.fraction < before_) hits.push_back({s.fraction, -s.normal.dot(direction_), s.normal, s.point, part, index});
+  }
+
+  /// The swept cylinder's bounds, grown by the triangles' margin, the reach
+  /// and kCullSlack.
+  btVector3 low{0, 0, 0};
+  btVector3 high{0, 0, 0};
+  ConvexSolid mover_;
+  btVector3 start_{0, 0, 0};  ///< the cylinder's centre at the start
+  btVector3 motion_;
+  btVector3 direction_;
+  double triangle_margin_;
+  double before_;
+  bool touching = false;  ///< the core on a triangle at some step
+  std::vector<TriangleHit> hits;
+};
 
 }  // namespace
 
@@ -48,8 +95,7 @@ ExactSweep convex_sweep(const ConvexSolid& mover, const ConvexSolid& body, const
 
 bool convex_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                        const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
-  if (shape->getShapeType() != CYLINDER_SHAPE_PROXYTYPE || !has_core(shape)) return false;
-  if (static_cast<const btCylinderShape*>(shape)->getUpAxis() != 1) return false;
+  if (!upright_cylinder(shape)) return false;
   const btCollisionShape* target = object->getCollisionShape();
   const bool box = target->getShapeType() == BOX_SHAPE_PROXYTYPE;
   const bool cylinder = target->getShapeType() == CYLINDER_SHAPE_PROXYTYPE &&
@@ -62,6 +108,38 @@ bool convex_sweep_pair(const btConvexShape* shape, const btTransform& from, cons
   const ExactSweep s = convex_sweep(mover, body, to.getOrigin() - from.getOrigin(), from.getOrigin() - pose.getOrigin());
   if (!s.answered) return false;
   report_sweep(s, object, result);
+  return true;
+}
+
+bool cylinder_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                                  const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+  if (!upright_cylinder(shape) || !is_triangle_shape(object->getCollisionShape())) return false;
+  if (!(from.getBasis() == to.getBasis())) return false;  // the sweep turns: Bullet's cast
+  const auto* world_shape = static_cast<const btConcaveShape*>(object->getCollisionShape());
+  const btTransform& pose = object->getWorldTransform();
+  const btTransform start = pose.inverseTimes(from);
+  const btVector3 motion = pose.getBasis().transpose() * (to.getOrigin() - from.getOrigin());
+  CylinderSweepInShape gather(ConvexSolid::of(shape, start), motion, world_shape->getMargin(),
+                              result->m_closestHitFraction);
+  gather.start_ = start.getOrigin();
+  // The cylinder's bounds in the shape's frame at both ends (its margin
+  // included), grown by the triangles' margin and the reach.
+  btVector3 low, high, end_low, end_high;
+  shape->getAabb(start, low, high);
+  btTransform end = start;
+  end.setOrigin(start.getOrigin() + motion);
+  shape->getAabb(end, end_low, end_high);
+  low.setMin(end_low);
+  high.setMax(end_high);
+  const double grow = world_shape->getMargin() + kSweepReach;
+  low -= btVector3(grow, grow, grow);
+  high += btVector3(grow, grow, grow);
+  const btVector3 slack(kCullSlack, kCullSlack, kCullSlack);
+  gather.low = low - slack;
+  gather.high = high + slack;
+  process_triangles(world_shape, &gather, low, high);
+  if (gather.touching) return false;
+  report_triangle_hits(&gather.hits, object, 0.0, result);
   return true;
 }
 

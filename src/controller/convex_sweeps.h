@@ -1,5 +1,5 @@
 // Private to the collision adapter: the sweeps of a cylinder character
-// against boxes and cylinders, answered by Bullet's own cast (conservative
+// against boxes, cylinders and triangles, answered by Bullet's own cast (conservative
 // advancement, cast_advance.h) on convex_distance's exact distances instead
 // of Bullet's GJK at every step (issue #13). Not installed.
 #pragma once
@@ -41,6 +41,16 @@ ExactSweep convex_sweep(const ConvexSolid& mover, const ConvexSolid& body, const
 /// instructions a step). Hulls and other shapes stay Bullet's.
 bool convex_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                        const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
+
+/// The sweep of `shape` (an upright cylinder with a core) from `from` to
+/// `to` (no turn) against `object` (a mesh or heightfield): convex_sweep
+/// against each triangle the swept bounds meet, grown by the shape's
+/// margin as Bullet's cast grows it (btTriangleConvexcastCallback), the
+/// hits reported as the box character's are (report_triangle_hits). False,
+/// reporting nothing, for other shapes and objects, or where a triangle
+/// has no answer (the cores touch: Bullet's cast answers the object).
+bool cylinder_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                                  const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
 
 /// Whether the sweep of `shape` against `object` is one of convex_sweep_pair's
 /// between two curved bodies (a cylinder character against a cylinder):

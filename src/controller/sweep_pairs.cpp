@@ -162,8 +162,11 @@ bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const
       return false;
     case COMPOUND_SHAPE_PROXYTYPE:
       return capsule_sweep(shape, from, to, object, result);
-    default:
-      return triangle_sweep_pair(shape, from, to, object, result);  // meshes, heightfields; false otherwise
+    default:  // meshes, heightfields; false otherwise
+      if (shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE) {
+        return cylinder_triangle_sweep_pair(shape, from, to, object, result);
+      }
+      return triangle_sweep_pair(shape, from, to, object, result);
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include <btBulletCollisionCommon.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "stepslide/collision.h"
@@ -24,6 +25,16 @@ bool is_triangle_shape(const btCollisionShape* shape);
 /// rounding of the exact pair (errors of ~1e-12 m at 1 km); it would report
 /// nothing, so it is skipped before any arithmetic.
 constexpr double kCullSlack = 1e-6;
+
+/// Whether the bounds of triangle `v` meet the box [low, high]: the walks
+/// hand out triangles beyond a query's box too.
+inline bool triangle_meets_bounds(const btVector3* v, const btVector3& low, const btVector3& high) {
+  for (int axis = 0; axis < 3; ++axis) {
+    const double a = v[0][axis], b = v[1][axis], c = v[2][axis];
+    if (std::max({a, b, c}) < low[axis] || std::min({a, b, c}) > high[axis]) return false;
+  }
+  return true;
+}
 
 /// `shape->processAllTriangles(callback, low, high)`, answered from the
 /// active TriangleCache where it answers for the shape (the same triangles
