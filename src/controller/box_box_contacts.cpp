@@ -1,7 +1,10 @@
 // A box-shaped character against the world's boxes (box_box_contacts.h).
 #include "box_box_contacts.h"
 
+#include <algorithm>
 #include <cmath>
+
+#include <BulletCollision/BroadphaseCollision/btDbvt.h>
 
 #include "query_shapes.h"
 #include "stepslide/exact_box_box.h"
@@ -24,17 +27,6 @@ bool core_of(const btCollisionShape* shape, btVector3* core, double* margin) {
 /// Well above the rounding of the six axes' bound, far below anything a
 /// query asks about.
 constexpr double kBoundSlack = 1e-9;
-
-Contact contact_with(const btCollisionObject* other, const btVector3& normal, double distance,
-                     const btVector3& point) {
-  Contact c;
-  c.normal = normal;
-  c.distance = distance;
-  c.point = point;
-  c.object = other;
-  c.face_normal = face_normal(other->getCollisionShape(), other->getWorldTransform().getBasis(), normal);
-  return c;
-}
 
 }  // namespace
 
@@ -65,27 +57,88 @@ bool box_box_beyond(const btCollisionObject* character, const btCollisionObject*
   return false;
 }
 
+namespace {
+
+/// The character's contact with one box of `other` (the object itself, or
+/// a child of its compound) at `pose`; false where only Bullet answers.
+bool contact_with_box(const btTransform& a, const btVector3& ha, double ra, const btCollisionObject* other,
+                      const btBoxShape* box, const btTransform& pose, double max_distance,
+                      std::vector<Contact>* out) {
+  btVector3 hb;
+  double rb = 0.0;
+  if (!core_of(box, &hb, &rb)) return false;
+  const BoxBoxOverlap overlap = box_box_overlap(a, ha, ra, pose, hb, rb);
+  Contact c;
+  c.object = other;
+  if (overlap.cores_overlap) {
+    c.normal = overlap.normal;
+    c.distance = overlap.distance;
+    c.point = overlap.point;
+  } else {
+    const BoxBoxDistance apart = box_box_distance(a, ha, ra, pose, hb, rb, max_distance);
+    if (apart.beyond) return true;
+    if (!apart.separated) return false;  // touching within rounding: Bullet's GJK
+    if (apart.distance > max_distance) return true;
+    c.normal = apart.normal;
+    c.distance = apart.distance;
+    c.point = box_box_patch_middle(a, ha, pose, hb, rb, apart);
+  }
+  c.face_normal = face_normal(box, pose.getBasis(), c.normal);
+  out->push_back(c);
+  return true;
+}
+
+/// Compounds with more children than this are Bullet's (its tree culls them).
+constexpr int kMaxChildren = 64;
+
+/// The character's contacts with the box children of `compound` whose tree
+/// bounds meet its own grown by `max_distance`; false, with what it added
+/// taken back, where a child is not a box or only Bullet answers it.
+bool contacts_with_children(const btCollisionObject* character, const btVector3& ha, double ra,
+                            const btCollisionObject* other, const btCompoundShape* compound, double max_distance,
+                            std::vector<Contact>* out) {
+  const int n = compound->getNumChildShapes();
+  if (n > kMaxChildren) return false;
+  for (int i = 0; i < n; ++i) {
+    if (compound->getChildShape(i)->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
+  }
+  const btTransform& a = character->getWorldTransform();
+  const btTransform& pose = other->getWorldTransform();
+  btVector3 low, high;
+  character->getCollisionShape()->getAabb(pose.inverseTimes(a), low, high);
+  const double reach = std::max(0.0, max_distance) + 1e-9;
+  low -= btVector3(reach, reach, reach);
+  high += btVector3(reach, reach, reach);
+  const std::size_t before = out->size();
+  const btCompoundShapeChild* children = const_cast<btCompoundShape*>(compound)->getChildList();
+  for (int i = 0; i < n; ++i) {
+    const btDbvtNode* node = children[i].m_node;
+    if (node != nullptr && !TestAabbAgainstAabb2(low, high, node->volume.Mins(), node->volume.Maxs())) continue;
+    const auto* box = static_cast<const btBoxShape*>(children[i].m_childShape);
+    if (!contact_with_box(a, ha, ra, other, box, pose * children[i].m_transform, max_distance, out)) {
+      out->resize(before);
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 bool box_box_contact(const btCollisionObject* character, const btCollisionObject* other, double max_distance,
                      std::vector<Contact>* out) {
-  btVector3 ha, hb;
-  double ra = 0.0, rb = 0.0;
-  if (!core_of(character->getCollisionShape(), &ha, &ra) || !core_of(other->getCollisionShape(), &hb, &rb)) {
-    return false;
+  btVector3 ha;
+  double ra = 0.0;
+  if (!core_of(character->getCollisionShape(), &ha, &ra)) return false;
+  const btCollisionShape* shape = other->getCollisionShape();
+  if (shape->getShapeType() == COMPOUND_SHAPE_PROXYTYPE) {
+    return contacts_with_children(character, ha, ra, other, static_cast<const btCompoundShape*>(shape),
+                                  max_distance, out);
   }
+  if (shape->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
   if (box_box_beyond(character, other, max_distance)) return true;
-  const btTransform& a = character->getWorldTransform();
-  const btTransform& b = other->getWorldTransform();
-  const BoxBoxOverlap overlap = box_box_overlap(a, ha, ra, b, hb, rb);
-  if (overlap.cores_overlap) {
-    out->push_back(contact_with(other, overlap.normal, overlap.distance, overlap.point));
-    return true;
-  }
-  const BoxBoxDistance apart = box_box_distance(a, ha, ra, b, hb, rb, max_distance);
-  if (apart.beyond) return true;
-  if (!apart.separated) return false;  // touching within rounding: Bullet's GJK
-  if (apart.distance > max_distance) return true;
-  out->push_back(contact_with(other, apart.normal, apart.distance, box_box_patch_middle(a, ha, b, hb, rb, apart)));
-  return true;
+  return contact_with_box(character->getWorldTransform(), ha, ra, other, static_cast<const btBoxShape*>(shape),
+                          other->getWorldTransform(), max_distance, out);
 }
 
 }  // namespace stepslide::detail

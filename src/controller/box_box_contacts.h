@@ -1,5 +1,5 @@
 // Private to the collision adapter: a box-shaped character's contacts with
-// the world's boxes, answered exactly. Not installed.
+// the world's boxes and compounds of boxes, answered exactly. Not installed.
 #pragma once
 
 #include <btBulletCollisionCommon.h>
@@ -16,10 +16,13 @@ namespace stepslide::detail {
 /// has no contact, and costs the six axes instead of the exact distance.
 bool box_box_beyond(const btCollisionObject* character, const btCollisionObject* other, double max_distance);
 
-/// When `character` and `other` are both boxes, adds their one contact to
+/// When `character` is a box and `other` a box or a compound of at most 64
+/// boxes (a ramp, a level's stairs), adds the contact with each box to
 /// `out` and returns true, or returns false with nothing added where only
-/// Bullet answers (a margin inverting a core, or cores touching within
-/// 1e-9 m, neither overlapping nor apart). Cores overlapping: their exact
+/// Bullet answers (another shape, a margin inverting a core, or cores
+/// touching within 1e-9 m, neither overlapping nor apart). A compound's
+/// children whose tree bounds miss the character's grown by `max_distance`
+/// are skipped, as Bullet's compound algorithm skips them. Cores overlapping: their exact
 /// penetration (box_box_overlap, exact_box_box.h), as before for any
 /// `max_distance`. Cores apart: their exact distance (box_box_distance,
 /// exact_box_distance.h) when it is at most `max_distance`, at the middle of

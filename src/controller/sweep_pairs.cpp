@@ -31,6 +31,53 @@ struct ChildHit {
   int child;
 };
 
+/// Every child of `compound` (at `pose`) whose bounds meet the bounds of
+/// `shape` swept from `from` to `to` in the compound's frame, as Bullet's
+/// cast culls them with the compound's tree (a child the tree culls is not
+/// hit, even within Bullet's stop distance of it), handed to
+/// `child_sweep(child, child_pose, index, hits, count)`, which adds its hit
+/// and returns false when it has no exact answer (then nothing is).
+template <typename ChildSweep>
+bool sweep_children(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                    const btCompoundShape* compound, const btTransform& pose, ChildHit* hits, int* count,
+                    ChildSweep&& child_sweep) {
+  const int n = compound->getNumChildShapes();
+  if (n > kMaxCompoundChildren) return false;
+  if (n == 0) return true;
+  btVector3 low;
+  btVector3 high;
+  btVector3 to_low;
+  btVector3 to_high;
+  const btTransform inverse = pose.inverse();
+  shape->getAabb(inverse * from, low, high);
+  shape->getAabb(inverse * to, to_low, to_high);
+  low.setMin(to_low);
+  high.setMax(to_high);
+  // The tree's leaf for each child holds the bounds Bullet tests.
+  const bool culled = compound->getDynamicAabbTree() != nullptr;
+  // (Bullet offers the child list only to a non-const compound; we read it.)
+  const btCompoundShapeChild* children = const_cast<btCompoundShape*>(compound)->getChildList();
+  for (int i = 0; i < n; ++i) {
+    if (culled && children[i].m_node != nullptr) {
+      const btDbvtVolume& bounds = children[i].m_node->volume;
+      if (!TestAabbAgainstAabb2(low, high, bounds.Mins(), bounds.Maxs())) continue;
+    }
+    if (!child_sweep(children[i].m_childShape, pose * children[i].m_transform, i, hits, count)) return false;
+  }
+  return true;
+}
+
+/// Whether every child of `compound` passes `answered` (checked before any
+/// is swept, so a compound with one child nobody answers costs nothing).
+template <typename Answered>
+bool all_children(const btCompoundShape* compound, Answered&& answered) {
+  const int n = compound->getNumChildShapes();
+  for (int i = 0; i < n; ++i) {
+    if (!answered(compound->getChildShape(i))) return false;
+  }
+  return true;
+}
+
 /// The moving capsule against the boxes of one object: a box, or the box
 /// children of a compound.
 struct CapsuleAgainstBoxes {
@@ -53,37 +100,13 @@ struct CapsuleAgainstBoxes {
     return true;
   }
 
-  /// Every child box whose bounds meet the swept shape's in the compound's
-  /// frame, as Bullet's cast culls them with the compound's tree (a child
-  /// the tree culls is not hit, even within Bullet's stop distance of it).
+  /// Every child box the swept bounds meet (sweep_children).
   bool compound(const btCompoundShape* compound, const btTransform& pose, ChildHit* hits, int* count) const {
-    const int n = compound->getNumChildShapes();
-    if (n > kMaxCompoundChildren) return false;
-    if (n == 0) return true;
-    btVector3 low;
-    btVector3 high;
-    btVector3 to_low;
-    btVector3 to_high;
-    const btTransform inverse = pose.inverse();
-    shape->getAabb(inverse * from, low, high);
-    shape->getAabb(inverse * to, to_low, to_high);
-    low.setMin(to_low);
-    high.setMax(to_high);
-    // The tree's leaf for each child holds the bounds Bullet tests.
-    const bool culled = compound->getDynamicAabbTree() != nullptr;
-    // (Bullet offers the child list only to a non-const compound; we read it.)
-    const btCompoundShapeChild* children = const_cast<btCompoundShape*>(compound)->getChildList();
-    for (int i = 0; i < n; ++i) {
-      const btCollisionShape* child = children[i].m_childShape;
-      if (child->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
-      const btTransform& local = children[i].m_transform;
-      if (culled && children[i].m_node != nullptr) {
-        const btDbvtVolume& bounds = children[i].m_node->volume;
-        if (!TestAabbAgainstAabb2(low, high, bounds.Mins(), bounds.Maxs())) continue;
-      }
-      if (!box(static_cast<const btBoxShape*>(child), pose * local, i, hits, count)) return false;
-    }
-    return true;
+    return sweep_children(shape, from, to, compound, pose, hits, count,
+                          [&](const btCollisionShape* child, const btTransform& at, int i, ChildHit* h, int* c) {
+                            return child->getShapeType() == BOX_SHAPE_PROXYTYPE &&
+                                   box(static_cast<const btBoxShape*>(child), at, i, h, c);
+                          });
   }
 };
 
@@ -141,15 +164,86 @@ bool capsule_sweep(const btConvexShape* shape, const btTransform& from, const bt
   return true;
 }
 
+/// Adds `sweep`'s hit on child `child` to `hits`; false when not answered.
+bool add_child_hit(const ExactSweep& sweep, int child, ChildHit* hits, int* count) {
+  if (!sweep.answered) return false;
+  if (sweep.hit) hits[(*count)++] = ChildHit{sweep.fraction, sweep.normal, sweep.point, child};
+  return true;
+}
+
+/// A box or cylinder with a core: a child convex_sweep and box_box_sweep answer.
+bool is_cored_box(const btCollisionShape* shape) {
+  return shape->getShapeType() == BOX_SHAPE_PROXYTYPE &&
+         has_core(static_cast<const btBoxShape*>(shape)->getHalfExtentsWithoutMargin());
+}
+
+bool is_cored_upright_cylinder(const btCollisionShape* shape) {
+  return shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE &&
+         static_cast<const btCylinderShape*>(shape)->getUpAxis() == 1 &&
+         has_core(static_cast<const btCylinderShape*>(shape)->getHalfExtentsWithoutMargin());
+}
+
+/// A box character (unscaled, with a core) against the box children of a
+/// compound (a ramp, a level's stairs): box_box_sweep on each child the
+/// swept bounds meet, reported as Bullet's compound cast reports them.
+bool box_compound_sweep(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                        const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+  const auto* compound = static_cast<const btCompoundShape*>(object->getCollisionShape());
+  if (!is_cored_box(shape) || !all_children(compound, is_cored_box)) return false;
+  if (!(from.getBasis() == to.getBasis())) return false;  // the sweep turns: Bullet's cast
+  const auto* box = static_cast<const btBoxShape*>(shape);
+  const btVector3 motion = to.getOrigin() - from.getOrigin();
+  ChildHit hits[kMaxCompoundChildren];
+  int count = 0;
+  const bool answered = sweep_children(
+      shape, from, to, compound, object->getWorldTransform(), hits, &count,
+      [&](const btCollisionShape* child, const btTransform& at, int i, ChildHit* h, int* c) {
+        const auto* other = static_cast<const btBoxShape*>(child);
+        return add_child_hit(box_box_sweep(from, box->getHalfExtentsWithoutMargin(), box->getMargin(), motion, at,
+                                           other->getHalfExtentsWithoutMargin(), other->getMargin()),
+                             i, h, c);
+      });
+  if (!answered) return false;
+  report(object, true, hits, count, motion, result);
+  return true;
+}
+
+/// A cylinder character (upright, with a core) against the box and upright
+/// cylinder children of a compound: convex_sweep on each child the swept
+/// bounds meet, reported as Bullet's compound cast reports them.
+bool cylinder_compound_sweep(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                             const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+  const auto* compound = static_cast<const btCompoundShape*>(object->getCollisionShape());
+  const auto answered_child = [](const btCollisionShape* child) {
+    return is_cored_box(child) || is_cored_upright_cylinder(child);
+  };
+  if (!is_cored_upright_cylinder(shape) || !all_children(compound, answered_child)) return false;
+  if (!(from.getBasis() == to.getBasis())) return false;  // the sweep turns: Bullet's cast
+  const ConvexSolid mover = ConvexSolid::of(shape, from);
+  const btVector3 motion = to.getOrigin() - from.getOrigin();
+  ChildHit hits[kMaxCompoundChildren];
+  int count = 0;
+  const bool answered = sweep_children(
+      shape, from, to, compound, object->getWorldTransform(), hits, &count,
+      [&](const btCollisionShape* child, const btTransform& at, int i, ChildHit* h, int* c) {
+        const ConvexSolid body = ConvexSolid::of(static_cast<const btConvexShape*>(child), at);
+        return add_child_hit(convex_sweep(mover, body, motion, from.getOrigin() - at.getOrigin()), i, h, c);
+      });
+  if (!answered) return false;
+  report(object, true, hits, count, motion, result);
+  return true;
+}
+
 }  // namespace
 
 bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                       const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
   if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {  // a box character
-    if (object->getCollisionShape()->getShapeType() == BOX_SHAPE_PROXYTYPE) {
-      return box_box_sweep_pair(shape, from, to, object, result);
+    switch (object->getCollisionShape()->getShapeType()) {
+      case BOX_SHAPE_PROXYTYPE: return box_box_sweep_pair(shape, from, to, object, result);
+      case COMPOUND_SHAPE_PROXYTYPE: return box_compound_sweep(shape, from, to, object, result);
+      default: return box_triangle_sweep_pair(shape, from, to, object, result);  // meshes, heightfields; false otherwise
     }
-    return box_triangle_sweep_pair(shape, from, to, object, result);  // meshes, heightfields; false otherwise
   }
   switch (object->getCollisionShape()->getShapeType()) {
     case BOX_SHAPE_PROXYTYPE:
@@ -161,6 +255,7 @@ bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const
       if (shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE) return convex_sweep_pair(shape, from, to, object, result);
       return false;
     case COMPOUND_SHAPE_PROXYTYPE:
+      if (shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE) return cylinder_compound_sweep(shape, from, to, object, result);
       return capsule_sweep(shape, from, to, object, result);
     default:  // meshes, heightfields; false otherwise
       if (shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE) {
