@@ -1,5 +1,6 @@
-// Sweeps of a cylinder character against boxes and cylinders
-// (convex_sweeps.h): Bullet's conservative advancement on convex_distance,
+// Sweeps on convex_distance: a cylinder character against boxes and
+// triangles, every character against round bodies (convex_sweeps.h):
+// Bullet's conservative advancement on convex_distance,
 // whose GJK runs on the exact support functions (its last steps Newton's
 // between curved surfaces), starts each step from the last step's normal and
 // stops once a step is proved to overshoot the motion.
@@ -31,6 +32,23 @@ bool has_core(const btCollisionShape* shape) {
 bool upright_cylinder(const btConvexShape* shape) {
   return shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE && has_core(shape) &&
          static_cast<const btCylinderShape*>(shape)->getUpAxis() == 1;
+}
+
+/// Whether ConvexSolid writes `shape`'s support function out (not Bullet's
+/// virtual one) and its core is a solid: a box or upright cylinder with a
+/// core, an upright capsule whose margin is its radius, a sphere; unscaled.
+bool closed_form(const btConvexShape* shape) {
+  if (shape->getLocalScaling() != btVector3(1, 1, 1)) return false;
+  switch (shape->getShapeType()) {
+    case BOX_SHAPE_PROXYTYPE: return has_core(shape);
+    case CYLINDER_SHAPE_PROXYTYPE: return upright_cylinder(shape);
+    case CAPSULE_SHAPE_PROXYTYPE: {
+      const auto* capsule = static_cast<const btCapsuleShape*>(shape);
+      return capsule->getUpAxis() == 1 && capsule->getMargin() == capsule->getRadius();
+    }
+    case SPHERE_SHAPE_PROXYTYPE: return true;
+    default: return false;
+  }
 }
 
 /// How near the cast stops to what it hits (kCastStopDistance), and a
@@ -95,12 +113,10 @@ ExactSweep convex_sweep(const ConvexSolid& mover, const ConvexSolid& body, const
 
 bool convex_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                        const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
-  if (!upright_cylinder(shape)) return false;
   const btCollisionShape* target = object->getCollisionShape();
-  const bool box = target->getShapeType() == BOX_SHAPE_PROXYTYPE;
-  const bool cylinder = target->getShapeType() == CYLINDER_SHAPE_PROXYTYPE &&
-                        static_cast<const btCylinderShape*>(target)->getUpAxis() == 1;
-  if (!(box || cylinder) || !has_core(target)) return false;
+  if (!closed_form(shape) || !target->isConvex() || !closed_form(static_cast<const btConvexShape*>(target))) {
+    return false;
+  }
   if (!(from.getBasis() == to.getBasis())) return false;  // the sweep turns: Bullet's cast
   const btTransform& pose = object->getWorldTransform();
   const ConvexSolid mover = ConvexSolid::of(shape, from);

@@ -1,7 +1,8 @@
 // Private to the collision adapter: the sweeps of a cylinder character
-// against boxes, cylinders and triangles, answered by Bullet's own cast (conservative
-// advancement, cast_advance.h) on convex_distance's exact distances instead
-// of Bullet's GJK at every step (issue #13). Not installed.
+// against boxes and triangles, and of every character against round bodies
+// (cylinders, spheres, capsules), answered by Bullet's own cast
+// (conservative advancement, cast_advance.h) on convex_distance's exact
+// distances instead of Bullet's GJK at every step (issue #13). Not installed.
 #pragma once
 
 #include <btBulletCollisionCommon.h>
@@ -24,12 +25,15 @@ namespace stepslide::detail {
 ExactSweep convex_sweep(const ConvexSolid& mover, const ConvexSolid& body, const btVector3& motion,
                         const btVector3& guess);
 
-/// The sweep of `shape` (an upright cylinder with a core) from `from` to
-/// `to` (no turn) against `object` (a box, or a cylinder in any pose, with a
-/// core): convex_sweep's hit reported to `result` as Bullet's
-/// objectQuerySingle reports a convex pair's. False, reporting nothing, for
-/// other shapes and objects, or where convex_sweep has no answer (Bullet's
-/// cast answers).
+/// The sweep of `shape` from `from` to `to` (no turn) against `object`,
+/// both solids whose support function ConvexSolid writes out (a box or an
+/// upright cylinder with a core, an upright capsule whose margin is its
+/// radius, a sphere; the body in any pose): convex_sweep's hit reported to
+/// `result` as Bullet's objectQuerySingle reports a convex pair's. False,
+/// reporting nothing, for other shapes (hulls, cones, scaled shapes), or
+/// where convex_sweep has no answer (Bullet's cast answers). The adapter
+/// asks it for a cylinder character against boxes, and for every character
+/// against round bodies (cylinders, spheres, capsules).
 ///
 /// Against a box Bullet's GJK converges to rounding and the two casts stop
 /// together (tests/controller/convex_sweeps_test.cpp). Against a cylinder

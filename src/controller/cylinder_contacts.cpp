@@ -246,7 +246,9 @@ bool cylinder_pair_contacts(const btCollisionObject* character, const btCollisio
   const btCollisionShape* mine = character->getCollisionShape();
   const btCollisionShape* theirs = other->getCollisionShape();
   if (!mine->isConvex()) return false;
-  if (!is_cylinder(mine) && !is_cylinder(theirs) && !has_cylinder_child(theirs)) return false;
+  const bool round_body =
+      theirs->getShapeType() == SPHERE_SHAPE_PROXYTYPE || theirs->getShapeType() == CAPSULE_SHAPE_PROXYTYPE;
+  if (!is_cylinder(mine) && !is_cylinder(theirs) && !round_body && !has_cylinder_child(theirs)) return false;
   const auto* character_shape = static_cast<const btConvexShape*>(mine);
   const btTransform& pose = other->getWorldTransform();
   const ConvexSolid solid = ConvexSolid::of(character_shape, character->getWorldTransform());

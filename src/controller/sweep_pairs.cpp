@@ -238,30 +238,27 @@ bool cylinder_compound_sweep(const btConvexShape* shape, const btTransform& from
 
 bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                       const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
-  if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {  // a box character
-    switch (object->getCollisionShape()->getShapeType()) {
-      case BOX_SHAPE_PROXYTYPE: return box_box_sweep_pair(shape, from, to, object, result);
-      case COMPOUND_SHAPE_PROXYTYPE: return box_compound_sweep(shape, from, to, object, result);
-      default: return box_triangle_sweep_pair(shape, from, to, object, result);  // meshes, heightfields; false otherwise
-    }
-  }
-  switch (object->getCollisionShape()->getShapeType()) {
-    case BOX_SHAPE_PROXYTYPE:
-      // A cylinder character against a box (issue #13); its pairs with
-      // other shapes than boxes and cylinders stay with Bullet.
-      if (shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE) return convex_sweep_pair(shape, from, to, object, result);
-      return capsule_sweep(shape, from, to, object, result);
-    case CYLINDER_SHAPE_PROXYTYPE:  // a cylinder character against a cylinder; the rest stay Bullet's
-      if (shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE) return convex_sweep_pair(shape, from, to, object, result);
-      return false;
-    case COMPOUND_SHAPE_PROXYTYPE:
-      if (shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE) return cylinder_compound_sweep(shape, from, to, object, result);
-      return capsule_sweep(shape, from, to, object, result);
-    default:  // meshes, heightfields; false otherwise
-      if (shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE) {
-        return cylinder_triangle_sweep_pair(shape, from, to, object, result);
+  const int target = object->getCollisionShape()->getShapeType();
+  // Round bodies (cylinders, spheres, capsules) against any character
+  // convex_sweep writes out (issue #13).
+  const bool round_body =
+      target == CYLINDER_SHAPE_PROXYTYPE || target == SPHERE_SHAPE_PROXYTYPE || target == CAPSULE_SHAPE_PROXYTYPE;
+  switch (shape->getShapeType()) {
+    case BOX_SHAPE_PROXYTYPE:  // a box character
+      if (target == BOX_SHAPE_PROXYTYPE) return box_box_sweep_pair(shape, from, to, object, result);
+      if (target == COMPOUND_SHAPE_PROXYTYPE) return box_compound_sweep(shape, from, to, object, result);
+      if (round_body) return convex_sweep_pair(shape, from, to, object, result);
+      return box_triangle_sweep_pair(shape, from, to, object, result);  // meshes, heightfields; false otherwise
+    case CYLINDER_SHAPE_PROXYTYPE:  // a cylinder character
+      if (target == BOX_SHAPE_PROXYTYPE || round_body) return convex_sweep_pair(shape, from, to, object, result);
+      if (target == COMPOUND_SHAPE_PROXYTYPE) return cylinder_compound_sweep(shape, from, to, object, result);
+      return cylinder_triangle_sweep_pair(shape, from, to, object, result);
+    default:  // a capsule or sphere
+      if (target == BOX_SHAPE_PROXYTYPE || target == COMPOUND_SHAPE_PROXYTYPE) {
+        return capsule_sweep(shape, from, to, object, result);
       }
-      return triangle_sweep_pair(shape, from, to, object, result);
+      if (round_body) return convex_sweep_pair(shape, from, to, object, result);
+      return triangle_sweep_pair(shape, from, to, object, result);  // meshes, heightfields; false otherwise
   }
 }
 
