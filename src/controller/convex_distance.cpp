@@ -233,7 +233,8 @@ bool smooth_separation(const ConvexSolid& a, const ConvexSolid& b, const btVecto
 
 }  // namespace
 
-ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess, double cutoff) {
+ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess, double cutoff,
+                               bool depth) {
   // The gap (m) at which GJK stops: the tolerance (at 1e-12, as the pattern
   // search it replaced, 10 % more instructions on the lying-cylinder
   // scenarios). Rounding can stall it first (a cylinder's side against a
@@ -320,6 +321,12 @@ ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const
     }
     ConvexDistance d = answer(best, best_vertex, core_a, core_b, a, b);
     d.converged = !stalled || upper - lower <= kConvexDistanceTolerance;
+    d.evaluations = evaluations;
+    return d;
+  }
+  if (overlap && !depth) {
+    ConvexDistance d;
+    d.cores_touch = true;
     d.evaluations = evaluations;
     return d;
   }

@@ -32,7 +32,7 @@ class ConvexSolid {
   /// the core's farthest point moves as u turns toward each (a cylinder's
   /// rim point: the rim's radius over the sine of u's angle to the axis,
   /// across it; a corner: not at all). False for triangles and for shapes
-  /// answered by Bullet's support function.
+  /// answered by Bullet's support function but convex hulls (a vertex).
   bool support_turns(const btVector3& u, const btVector3& t1, const btVector3& t2, btVector3* turn1,
                      btVector3* turn2) const;
   /// The angle (radians) from unit `u` to the nearest direction where
@@ -53,6 +53,7 @@ class ConvexSolid {
   const btConvexShape* shape_ = nullptr;  ///< Bullet
   double margin_ = 0.0;
   bool unturned_ = false;  ///< the pose's basis is the identity
+  bool polytope_ = false;  ///< Bullet: a convex hull, whose support is a vertex (it does not turn)
 };
 
 // Inline, forced: two per GJK, EPA or Newton step, most of a step's
@@ -132,6 +133,8 @@ struct ConvexDistance {
   /// function of the poses as the true depth.
   bool smooth_minimum = false;
   int evaluations = 0;  ///< support-function pairs evaluated: the cost the tests bound
+  /// Asked without the depth, the cores touch or overlap: nothing else is set.
+  bool cores_touch = false;
 };
 
 /// The gap between the lower and upper bounds at which GJK and EPA stop
@@ -149,8 +152,11 @@ constexpr double kConvexDistanceTolerance = 1e-10;
 /// between their centres serves). Once the solids are provably farther
 /// apart than `cutoff`, GJK stops there: `distance` is then a separation
 /// above `cutoff` but not the largest (`converged` false), for callers that
-/// drop such pairs (a contact query's threshold).
+/// drop such pairs (a contact query's threshold). With `depth` false a
+/// caller that has no use for a penetration (a sweep: Bullet's solver
+/// answers one that starts there) is told only that GJK found the cores
+/// touching or overlapping (`cores_touch`), without EPA.
 ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess,
-                               double cutoff = BT_INFINITY);
+                               double cutoff = BT_INFINITY, bool depth = true);
 
 }  // namespace stepslide::detail

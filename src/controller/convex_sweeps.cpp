@@ -34,10 +34,12 @@ bool upright_cylinder(const btConvexShape* shape) {
          static_cast<const btCylinderShape*>(shape)->getUpAxis() == 1;
 }
 
-/// Whether ConvexSolid writes `shape`'s support function out (not Bullet's
-/// virtual one) and its core is a solid: a box or upright cylinder with a
-/// core, an upright capsule whose margin is its radius, a sphere; unscaled.
-bool closed_form(const btConvexShape* shape) {
+/// Whether convex_sweep answers `shape`: a solid whose support function
+/// ConvexSolid writes out (a box or upright cylinder with a core, an
+/// upright capsule whose margin is its radius, a sphere; unscaled), or a
+/// convex hull, through Bullet's own support function (its vertices').
+bool sweepable(const btConvexShape* shape) {
+  if (shape->getShapeType() == CONVEX_HULL_SHAPE_PROXYTYPE) return true;
   if (shape->getLocalScaling() != btVector3(1, 1, 1)) return false;
   switch (shape->getShapeType()) {
     case BOX_SHAPE_PROXYTYPE: return has_core(shape);
@@ -93,9 +95,16 @@ ExactSweep convex_sweep(const ConvexSolid& mover, const ConvexSolid& body, const
   const double margins = mover.margin() + body.margin();
   btVector3 direction = guess;
   return advance(motion, [&](double lambda, double cutoff) {
-    const ConvexDistance d = lambda == 0.0 ? convex_distance(mover, body, direction, cutoff)
-                                           : convex_distance(mover.moved(motion * lambda), body, direction, cutoff);
+    // No depth: where the cores touch the sweep is Bullet's (below).
+    const ConvexDistance d =
+        lambda == 0.0 ? convex_distance(mover, body, direction, cutoff, false)
+                      : convex_distance(mover.moved(motion * lambda), body, direction, cutoff, false);
     Probe probe;
+    if (d.cores_touch) {
+      probe.separated = false;
+      probe.known = false;
+      return probe;
+    }
     if (d.distance > cutoff) {
       probe.beyond = true;
       return probe;
@@ -114,7 +123,7 @@ ExactSweep convex_sweep(const ConvexSolid& mover, const ConvexSolid& body, const
 bool convex_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                        const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
   const btCollisionShape* target = object->getCollisionShape();
-  if (!closed_form(shape) || !target->isConvex() || !closed_form(static_cast<const btConvexShape*>(target))) {
+  if (!sweepable(shape) || !target->isConvex() || !sweepable(static_cast<const btConvexShape*>(target))) {
     return false;
   }
   if (!(from.getBasis() == to.getBasis())) return false;  // the sweep turns: Bullet's cast

@@ -38,7 +38,8 @@ inline bool cylinder_contacts(const btCollisionObject* character, const btCollis
                               double max_distance, std::vector<Contact>* out) {
   const int theirs = other->getCollisionShape()->getShapeType();
   if (character->getCollisionShape()->getShapeType() != CYLINDER_SHAPE_PROXYTYPE &&
-      theirs != CYLINDER_SHAPE_PROXYTYPE && theirs != SPHERE_SHAPE_PROXYTYPE && theirs != CAPSULE_SHAPE_PROXYTYPE)
+      theirs != CYLINDER_SHAPE_PROXYTYPE && theirs != SPHERE_SHAPE_PROXYTYPE && theirs != CAPSULE_SHAPE_PROXYTYPE &&
+      theirs != CONVEX_HULL_SHAPE_PROXYTYPE)
     return false;
   return cylinder_pair_contacts(character, other, max_distance, out);
 }

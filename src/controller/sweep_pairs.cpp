@@ -239,10 +239,10 @@ bool cylinder_compound_sweep(const btConvexShape* shape, const btTransform& from
 bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                       const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
   const int target = object->getCollisionShape()->getShapeType();
-  // Round bodies (cylinders, spheres, capsules) against any character
-  // convex_sweep writes out (issue #13).
-  const bool round_body =
-      target == CYLINDER_SHAPE_PROXYTYPE || target == SPHERE_SHAPE_PROXYTYPE || target == CAPSULE_SHAPE_PROXYTYPE;
+  // Round bodies (cylinders, spheres, capsules) and convex hulls against
+  // every character: convex_sweep on exact support functions (issue #13).
+  const bool round_body = target == CYLINDER_SHAPE_PROXYTYPE || target == SPHERE_SHAPE_PROXYTYPE ||
+                          target == CAPSULE_SHAPE_PROXYTYPE || target == CONVEX_HULL_SHAPE_PROXYTYPE;
   switch (shape->getShapeType()) {
     case BOX_SHAPE_PROXYTYPE:  // a box character
       if (target == BOX_SHAPE_PROXYTYPE) return box_box_sweep_pair(shape, from, to, object, result);

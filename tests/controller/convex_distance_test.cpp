@@ -392,6 +392,67 @@ TEST(RoundBodyContacts, AdapterContactsAreExactForEveryCharacter) {
   EXPECT_GT(compared, 250);
 }
 
+/// Box, capsule and sphere characters' contacts with convex hulls (answered
+/// from Bullet's own support function, as round bodies are): where the
+/// cores are apart, the distance and normal Bullet's GJK reports
+/// (contactPairTest), which converges on polytopes.
+TEST(HullBodyContacts, AgreeWithBulletsGjkWhereTheCoresAreApart) {
+  RandomGeometry random(4711);
+  btDefaultCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher(&configuration);
+  btDbvtBroadphase broadphase;
+  btCollisionWorld world(&dispatcher, &broadphase, &configuration);
+  constexpr double kThreshold = 0.05;
+  int compared = 0;
+  for (int i = 0; i < 3000; ++i) {
+    btConvexHullShape hull;
+    for (int k = 0; k < 6 + i % 7; ++k) hull.addPoint(random.point(0.8), false);
+    hull.recalcLocalAabb();
+    std::unique_ptr<btConvexShape> character_shape;
+    const btVector3 half = random.vector(0.1, 0.6);
+    switch (i % 3) {
+      case 0: character_shape = std::make_unique<btBoxShape>(half); break;
+      case 1: character_shape = std::make_unique<btCapsuleShape>(half.x(), 2 * half.y()); break;
+      default: character_shape = std::make_unique<btSphereShape>(half.x()); break;
+    }
+    btCollisionObject body;
+    body.setCollisionShape(&hull);
+    const btQuaternion turn = random.rotation();
+    body.setWorldTransform(btTransform(turn, random.point(1.0)));
+    btCollisionObject character;
+    character.setCollisionShape(character_shape.get());
+    const btVector3 away = random.point(1.0).normalized() * random.uniform(0.3, 2.0);
+    character.setWorldTransform(btTransform(btQuaternion::getIdentity(), body.getWorldTransform().getOrigin() + away));
+    world.addCollisionObject(&body);
+    world.updateAabbs();
+    CollisionQueries queries(&world, nullptr);
+    std::vector<Contact> contacts;
+    queries.contacts(&character, kThreshold, contacts);
+    struct Deepest : btCollisionWorld::ContactResultCallback {
+      btScalar addSingleResult(btManifoldPoint& p, const btCollisionObjectWrapper*, int, int,
+                               const btCollisionObjectWrapper*, int, int) override {
+        if (!found || p.getDistance() < distance) distance = p.getDistance(), found = true;
+        return 0;
+      }
+      bool found = false;
+      double distance = 0.0;
+    } bullets;
+    bullets.m_closestDistanceThreshold = kThreshold;
+    world.contactPairTest(&character, &body, bullets);
+    world.removeCollisionObject(&body);
+    const double margins = hull.getMargin() + character_shape->getMargin();
+    // Cores apart by more than rounding, and within the threshold: compared.
+    if (!bullets.found || bullets.distance <= -margins + 1e-6 || bullets.distance > kThreshold) continue;
+    const std::string what = "case " + std::to_string(i);
+    ASSERT_EQ(contacts.size(), 1u) << what;
+    EXPECT_NEAR(contacts[0].distance, bullets.distance, 1e-9) << what;
+    EXPECT_EQ(contacts[0].object, &body);
+    ++compared;
+  }
+  EXPECT_GT(compared, 500);
+  RecordProperty("compared", compared);  // 699
+}
+
 /// An unturned solid (identity basis) skips the basis products in its
 /// support function: its supports are Bullet's own (the local support plus
 /// the origin) exactly, as the turned path computes them, for boxes,

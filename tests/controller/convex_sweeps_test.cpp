@@ -285,13 +285,13 @@ TEST(ConvexSweep, PairReportsAsBulletAndDeclinesWhatItDoesNotAnswer) {
   ASSERT_TRUE(convex_sweep_pair(&mover, from, to, &object, &earlier));
   EXPECT_EQ(earlier.m_hitCollisionObject, nullptr);
   EXPECT_EQ(earlier.m_closestHitFraction, 0.25);
-  // A shape without a written-out support function (a cone), a capsule
-  // whose margin is not its radius, a turning sweep, an inverted core: Bullet's.
+  // A shape without a written-out support function (a cone), a scaled
+  // capsule, a turning sweep, an inverted core: Bullet's.
   btCollisionWorld::ClosestConvexResultCallback unused(from.getOrigin(), to.getOrigin());
   btConeShape cone(0.3, 0.8);
   EXPECT_FALSE(convex_sweep_pair(&cone, from, to, &object, &unused));
   btCapsuleShape capsule(0.3, 0.4);
-  capsule.setMargin(0.04);
+  capsule.setLocalScaling(btVector3(1, 2, 1));
   EXPECT_FALSE(convex_sweep_pair(&capsule, from, to, &object, &unused));
   btTransform turned = to;
   turned.setRotation(btQuaternion(btVector3(0, 1, 0), 0.1));

@@ -1,5 +1,5 @@
-// Sweeps against round bodies (cylinders, spheres, capsules) for every
-// character shape (exact_sweep_pair in controller/sweep_pairs.cpp, on
+// Sweeps against round bodies (cylinders, spheres, capsules) and convex
+// hulls for every character shape (exact_sweep_pair in controller/sweep_pairs.cpp, on
 // convex_sweep): against Bullet's own cast (objectQuerySingle) on random
 // pairs, each disagreement counted and checked against the exact gap.
 #include <gtest/gtest.h>
@@ -32,7 +32,7 @@ struct RandomRoundPair {
   btTransform from;
   btTransform to;
 
-  RandomRoundPair(RandomGeometry& random, int i, Mover kind) {
+  RandomRoundPair(RandomGeometry& random, int i, Mover kind, bool hull = false) {
     const btVector3 half = random.vector(0.1, 0.6);
     switch (kind) {
       case Mover::Box:
@@ -48,7 +48,14 @@ struct RandomRoundPair {
     }
     const double a = random.uniform(0.1, 1.2);
     const double b = random.uniform(0.1, 1.2);
-    switch (i % 3) {
+    switch (hull ? 3 : i % 3) {
+      case 3: {  // a hull of 6 to 12 random points within 1 m, Bullet's margin
+        auto points = std::make_unique<btConvexHullShape>();
+        for (int k = 0; k < 6 + i % 7; ++k) points->addPoint(random.point(a + 0.3), false);
+        points->recalcLocalAabb();
+        body = std::move(points);
+        break;
+      }
       case 0:
         body = std::make_unique<btCylinderShape>(btVector3(a, b, a));
         body->setMargin(i % 2 == 0 ? 0.001 : 0.04);
@@ -95,11 +102,11 @@ struct Tally {
   int agreeing = 0;
 };
 
-Tally agree_on_random_round_bodies(Mover kind) {
-  RandomGeometry random(7000 + static_cast<int>(kind));
+Tally agree_on_random_round_bodies(Mover kind, bool hull = false) {
+  RandomGeometry random((hull ? 8000 : 7000) + static_cast<int>(kind));
   Tally tally;
   for (int i = 0; i < 3000; ++i) {
-    RandomRoundPair pair(random, i, kind);
+    RandomRoundPair pair(random, i, kind, hull);
     bool answered = false;
     const CastAnswer ours = pair.ours(&answered);
     if (!answered) {
@@ -141,12 +148,35 @@ TEST_P(RoundBodySweep, MatchesBulletsCast) {
   EXPECT_GT(tally.agreeing, tally.agreement.hits / 3);
 }
 
+/// Each character shape against convex hulls (6 to 12 random points,
+/// Bullet's default margin), through Bullet's own support function: as
+/// above. Bullet's GJK converges on a hull but for a cylinder's rim: every
+/// hit of a box, capsule or sphere agrees (seen 1 956, 1 902 and 1 656 hits,
+/// at most 2.8e-13 m and 4.1e-13 apart); the cylinder's, 1 157 of 1 942, the
+/// rest counted disagreements checked against the exact gap (626 a step
+/// apart in the band, 120 Bullet off the band, 39 normals apart).
+class HullBodySweep : public ::testing::TestWithParam<Mover> {};
+
+TEST_P(HullBodySweep, MatchesBulletsCast) {
+  const Tally tally = agree_on_random_round_bodies(GetParam(), true);
+  EXPECT_EQ(tally.unanswered, 0);
+  EXPECT_GT(tally.agreement.hits, 1500);
+  EXPECT_LT(tally.agreement.grazing, 10);
+  if (GetParam() == Mover::Cylinder) {
+    EXPECT_GT(tally.agreeing, tally.agreement.hits / 2);
+  } else {
+    EXPECT_EQ(tally.agreeing, tally.agreement.hits);
+  }
+}
+
 std::string mover_name(const ::testing::TestParamInfo<Mover>& info) {
   static const char* const kNames[] = {"Box", "Capsule", "Sphere", "Cylinder"};
   return kNames[static_cast<int>(info.param)];
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryCharacter, RoundBodySweep,
+                         ::testing::Values(Mover::Box, Mover::Capsule, Mover::Sphere, Mover::Cylinder), mover_name);
+INSTANTIATE_TEST_SUITE_P(EveryCharacter, HullBodySweep,
                          ::testing::Values(Mover::Box, Mover::Capsule, Mover::Sphere, Mover::Cylinder), mover_name);
 
 }  // namespace
