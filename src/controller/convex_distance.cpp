@@ -233,8 +233,7 @@ bool smooth_separation(const ConvexSolid& a, const ConvexSolid& b, const btVecto
 
 }  // namespace
 
-ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess, double cutoff,
-                               bool depth) {
+ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess, double cutoff) {
   // The gap (m) at which GJK stops: the tolerance (at 1e-12, as the pattern
   // search it replaced, 10 % more instructions on the lying-cylinder
   // scenarios). Rounding can stall it first (a cylinder's side against a
@@ -321,12 +320,6 @@ ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const
     }
     ConvexDistance d = answer(best, best_vertex, core_a, core_b, a, b);
     d.converged = !stalled || upper - lower <= kConvexDistanceTolerance;
-    d.evaluations = evaluations;
-    return d;
-  }
-  if (overlap && !depth) {
-    ConvexDistance d;
-    d.cores_touch = true;
     d.evaluations = evaluations;
     return d;
   }

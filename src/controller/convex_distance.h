@@ -133,8 +133,6 @@ struct ConvexDistance {
   /// function of the poses as the true depth.
   bool smooth_minimum = false;
   int evaluations = 0;  ///< support-function pairs evaluated: the cost the tests bound
-  /// Asked without the depth, the cores touch or overlap: nothing else is set.
-  bool cores_touch = false;
 };
 
 /// The gap between the lower and upper bounds at which GJK and EPA stop
@@ -152,11 +150,8 @@ constexpr double kConvexDistanceTolerance = 1e-10;
 /// between their centres serves). Once the solids are provably farther
 /// apart than `cutoff`, GJK stops there: `distance` is then a separation
 /// above `cutoff` but not the largest (`converged` false), for callers that
-/// drop such pairs (a contact query's threshold). With `depth` false a
-/// caller that has no use for a penetration (a sweep: Bullet's solver
-/// answers one that starts there) is told only that GJK found the cores
-/// touching or overlapping (`cores_touch`), without EPA.
+/// drop such pairs (a contact query's threshold).
 ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess,
-                               double cutoff = BT_INFINITY, bool depth = true);
+                               double cutoff = BT_INFINITY);
 
 }  // namespace stepslide::detail

@@ -95,16 +95,12 @@ ExactSweep convex_sweep(const ConvexSolid& mover, const ConvexSolid& body, const
   const double margins = mover.margin() + body.margin();
   btVector3 direction = guess;
   return advance(motion, [&](double lambda, double cutoff) {
-    // No depth: where the cores touch the sweep is Bullet's (below).
-    const ConvexDistance d =
-        lambda == 0.0 ? convex_distance(mover, body, direction, cutoff, false)
-                      : convex_distance(mover.moved(motion * lambda), body, direction, cutoff, false);
+    // With the depth: where GJK finds the cores touching in a degenerate
+    // simplex, EPA can still prove them apart (asked without it, 4 of 8 000
+    // random sweeps in the tests went to Bullet for nothing).
+    const ConvexDistance d = lambda == 0.0 ? convex_distance(mover, body, direction, cutoff)
+                                           : convex_distance(mover.moved(motion * lambda), body, direction, cutoff);
     Probe probe;
-    if (d.cores_touch) {
-      probe.separated = false;
-      probe.known = false;
-      return probe;
-    }
     if (d.distance > cutoff) {
       probe.beyond = true;
       return probe;

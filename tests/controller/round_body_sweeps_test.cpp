@@ -128,16 +128,16 @@ Tally agree_on_random_round_bodies(Mover kind, bool hull = false) {
   return tally;
 }
 
-/// Each character shape against cylinders, spheres and capsules: every
-/// pair answered, hit or miss always as Bullet's cast (but where the pass
+/// Capsule, sphere and cylinder characters against cylinders, spheres and
+/// capsules: every pair answered, hit or miss always as Bullet's cast (but where the pass
 /// grazes the stop distance), and every hit either agreeing within 1e-8 m
 /// and 1e-6 or a counted disagreement checked against the exact gap.
-/// Seen (of 3 000 pairs each): box 1 590 of 1 980 hits agree, capsule
-/// 1 565 of 2 002, sphere 1 385 of 1 711, cylinder 719 of 2 030; the rest
-/// mostly a step apart in the band (312, 341, 244, 959), where Bullet's GJK
-/// stops at a relative error on a curved surface, then Bullet inside or
-/// short of the band with ours in it (65, 50, 34, 162) and the normals
-/// apart with ours the gap's gradient (13, 46, 48, 190). No grazing case.
+/// Seen (of 3 000 pairs each): capsule 1 565 of 2 002 hits agree, sphere
+/// 1 385 of 1 711, cylinder 719 of 2 030; the rest mostly a step apart in
+/// the band (341, 244, 959), where Bullet's GJK stops at a relative error
+/// on a curved surface, then Bullet inside or short of the band with ours
+/// in it (50, 34, 162) and the normals apart with ours the gap's gradient
+/// (46, 48, 190). No grazing case.
 class RoundBodySweep : public ::testing::TestWithParam<Mover> {};
 
 TEST_P(RoundBodySweep, MatchesBulletsCast) {
@@ -174,8 +174,21 @@ std::string mover_name(const ::testing::TestParamInfo<Mover>& info) {
   return kNames[static_cast<int>(info.param)];
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryCharacter, RoundBodySweep,
-                         ::testing::Values(Mover::Box, Mover::Capsule, Mover::Sphere, Mover::Cylinder), mover_name);
+INSTANTIATE_TEST_SUITE_P(RoundCharacters, RoundBodySweep,
+                         ::testing::Values(Mover::Capsule, Mover::Sphere, Mover::Cylinder), mover_name);
+
+/// A box character against round bodies is Bullet's (sweep_pairs.cpp says
+/// why): declined, nothing reported.
+TEST(RoundBodySweepForBoxes, IsLeftToBullet) {
+  RandomGeometry random(7000);
+  for (int i = 0; i < 30; ++i) {
+    RandomRoundPair pair(random, i, Mover::Box);
+    bool answered = true;
+    const CastAnswer ours = pair.ours(&answered);
+    EXPECT_FALSE(answered);
+    EXPECT_FALSE(ours.hit);
+  }
+}
 INSTANTIATE_TEST_SUITE_P(EveryCharacter, HullBodySweep,
                          ::testing::Values(Mover::Box, Mover::Capsule, Mover::Sphere, Mover::Cylinder), mover_name);
 
