@@ -88,11 +88,15 @@ TEST(BoxPatchMiddle, RestingPairsGiveAClosestPointThatMovesWithTheBoxes) {
     const double yaw_b = random.uniform(-3.0, 3.0);
     const double yaw_a = random.uniform(-3.0, 3.0);
     const btTransform b = at(random.point(1.0), btQuaternion(btVector3(0, 1, 0), yaw_b));
-    const btVector3 across = btVector3(random.uniform(-1, 1), 0, random.uniform(-1, 1)) * (hb.x() + hb.z());
+    const double across_x = random.uniform(-1, 1);
+    const double across_z = random.uniform(-1, 1);
+    const btVector3 across = btVector3(across_x, 0, across_z) * (hb.x() + hb.z());
     const double gap = random.uniform(1e-6, 0.05);
     const btVector3 above = b.getOrigin() + across + btVector3(0, hb.y() + ha.y() + gap, 0);
     const btQuaternion turn_a(btVector3(0, 1, 0), yaw_a);
-    const btVector3 tilt_axis = btVector3(random.uniform(-1, 1), 0, random.uniform(-1, 1)).normalized();
+    const double tilt_x = random.uniform(-1, 1);
+    const double tilt_z = random.uniform(-1, 1);
+    const btVector3 tilt_axis = btVector3(tilt_x, 0, tilt_z).normalized();
     const btQuaternion tilted = btQuaternion(tilt_axis, 1e-11) * turn_a;
     const BoxBoxDistance d = box_box_distance(at(above, turn_a), ha, kRadius, b, hb, kRadius);
     const BoxBoxDistance moved = box_box_distance(at(above, tilted), ha, kRadius, b, hb, kRadius);
@@ -114,7 +118,7 @@ TEST(BoxPatchMiddle, RestingPairsGiveAClosestPointThatMovesWithTheBoxes) {
     if ((moved.point - d.point).length() > 1e-3) ++corner_jumps;
   }
   EXPECT_GT(resting, 1000);
-  EXPECT_GT(corner_jumps, 200);  // measured 895: the reason for the middle
+  EXPECT_GT(corner_jumps, 200);  // measured 854: the reason for the middle
   RecordProperty("corner_jumps", corner_jumps);
 }
 

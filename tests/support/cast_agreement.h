@@ -145,13 +145,15 @@ struct CastAgreement {
   }
 
   /// The normals differ: ours must be the gap's gradient (moving the mover
-  /// along it by a step gains that whole step).
+  /// along it by a step gains that whole step, within the reference
+  /// distance's own error: convex_distance's GJK may stall a few 1e-9 m
+  /// short on a flat cap over a flat triangle, seen 2.9e-9).
   bool normals_apart(const CastAnswer& ours, const CastAnswer& theirs, const CastPair& pair, int index,
                      bool bullets_normal_gains_less) {
     ++normal_off;
     const double step = 1e-5;
     const double gap = pair.gap_at(ours.fraction, btVector3(0, 0, 0));
-    EXPECT_NEAR(pair.gap_at(ours.fraction, ours.normal * step) - gap, step, 1e-9) << "case " << index;
+    EXPECT_NEAR(pair.gap_at(ours.fraction, ours.normal * step) - gap, step, 5e-9) << "case " << index;
     if (bullets_normal_gains_less) {
       EXPECT_LT(pair.gap_at(ours.fraction, theirs.normal * step) - gap, step * (1 - 1e-7)) << "case " << index;
     }
