@@ -148,13 +148,10 @@ TEST_P(RoundBodySweep, MatchesBulletsCast) {
   EXPECT_GT(tally.agreeing, tally.agreement.hits / 3);
 }
 
-/// Each character shape against convex hulls (6 to 12 random points,
-/// Bullet's default margin), through Bullet's own support function: as
-/// above. Bullet's GJK converges on a hull but for a cylinder's rim: every
-/// hit of a box, capsule or sphere agrees (seen 1 956, 1 902 and 1 656 hits,
-/// at most 2.8e-13 m and 4.1e-13 apart); the cylinder's, 1 157 of 1 942, the
-/// rest counted disagreements checked against the exact gap (626 a step
-/// apart in the band, 120 Bullet off the band, 39 normals apart).
+/// Box, capsule and sphere characters against convex hulls (6 to 12 random
+/// points, Bullet's default margin), through Bullet's own support
+/// function: Bullet's GJK converges there too, and every hit agrees (seen
+/// 1 956, 1 902 and 1 656 hits, at most 2.8e-13 m and 4.1e-13 apart).
 class HullBodySweep : public ::testing::TestWithParam<Mover> {};
 
 TEST_P(HullBodySweep, MatchesBulletsCast) {
@@ -162,11 +159,7 @@ TEST_P(HullBodySweep, MatchesBulletsCast) {
   EXPECT_EQ(tally.unanswered, 0);
   EXPECT_GT(tally.agreement.hits, 1500);
   EXPECT_LT(tally.agreement.grazing, 10);
-  if (GetParam() == Mover::Cylinder) {
-    EXPECT_GT(tally.agreeing, tally.agreement.hits / 2);
-  } else {
-    EXPECT_EQ(tally.agreeing, tally.agreement.hits);
-  }
+  EXPECT_EQ(tally.agreeing, tally.agreement.hits);
 }
 
 std::string mover_name(const ::testing::TestParamInfo<Mover>& info) {
@@ -177,20 +170,20 @@ std::string mover_name(const ::testing::TestParamInfo<Mover>& info) {
 INSTANTIATE_TEST_SUITE_P(RoundCharacters, RoundBodySweep,
                          ::testing::Values(Mover::Capsule, Mover::Sphere, Mover::Cylinder), mover_name);
 
-/// A box character against round bodies is Bullet's (sweep_pairs.cpp says
-/// why): declined, nothing reported.
-TEST(RoundBodySweepForBoxes, IsLeftToBullet) {
+/// A box character against round bodies and a cylinder character against
+/// hulls are Bullet's (sweep_pairs.cpp says why): declined, nothing reported.
+TEST(RoundBodySweep, BoxesAgainstRoundBodiesAndCylindersAgainstHullsAreLeftToBullet) {
   RandomGeometry random(7000);
-  for (int i = 0; i < 30; ++i) {
-    RandomRoundPair pair(random, i, Mover::Box);
+  for (int i = 0; i < 60; ++i) {
+    RandomRoundPair pair(random, i, i % 2 == 0 ? Mover::Box : Mover::Cylinder, i % 2 == 1);
     bool answered = true;
     const CastAnswer ours = pair.ours(&answered);
     EXPECT_FALSE(answered);
     EXPECT_FALSE(ours.hit);
   }
 }
-INSTANTIATE_TEST_SUITE_P(EveryCharacter, HullBodySweep,
-                         ::testing::Values(Mover::Box, Mover::Capsule, Mover::Sphere, Mover::Cylinder), mover_name);
+INSTANTIATE_TEST_SUITE_P(FlatAndRoundCharacters, HullBodySweep,
+                         ::testing::Values(Mover::Box, Mover::Capsule, Mover::Sphere), mover_name);
 
 }  // namespace
 }  // namespace stepslide::test
