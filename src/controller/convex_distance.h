@@ -32,7 +32,7 @@ class ConvexSolid {
   /// the core's farthest point moves as u turns toward each (a cylinder's
   /// rim point: the rim's radius over the sine of u's angle to the axis,
   /// across it; a corner: not at all). False for triangles and for shapes
-  /// answered by Bullet's support function but convex hulls (a vertex).
+  /// answered by Bullet's support function.
   bool support_turns(const btVector3& u, const btVector3& t1, const btVector3& t2, btVector3* turn1,
                      btVector3* turn2) const;
   /// The angle (radians) from unit `u` to the nearest direction where
@@ -53,7 +53,6 @@ class ConvexSolid {
   const btConvexShape* shape_ = nullptr;  ///< Bullet
   double margin_ = 0.0;
   bool unturned_ = false;  ///< the pose's basis is the identity
-  bool polytope_ = false;  ///< Bullet: a convex hull, whose support is a vertex (it does not turn)
 };
 
 // Inline, forced: two per GJK, EPA or Newton step, most of a step's

@@ -39,9 +39,6 @@ ConvexSolid ConvexSolid::of(const btConvexShape* shape, const btTransform& pose)
     case SPHERE_SHAPE_PROXYTYPE:
       s.kind_ = Kind::Point;  // its margin is its radius
       break;
-    case CONVEX_HULL_SHAPE_PROXYTYPE:
-      s.polytope_ = true;  // Bullet's support function, a vertex
-      break;
     default: break;
   }
   return s;
@@ -62,11 +59,7 @@ bool ConvexSolid::support_turns(const btVector3& u, const btVector3& t1, const b
                                 btVector3* turn2) const {
   turn1->setZero();
   turn2->setZero();
-  // A triangle's corners and Bullet's shapes: no smooth region is known;
-  // but a hull's support is a vertex, which stays put as u turns (GJK
-  // proves Newton's answer by its own bounds, and EPA's check asks
-  // smooth_within, 0 for a hull).
-  if (kind_ == Kind::Bullet && polytope_) return true;
+  // A triangle's corners and Bullet's shapes: no smooth region is known.
   if (kind_ == Kind::Triangle || kind_ == Kind::Bullet) return false;
   if (kind_ != Kind::Cylinder) return true;  // a box's corner, an end of the axis, the point: it stays put
   const btMatrix3x3& basis = pose_.getBasis();
