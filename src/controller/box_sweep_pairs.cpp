@@ -3,11 +3,6 @@
 // hands out its triangles, and turned back into world terms.
 #include "box_sweep_pairs.h"
 
-#include <BulletCollision/CollisionShapes/btTriangleCallback.h>
-
-#include <algorithm>
-#include <vector>
-
 #include "query_shapes.h"
 #include "stepslide/exact_sweeps.h"
 #include "triangle_pairs.h"
@@ -15,44 +10,6 @@
 namespace stepslide::detail {
 
 namespace {
-
-/// Each triangle's first touch, in the shape's frame.
-struct BoxSweepInShape : btTriangleCallback {
-  BoxSweepInShape(const btTransform& box, const btVector3& core_half, double box_margin, const btVector3& motion,
-                  double triangle_margin, double before)
-      : box_(box),
-        core_half_(core_half),
-        box_margin_(box_margin),
-        motion_(motion),
-        direction_(motion.normalized()),
-        triangle_margin_(triangle_margin),
-        before_(before) {}
-
-  void processTriangle(btVector3* vertices, int part, int index) override {
-    if (touching || !triangle_meets_bounds(vertices, low, high)) return;
-    const ExactSweep s = box_triangle_sweep(box_, core_half_, box_margin_, motion_, vertices, triangle_margin_);
-    if (!s.answered) {
-      touching = true;
-      return;
-    }
-    if (s.hit && s.fraction < before_) hits.push_back({s.fraction, -s.normal.dot(direction_), s.normal, s.point, part, index});
-  }
-
-  /// The swept box's bounds, grown by the triangles' margin, the reach and
-  /// kCullSlack: the walks hand out triangles beyond them too, which the
-  /// cast can neither touch at the start nor stop near.
-  btVector3 low{0, 0, 0};
-  btVector3 high{0, 0, 0};
-  btTransform box_;
-  btVector3 core_half_;
-  double box_margin_;
-  btVector3 motion_;
-  btVector3 direction_;
-  double triangle_margin_;
-  double before_;
-  bool touching = false;  ///< rounding put the core on a triangle mid-advance
-  std::vector<TriangleHit> hits;
-};
 
 /// How near the cast stops to a triangle it hits (kCastStopDistance), and
 /// a little more: the bounds gather every triangle it may stop near.
@@ -71,8 +28,6 @@ bool box_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from
   const btTransform& pose = object->getWorldTransform();
   const btTransform start = pose.inverseTimes(from);
   const btVector3 motion = pose.getBasis().transpose() * (to.getOrigin() - from.getOrigin());
-  BoxSweepInShape gather(start, core, box->getMargin(), motion, world_shape->getMargin(),
-                         result->m_closestHitFraction);
   // The box's bounds in the shape's frame at both ends, grown by the
   // triangles' margin and the reach: every triangle the cast may stop near.
   btVector3 low;
@@ -88,8 +43,11 @@ bool box_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from
   low.setMin(end_low);
   high.setMax(end_high);
   const btVector3 slack(kCullSlack, kCullSlack, kCullSlack);
-  gather.low = low - slack;
-  gather.high = high + slack;
+  const double margin = world_shape->getMargin();
+  TriangleSweeps gather(low - slack, high + slack, motion, result->m_closestHitFraction,
+                        [&](const btVector3* vertices) {
+                          return box_triangle_sweep(start, core, box->getMargin(), motion, vertices, margin);
+                        });
   process_triangles(world_shape, &gather, low, high);
   if (gather.touching) return false;
   report_triangle_hits(&gather.hits, object, 0.0, result);

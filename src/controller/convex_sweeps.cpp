@@ -1,14 +1,10 @@
 // Sweeps on convex_distance: a cylinder character against boxes and
-// triangles, every character against round bodies (convex_sweeps.h):
-// Bullet's conservative advancement on convex_distance,
+// triangles, and the round bodies and hulls sweep_pairs.cpp hands over
+// (convex_sweeps.h): Bullet's conservative advancement on convex_distance,
 // whose GJK runs on the exact support functions (its last steps Newton's
 // between curved surfaces), starts each step from the last step's normal and
 // stops once a step is proved to overshoot the motion.
 #include "convex_sweeps.h"
-
-#include <BulletCollision/CollisionShapes/btTriangleCallback.h>
-
-#include <vector>
 
 #include "cast_advance.h"
 #include "query_shapes.h"
@@ -56,37 +52,6 @@ bool sweepable(const btConvexShape* shape) {
 /// How near the cast stops to what it hits (kCastStopDistance), and a
 /// little more: the swept bounds gather every triangle it may stop near.
 constexpr double kSweepReach = 0.001 + 1e-6;
-
-/// Each triangle's first touch, in the mesh's or heightfield's frame.
-struct CylinderSweepInShape final : btTriangleCallback {
-  CylinderSweepInShape(const ConvexSolid& mover, const btVector3& motion, double triangle_margin, double before)
-      : mover_(mover), motion_(motion), direction_(motion.normalized()), triangle_margin_(triangle_margin),
-        before_(before) {}
-
-  void processTriangle(btVector3* v, int part, int index) override {
-    if (touching || !triangle_meets_bounds(v, low, high)) return;
-    const ConvexSolid triangle = ConvexSolid::triangle(v[0], v[1], v[2], triangle_margin_);
-    const ExactSweep s = convex_sweep(mover_, triangle, motion_, start_ - (v[0] + v[1] + v[2]) / 3.0);
-    if (!s.answered) {
-      touching = true;
-      return;
-    }
-    if (s.hit && s.fraction < before_) hits.push_back({s.fraction, -s.normal.dot(direction_), s.normal, s.point, part, index});
-  }
-
-  /// The swept cylinder's bounds, grown by the triangles' margin, the reach
-  /// and kCullSlack.
-  btVector3 low{0, 0, 0};
-  btVector3 high{0, 0, 0};
-  ConvexSolid mover_;
-  btVector3 start_{0, 0, 0};  ///< the cylinder's centre at the start
-  btVector3 motion_;
-  btVector3 direction_;
-  double triangle_margin_;
-  double before_;
-  bool touching = false;  ///< the core on a triangle at some step
-  std::vector<TriangleHit> hits;
-};
 
 }  // namespace
 
@@ -140,9 +105,6 @@ bool cylinder_triangle_sweep_pair(const btConvexShape* shape, const btTransform&
   const btTransform& pose = object->getWorldTransform();
   const btTransform start = pose.inverseTimes(from);
   const btVector3 motion = pose.getBasis().transpose() * (to.getOrigin() - from.getOrigin());
-  CylinderSweepInShape gather(ConvexSolid::of(shape, start), motion, world_shape->getMargin(),
-                              result->m_closestHitFraction);
-  gather.start_ = start.getOrigin();
   // The cylinder's bounds in the shape's frame at both ends (its margin
   // included), grown by the triangles' margin and the reach.
   btVector3 low, high, end_low, end_high;
@@ -156,8 +118,13 @@ bool cylinder_triangle_sweep_pair(const btConvexShape* shape, const btTransform&
   low -= btVector3(grow, grow, grow);
   high += btVector3(grow, grow, grow);
   const btVector3 slack(kCullSlack, kCullSlack, kCullSlack);
-  gather.low = low - slack;
-  gather.high = high + slack;
+  const ConvexSolid mover = ConvexSolid::of(shape, start);
+  const double margin = world_shape->getMargin();
+  TriangleSweeps gather(low - slack, high + slack, motion, result->m_closestHitFraction,
+                        [&](const btVector3* v) {
+                          const ConvexSolid triangle = ConvexSolid::triangle(v[0], v[1], v[2], margin);
+                          return convex_sweep(mover, triangle, motion, start.getOrigin() - (v[0] + v[1] + v[2]) / 3.0);
+                        });
   process_triangles(world_shape, &gather, low, high);
   if (gather.touching) return false;
   report_triangle_hits(&gather.hits, object, 0.0, result);

@@ -1,6 +1,6 @@
 // Private to the collision adapter: the sweeps of a cylinder character
-// against boxes and triangles, and of every character against round bodies
-// (cylinders, spheres, capsules), answered by Bullet's own cast
+// against boxes and triangles, and of characters against round bodies
+// (cylinders, spheres, capsules) and hulls, answered by Bullet's own cast
 // (conservative advancement, cast_advance.h) on convex_distance's exact
 // distances instead of Bullet's GJK at every step (issue #13). Not installed.
 #pragma once
@@ -32,8 +32,10 @@ ExactSweep convex_sweep(const ConvexSolid& mover, const ConvexSolid& body, const
 /// `result` as Bullet's objectQuerySingle reports a convex pair's. False,
 /// reporting nothing, for other shapes (hulls, cones, scaled shapes), or
 /// where convex_sweep has no answer (Bullet's cast answers). The adapter
-/// asks it for a cylinder character against boxes, and for every character
-/// against round bodies (cylinders, spheres, capsules).
+/// asks it for a cylinder character against boxes, for capsule, sphere and
+/// cylinder characters against round bodies (cylinders, spheres, capsules),
+/// and for box, capsule and sphere characters against hulls
+/// (exact_sweep_pair in sweep_pairs.cpp says why not the others).
 ///
 /// Against a box Bullet's GJK converges to rounding and the two casts stop
 /// together (tests/controller/convex_sweeps_test.cpp). Against a cylinder

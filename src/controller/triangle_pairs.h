@@ -6,12 +6,14 @@
 // adapter's files.
 #pragma once
 
+#include <BulletCollision/CollisionShapes/btTriangleCallback.h>
 #include <btBulletCollisionCommon.h>
 
 #include <algorithm>
 #include <vector>
 
 #include "stepslide/collision.h"
+#include "stepslide/exact_sweeps.h"
 #include "stepslide/triangle_cache.h"
 
 namespace stepslide::detail {
@@ -80,7 +82,7 @@ bool remembered_farther(const CachedTriangle::Closest& slot, const btVector3& a,
                         const btVector3& motion, double distance);
 
 /// One triangle's first touch by a sweep, in the mesh's or heightfield's own
-/// frame (the capsule's and the box's triangle sweeps both collect these).
+/// frame (the capsule's, box's and cylinder's triangle sweeps collect these).
 struct TriangleHit {
   double fraction;
   double opposing;   ///< -normal · motion direction: how squarely the motion pushes into it
@@ -100,5 +102,38 @@ struct TriangleHit {
 /// `surface_offset` out along the normal (onto a rounded surface).
 void report_triangle_hits(std::vector<TriangleHit>* hits, const btCollisionObject* object, double surface_offset,
                           btCollisionWorld::ConvexResultCallback* result);
+
+/// The triangle callback of a box's or cylinder's sweep: each triangle whose
+/// bounds meet [low, high] (the walks hand out triangles beyond a query's
+/// box too) is swept by `sweep(vertices)`, an ExactSweep in the shape's
+/// frame; its hit is kept while earlier than `before` (the callback's
+/// closest fraction), and a triangle with no answer stops the gathering.
+template <typename Sweep>
+struct TriangleSweeps final : btTriangleCallback {
+  TriangleSweeps(const btVector3& low, const btVector3& high, const btVector3& motion, double before, Sweep sweep)
+      : low_(low), high_(high), direction_(motion.normalized()), before_(before), sweep_(sweep) {}
+
+  void processTriangle(btVector3* vertices, int part, int index) override {
+    if (touching || !triangle_meets_bounds(vertices, low_, high_)) return;
+    const ExactSweep s = sweep_(vertices);
+    if (!s.answered) {
+      touching = true;
+      return;
+    }
+    if (s.hit && s.fraction < before_) {
+      hits.push_back({s.fraction, -s.normal.dot(direction_), s.normal, s.point, part, index});
+    }
+  }
+
+  bool touching = false;  ///< a triangle had no answer (rounding put the core on it mid-advance)
+  std::vector<TriangleHit> hits;
+
+ private:
+  btVector3 low_;
+  btVector3 high_;
+  btVector3 direction_;
+  double before_;
+  Sweep sweep_;
+};
 
 }  // namespace stepslide::detail

@@ -31,10 +31,12 @@ struct RandomCompoundPair {
   btCompoundShape compound;
   std::unique_ptr<btConvexShape> mover;
   btCollisionObject object;
-  btTransform from;
-  btTransform to;
+  RandomSweep sweep;
 
-  RandomCompoundPair(RandomGeometry& random, int i) {
+  RandomCompoundPair(RandomGeometry& random, int i) : sweep(aimed(random, i)) {}
+
+  /// Builds the compound and the mover, then aims the sweep past both.
+  RandomSweep aimed(RandomGeometry& random, int i) {
     const int n = 1 + i % 3;
     for (int k = 0; k < n; ++k) {
       const btVector3 half = random.vector(0.05, 1.2);
@@ -52,21 +54,12 @@ struct RandomCompoundPair {
     btVector3 centre;
     double bound = 0.0;
     compound.getBoundingSphere(centre, bound);
-    const btVector3 middle = object.getWorldTransform() * centre;
-    const btVector3 away = random.point(1).normalized();
-    const btVector3 start = middle + away * (bound + half.length() + 0.3 + random.uniform(0.05, 2.0));
-    const btVector3 target = middle + random.point(1.0);
-    const double reach = random.uniform(0.3, 2.0);
-    from = btTransform(btQuaternion::getIdentity(), start);
-    to = btTransform(btQuaternion::getIdentity(), start + (target - start) * reach);
+    return RandomSweep(random, object.getWorldTransform() * centre, bound + half.length() + 0.3);
   }
-
-  btVector3 motion() const { return to.getOrigin() - from.getOrigin(); }
 
   /// The least exact gap to any child with the mover at `fraction`.
   double gap_at(double fraction, const btVector3& offset) const {
-    btTransform at = from;
-    at.setOrigin(from.getOrigin() + motion() * fraction + offset);
+    const btTransform at = sweep.at(fraction, offset);
     const ConvexSolid moved = ConvexSolid::of(mover.get(), at);
     double least = BT_LARGE_FLOAT;
     for (int k = 0; k < compound.getNumChildShapes(); ++k) {
@@ -79,8 +72,8 @@ struct RandomCompoundPair {
   }
 
   CastAnswer ours(bool* answered) {
-    btCollisionWorld::ClosestConvexResultCallback callback(from.getOrigin(), to.getOrigin());
-    *answered = exact_sweep_pair(mover.get(), from, to, &object, &callback);
+    btCollisionWorld::ClosestConvexResultCallback callback(sweep.from.getOrigin(), sweep.to.getOrigin());
+    *answered = exact_sweep_pair(mover.get(), sweep.from, sweep.to, &object, &callback);
     return {callback.hasHit(), callback.m_closestHitFraction, callback.m_hitNormalWorld.normalized()};
   }
 };
@@ -96,15 +89,10 @@ CastAgreement agree_on_random_compounds(int* unanswered, int* agreeing) {
       ++*unanswered;
       continue;
     }
-    const CastPair compared{pair.motion(),
-                            [&](double fraction, const btVector3& offset) { return pair.gap_at(fraction, offset); },
-                            [&] {
-                              // The least gap over the motion, child by child
-                              // (each gap is convex in the translation).
-                              return least_over_motion(
-                                  [&](double fraction) { return pair.gap_at(fraction, btVector3(0, 0, 0)); });
-                            }};
-    if (agreement.add(ours, bullet_cast(pair.mover.get(), pair.from, pair.to, pair.object), compared, i, false)) {
+    const CastPair compared =
+        cast_pair_of(pair.sweep.motion(), [&](double f, const btVector3& offset) { return pair.gap_at(f, offset); });
+    if (agreement.add(ours, bullet_cast(pair.mover.get(), pair.sweep.from, pair.sweep.to, pair.object), compared, i,
+                      false)) {
       ++*agreeing;
     }
   }

@@ -28,10 +28,12 @@ struct RandomTrianglePair {
   btCylinderShape mover;
   btCollisionObject object;
   btVector3 corners[3];  ///< world
-  btTransform from;
-  btTransform to;
+  RandomSweep sweep;
 
-  RandomTrianglePair(RandomGeometry& random, int i) : mover(btVector3(1, 1, 1)) {
+  RandomTrianglePair(RandomGeometry& random, int i) : mover(btVector3(1, 1, 1)), sweep(aimed(random, i)) {}
+
+  /// Builds the mover and the triangle, then aims the sweep past both.
+  RandomSweep aimed(RandomGeometry& random, int i) {
     const double radius = random.uniform(0.1, 0.6);
     const double half_height = random.uniform(0.2, 1.0);
     mover = btCylinderShape(btVector3(radius, half_height, radius));
@@ -48,27 +50,18 @@ struct RandomTrianglePair {
     object.setWorldTransform(pose);
     for (int k = 0; k < 3; ++k) corners[k] = pose * local[k];
     const btVector3 centre = (corners[0] + corners[1] + corners[2]) / 3.0;
-    const btVector3 away = random.point(1).normalized();
-    const double clear = random.uniform(0.05, 2.0);
-    const btVector3 start = centre + away * (2.6 + half.length() + clear);
-    const btVector3 target = centre + random.point(1.0);
-    const double reach = random.uniform(0.3, 2.0);
-    from = btTransform(btQuaternion::getIdentity(), start);
-    to = btTransform(btQuaternion::getIdentity(), start + (target - start) * reach);
+    return RandomSweep(random, centre, 2.6 + half.length());
   }
 
-  btVector3 motion() const { return to.getOrigin() - from.getOrigin(); }
-
   double gap_at(double fraction, const btVector3& offset) const {
-    btTransform at = from;
-    at.setOrigin(from.getOrigin() + motion() * fraction + offset);
+    const btTransform at = sweep.at(fraction, offset);
     const ConvexSolid triangle = ConvexSolid::triangle(corners[0], corners[1], corners[2], mesh->getMargin());
     return convex_distance(ConvexSolid::of(&mover, at), triangle, at.getOrigin() - corners[0]).distance;
   }
 
   CastAnswer ours(bool* answered) const {
-    btCollisionWorld::ClosestConvexResultCallback callback(from.getOrigin(), to.getOrigin());
-    *answered = cylinder_triangle_sweep_pair(&mover, from, to, &object, &callback);
+    btCollisionWorld::ClosestConvexResultCallback callback(sweep.from.getOrigin(), sweep.to.getOrigin());
+    *answered = cylinder_triangle_sweep_pair(&mover, sweep.from, sweep.to, &object, &callback);
     return {callback.hasHit(), callback.m_closestHitFraction, callback.m_hitNormalWorld.normalized()};
   }
 };
@@ -95,13 +88,10 @@ TEST(CylinderTriangleSweep, MatchesBulletsCastOnRandomTriangles) {
       ++unanswered;
       continue;
     }
-    const CastPair compared{pair.motion(),
-                            [&](double fraction, const btVector3& offset) { return pair.gap_at(fraction, offset); },
-                            [&] {
-                              return least_over_motion(
-                                  [&](double fraction) { return pair.gap_at(fraction, btVector3(0, 0, 0)); });
-                            }};
-    if (agreement.add(ours, bullet_cast(&pair.mover, pair.from, pair.to, pair.object), compared, i, false)) {
+    const CastPair compared =
+        cast_pair_of(pair.sweep.motion(), [&](double f, const btVector3& offset) { return pair.gap_at(f, offset); });
+    if (agreement.add(ours, bullet_cast(&pair.mover, pair.sweep.from, pair.sweep.to, pair.object), compared, i,
+                      false)) {
       ++agreeing;
     }
   }

@@ -29,10 +29,13 @@ struct RandomRoundPair {
   std::unique_ptr<btConvexShape> mover;
   std::unique_ptr<btConvexShape> body;
   btCollisionObject object;
-  btTransform from;
-  btTransform to;
+  RandomSweep sweep;
 
-  RandomRoundPair(RandomGeometry& random, int i, Mover kind, bool hull = false) {
+  RandomRoundPair(RandomGeometry& random, int i, Mover kind, bool hull = false)
+      : sweep(aimed(random, i, kind, hull)) {}
+
+  /// Builds the mover and the body, then aims the sweep past both.
+  RandomSweep aimed(RandomGeometry& random, int i, Mover kind, bool hull) {
     const btVector3 half = random.vector(0.1, 0.6);
     switch (kind) {
       case Mover::Box:
@@ -70,19 +73,11 @@ struct RandomRoundPair {
     double bound = 0.0, mover_bound = 0.0;
     body->getBoundingSphere(centre, bound);
     mover->getBoundingSphere(centre, mover_bound);
-    const btVector3 away = random.point(1).normalized();
-    const btVector3 start = at + away * (bound + mover_bound + random.uniform(0.05, 2.0));
-    const btVector3 target = at + random.point(1.0);
-    const double reach = random.uniform(0.3, 2.0);
-    from = btTransform(btQuaternion::getIdentity(), start);
-    to = btTransform(btQuaternion::getIdentity(), start + (target - start) * reach);
+    return RandomSweep(random, at, bound + mover_bound);
   }
 
-  btVector3 motion() const { return to.getOrigin() - from.getOrigin(); }
-
   double gap_at(double fraction, const btVector3& offset) const {
-    btTransform at = from;
-    at.setOrigin(from.getOrigin() + motion() * fraction + offset);
+    const btTransform at = sweep.at(fraction, offset);
     const btTransform& pose = object.getWorldTransform();
     return convex_distance(ConvexSolid::of(mover.get(), at), ConvexSolid::of(body.get(), pose),
                            at.getOrigin() - pose.getOrigin())
@@ -90,8 +85,8 @@ struct RandomRoundPair {
   }
 
   CastAnswer ours(bool* answered) {
-    btCollisionWorld::ClosestConvexResultCallback callback(from.getOrigin(), to.getOrigin());
-    *answered = exact_sweep_pair(mover.get(), from, to, &object, &callback);
+    btCollisionWorld::ClosestConvexResultCallback callback(sweep.from.getOrigin(), sweep.to.getOrigin());
+    *answered = exact_sweep_pair(mover.get(), sweep.from, sweep.to, &object, &callback);
     return {callback.hasHit(), callback.m_closestHitFraction, callback.m_hitNormalWorld.normalized()};
   }
 };
@@ -113,14 +108,10 @@ Tally agree_on_random_round_bodies(Mover kind, bool hull = false) {
       ++tally.unanswered;
       continue;
     }
-    const CastPair compared{pair.motion(),
-                            [&](double fraction, const btVector3& offset) { return pair.gap_at(fraction, offset); },
-                            [&] {
-                              return least_over_motion(
-                                  [&](double fraction) { return pair.gap_at(fraction, btVector3(0, 0, 0)); });
-                            }};
-    if (tally.agreement.add(ours, bullet_cast(pair.mover.get(), pair.from, pair.to, pair.object), compared, i,
-                            false)) {
+    const CastPair compared =
+        cast_pair_of(pair.sweep.motion(), [&](double f, const btVector3& offset) { return pair.gap_at(f, offset); });
+    if (tally.agreement.add(ours, bullet_cast(pair.mover.get(), pair.sweep.from, pair.sweep.to, pair.object),
+                            compared, i, false)) {
       ++tally.agreeing;
     }
   }

@@ -16,6 +16,7 @@
 #include <functional>
 
 #include "stepslide/exact_sweeps.h"
+#include "support/random_geometry.h"
 
 namespace stepslide::test {
 
@@ -77,6 +78,40 @@ inline double least_over_motion(const std::function<double(double)>& gap, int ro
   }
   return gap(0.5 * (lo + hi));
 }
+
+/// CastPair for a motion and its gap function, the least gap over the
+/// motion found by least_over_motion.
+inline CastPair cast_pair_of(const btVector3& motion,
+                             const std::function<double(double fraction, const btVector3& offset)>& gap_at) {
+  return {motion, gap_at,
+          [gap_at] { return least_over_motion([&](double fraction) { return gap_at(fraction, btVector3(0, 0, 0)); }); }};
+}
+
+/// An unturned sweep for the random tests: from `clearance` plus 5 cm to
+/// 2 m away from `centre` in a random direction, toward a point within 1 m
+/// of it, 0.3 to 2 times as far (about half of them hit what is there).
+struct RandomSweep {
+  btTransform from;
+  btTransform to;
+
+  RandomSweep(RandomGeometry& random, const btVector3& centre, double clearance) {
+    const btVector3 away = random.point(1).normalized();
+    const btVector3 start = centre + away * (clearance + random.uniform(0.05, 2.0));
+    const btVector3 target = centre + random.point(1.0);
+    const double reach = random.uniform(0.3, 2.0);
+    from = btTransform(btQuaternion::getIdentity(), start);
+    to = btTransform(btQuaternion::getIdentity(), start + (target - start) * reach);
+  }
+
+  btVector3 motion() const { return to.getOrigin() - from.getOrigin(); }
+
+  /// The mover's pose at `fraction` of the motion, its start moved by `offset`.
+  btTransform at(double fraction, const btVector3& offset) const {
+    btTransform pose = from;
+    pose.setOrigin(from.getOrigin() + motion() * fraction + offset);
+    return pose;
+  }
+};
 
 /// The tally of one test's random pairs.
 struct CastAgreement {
