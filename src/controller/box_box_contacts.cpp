@@ -21,25 +21,20 @@ bool core_of(const btCollisionShape* shape, btVector3* core, double* margin) {
   const auto* box = static_cast<const btBoxShape*>(shape);
   *core = box->getHalfExtentsWithoutMargin();
   *margin = box->getMargin();
-  return core->x() >= 0.0 && core->y() >= 0.0 && core->z() >= 0.0;
+  return has_core(*core);
 }
 
 /// Well above the rounding of the six axes' bound, far below anything a
 /// query asks about.
 constexpr double kBoundSlack = 1e-9;
 
-}  // namespace
-
-bool box_box_beyond(const btCollisionObject* character, const btCollisionObject* other, double max_distance) {
-  btVector3 ha, hb;
-  double ra = 0.0, rb = 0.0;
-  if (!core_of(character->getCollisionShape(), &ha, &ra) || !core_of(other->getCollisionShape(), &hb, &rb)) {
-    return false;
-  }
+/// box_box_beyond for the boxes' cores and radii at their poses.
+bool cores_beyond(const btTransform& pose_a, const btVector3& ha, double ra, const btTransform& pose_b,
+                  const btVector3& hb, double rb, double max_distance) {
   const double beyond = ra + rb + max_distance + kBoundSlack;
-  const btMatrix3x3& a = character->getWorldTransform().getBasis();
-  const btMatrix3x3& b = other->getWorldTransform().getBasis();
-  const btVector3 d = other->getWorldTransform().getOrigin() - character->getWorldTransform().getOrigin();
+  const btMatrix3x3& a = pose_a.getBasis();
+  const btMatrix3x3& b = pose_b.getBasis();
+  const btVector3 d = pose_b.getOrigin() - pose_a.getOrigin();
   // Along a face axis n of either box: |d.n| less both cores' extents along
   // n, less both radii, is a lower bound of the rounded boxes' distance.
   for (int i = 0; i < 3; ++i) {
@@ -57,16 +52,12 @@ bool box_box_beyond(const btCollisionObject* character, const btCollisionObject*
   return false;
 }
 
-namespace {
-
 /// The character's contact with one box of `other` (the object itself, or
-/// a child of its compound) at `pose`; false where only Bullet answers.
+/// a child of its compound) at `pose`, of core `hb` and radius `rb`; false
+/// where only Bullet answers.
 bool contact_with_box(const btTransform& a, const btVector3& ha, double ra, const btCollisionObject* other,
-                      const btBoxShape* box, const btTransform& pose, double max_distance,
-                      std::vector<Contact>* out) {
-  btVector3 hb;
-  double rb = 0.0;
-  if (!core_of(box, &hb, &rb)) return false;
+                      const btBoxShape* box, const btTransform& pose, const btVector3& hb, double rb,
+                      double max_distance, std::vector<Contact>* out) {
   const BoxBoxOverlap overlap = box_box_overlap(a, ha, ra, pose, hb, rb);
   Contact c;
   c.object = other;
@@ -115,7 +106,10 @@ bool contacts_with_children(const btCollisionObject* character, const btVector3&
     const btDbvtNode* node = children[i].m_node;
     if (node != nullptr && !TestAabbAgainstAabb2(low, high, node->volume.Mins(), node->volume.Maxs())) continue;
     const auto* box = static_cast<const btBoxShape*>(children[i].m_childShape);
-    if (!contact_with_box(a, ha, ra, other, box, pose * children[i].m_transform, max_distance, out)) {
+    btVector3 hb;
+    double rb = 0.0;
+    if (!core_of(box, &hb, &rb) ||
+        !contact_with_box(a, ha, ra, other, box, pose * children[i].m_transform, hb, rb, max_distance, out)) {
       out->resize(before);
       return false;
     }
@@ -124,6 +118,13 @@ bool contacts_with_children(const btCollisionObject* character, const btVector3&
 }
 
 }  // namespace
+
+bool box_box_beyond(const btCollisionObject* character, const btCollisionObject* other, double max_distance) {
+  btVector3 ha, hb;
+  double ra = 0.0, rb = 0.0;
+  return core_of(character->getCollisionShape(), &ha, &ra) && core_of(other->getCollisionShape(), &hb, &rb) &&
+         cores_beyond(character->getWorldTransform(), ha, ra, other->getWorldTransform(), hb, rb, max_distance);
+}
 
 bool box_box_contact(const btCollisionObject* character, const btCollisionObject* other, double max_distance,
                      std::vector<Contact>* out) {
@@ -135,10 +136,13 @@ bool box_box_contact(const btCollisionObject* character, const btCollisionObject
     return contacts_with_children(character, ha, ra, other, static_cast<const btCompoundShape*>(shape),
                                   max_distance, out);
   }
-  if (shape->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
-  if (box_box_beyond(character, other, max_distance)) return true;
-  return contact_with_box(character->getWorldTransform(), ha, ra, other, static_cast<const btBoxShape*>(shape),
-                          other->getWorldTransform(), max_distance, out);
+  btVector3 hb;
+  double rb = 0.0;
+  if (!core_of(shape, &hb, &rb)) return false;  // not a box, or its core inverted
+  const btTransform& a = character->getWorldTransform();
+  const btTransform& pose = other->getWorldTransform();
+  if (cores_beyond(a, ha, ra, pose, hb, rb, max_distance)) return true;
+  return contact_with_box(a, ha, ra, other, static_cast<const btBoxShape*>(shape), pose, hb, rb, max_distance, out);
 }
 
 }  // namespace stepslide::detail

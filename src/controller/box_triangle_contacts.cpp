@@ -25,7 +25,7 @@ struct TriangleContacts : btTriangleCallback {
     // cell beyond it, a mesh's by quantised bounds): one whose bounds miss
     // the box's, grown by the reach and a slack far above the rounding of
     // box_triangle, is farther than max_distance and would be dropped below.
-    if (!meets_bounds(local)) return;
+    if (!triangle_meets_bounds(local, low, high)) return;
     const btVector3 triangle[3] = {pose * local[0], pose * local[1], pose * local[2]};
     const BoxTriangleContact exact = box_triangle(box_pose, half_extents, radius, triangle, cutoff);
     const double distance = exact.distance - triangle_margin;
@@ -42,16 +42,6 @@ struct TriangleContacts : btTriangleCallback {
       if (face.dot(c.normal) >= 1.0 - kSameFace) c.face_normal = face;
     }
     out->push_back(c);
-  }
-
-  bool meets_bounds(const btVector3* local) const {
-    for (int axis = 0; axis < 3; ++axis) {
-      const double a = local[0][axis];
-      const double b = local[1][axis];
-      const double c = local[2][axis];
-      if (std::max({a, b, c}) < low[axis] || std::min({a, b, c}) > high[axis]) return false;
-    }
-    return true;
   }
 
   btVector3 low;   ///< the box's bounds in the concave shape's frame, grown by the reach and kCullSlack

@@ -246,10 +246,7 @@ bool cylinder_pair_contacts(const btCollisionObject* character, const btCollisio
   const btCollisionShape* mine = character->getCollisionShape();
   const btCollisionShape* theirs = other->getCollisionShape();
   if (!mine->isConvex()) return false;
-  const int type = theirs->getShapeType();
-  const bool round_body =
-      type == SPHERE_SHAPE_PROXYTYPE || type == CAPSULE_SHAPE_PROXYTYPE || type == CONVEX_HULL_SHAPE_PROXYTYPE;
-  if (!is_cylinder(mine) && !is_cylinder(theirs) && !round_body && !has_cylinder_child(theirs)) return false;
+  if (!is_cylinder(mine) && !round_or_hull(theirs->getShapeType()) && !has_cylinder_child(theirs)) return false;
   const auto* character_shape = static_cast<const btConvexShape*>(mine);
   const btTransform& pose = other->getWorldTransform();
   const ConvexSolid solid = ConvexSolid::of(character_shape, character->getWorldTransform());

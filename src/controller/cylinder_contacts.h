@@ -1,21 +1,23 @@
 // Private to the collision adapter: the contacts of every pair with a
-// cylinder in it, and of every character with sphere and capsule bodies,
-// answered exactly from support functions
-// (convex_distance.h) instead of Bullet's narrowphase. Not installed.
+// cylinder in it, and of every character with sphere, capsule and hull
+// bodies, answered exactly from support functions (convex_distance.h)
+// instead of Bullet's narrowphase. Not installed.
 #pragma once
 
 #include <btBulletCollisionCommon.h>
 
 #include <vector>
 
+#include "query_shapes.h"
 #include "stepslide/collision.h"
 
 namespace stepslide::detail {
 
 /// When `character` or `other` is a cylinder (or `other` a compound with
 /// one among its children, or a mesh or heightfield under a cylinder
-/// character), or `other` a sphere or capsule (round bodies: Bullet's GJK
-/// stops at a relative error on them as on a cylinder's rim), adds to `out` the pair's contacts closer than
+/// character), or `other` a sphere, capsule or convex hull (round_or_hull:
+/// Bullet's GJK stops at a relative error on round bodies as on a
+/// cylinder's rim), adds to `out` the pair's contacts closer than
 /// `max_distance`, as Bullet's contactPairTest reports them (one per convex
 /// pair: per compound child, per triangle), and returns true; else adds
 /// nothing and returns false (another exact pair function or Bullet answers).
@@ -31,15 +33,13 @@ namespace stepslide::detail {
 bool cylinder_pair_contacts(const btCollisionObject* character, const btCollisionObject* other, double max_distance,
                             std::vector<Contact>* out);
 
-/// cylinder_pair_contacts for a pair with a cylinder on either side or a
-/// sphere or capsule body; false at once for the rest (asked for every
-/// pair of every query: a few loads and compares).
+/// cylinder_pair_contacts for a cylinder character or a round or hull body;
+/// false at once for the rest (asked for every pair of every query: a few
+/// loads and compares).
 inline bool cylinder_contacts(const btCollisionObject* character, const btCollisionObject* other,
                               double max_distance, std::vector<Contact>* out) {
-  const int theirs = other->getCollisionShape()->getShapeType();
   if (character->getCollisionShape()->getShapeType() != CYLINDER_SHAPE_PROXYTYPE &&
-      theirs != CYLINDER_SHAPE_PROXYTYPE && theirs != SPHERE_SHAPE_PROXYTYPE && theirs != CAPSULE_SHAPE_PROXYTYPE &&
-      theirs != CONVEX_HULL_SHAPE_PROXYTYPE)
+      !round_or_hull(other->getCollisionShape()->getShapeType()))
     return false;
   return cylinder_pair_contacts(character, other, max_distance, out);
 }

@@ -19,8 +19,6 @@ btVector3 clamp_to(const btVector3& x, const btVector3& h) {
                    std::clamp(x.z(), -h.z(), h.z()));
 }
 
-
-
 /// Squared distance of the bounds of points p and q from the box [-h, h]: a
 /// lower bound on the squared distance of anything between them from it.
 double bounds_gap2(const btVector3& p, const btVector3& q, const btVector3& h) {
@@ -45,6 +43,36 @@ struct Closest {
       on_a = x;
       on_b = y;
     }
+  }
+};
+
+/// Corners within this of a box's nearest along the normal form its nearest feature.
+constexpr double kSameFeature = 1e-9;
+
+/// The corners of [-h, h] (as `corners`, in some frame) least along `n`:
+/// a bit mask of their indices, and how many.
+unsigned nearest_feature(const btVector3 corners[8], const btVector3& n, int* count) {
+  double least = std::numeric_limits<double>::infinity();
+  for (int v = 0; v < 8; ++v) least = std::min(least, corners[v].dot(n));
+  unsigned mask = 0;
+  *count = 0;
+  for (int v = 0; v < 8; ++v) {
+    if (corners[v].dot(n) > least + kSameFeature) continue;
+    mask |= 1u << v;
+    ++*count;
+  }
+  return mask;
+}
+
+/// The points of b's core (its frame) at the cores' distance `core`, summed.
+struct PatchCorners {
+  double within;  ///< core distance plus the feature tolerance
+  btVector3 sum{0, 0, 0};
+  int count = 0;
+  void consider(const btVector3& on_a, const btVector3& on_b) {
+    if ((on_a - on_b).length() > within) return;
+    sum += on_b;
+    ++count;
   }
 };
 
@@ -105,43 +133,6 @@ BoxBoxDistance box_box_distance(const btTransform& a, const btVector3& ha, doubl
   return result;
 }
 
-}  // namespace stepslide
-
-namespace stepslide {
-
-namespace {
-
-/// Corners within this of a box's nearest along the normal form its nearest feature.
-constexpr double kSameFeature = 1e-9;
-
-/// The corners of [-h, h] (as `corners`, in some frame) least along `n`:
-/// a bit mask of their indices, and how many.
-unsigned nearest_feature(const btVector3 corners[8], const btVector3& n, int* count) {
-  double least = std::numeric_limits<double>::infinity();
-  for (int v = 0; v < 8; ++v) least = std::min(least, corners[v].dot(n));
-  unsigned mask = 0;
-  *count = 0;
-  for (int v = 0; v < 8; ++v) {
-    if (corners[v].dot(n) > least + kSameFeature) continue;
-    mask |= 1u << v;
-    ++*count;
-  }
-  return mask;
-}
-
-/// The points of b's core (its frame) at the cores' distance `core`, summed.
-struct PatchCorners {
-  double within;  ///< core distance plus the feature tolerance
-  btVector3 sum{0, 0, 0};
-  int count = 0;
-  void consider(const btVector3& on_a, const btVector3& on_b) {
-    if ((on_a - on_b).length() > within) return;
-    sum += on_b;
-    ++count;
-  }
-};
-
-}  // namespace
 
 btVector3 box_box_patch_middle(const btTransform& a, const btVector3& ha, const btTransform& b, const btVector3& hb,
                                double rb, const BoxBoxDistance& d) {

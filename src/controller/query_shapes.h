@@ -26,6 +26,15 @@ btVector3 face_normal(const btCollisionShape* shape, const btMatrix3x3& basis, c
 /// only Bullet knows its answers.
 inline bool has_core(const btVector3& core) { return core.x() >= 0.0 && core.y() >= 0.0 && core.z() >= 0.0; }
 
+/// Whether a body of Bullet shape type `type` is round (a cylinder, sphere
+/// or capsule) or a convex hull: the bodies the adapter answers from support
+/// functions (convex_distance) for characters other shape functions do not
+/// cover (cylinder_contacts.h, convex_sweeps.h).
+inline bool round_or_hull(int type) {
+  return type == CYLINDER_SHAPE_PROXYTYPE || type == SPHERE_SHAPE_PROXYTYPE || type == CAPSULE_SHAPE_PROXYTYPE ||
+         type == CONVEX_HULL_SHAPE_PROXYTYPE;
+}
+
 /// `shape` at `pose` as a segment a→b grown by a radius, when it is an
 /// unscaled capsule or sphere (Bullet's margin of both is their radius).
 bool capsule_segment(const btCollisionShape* shape, const btTransform& pose, btVector3* a, btVector3* b,

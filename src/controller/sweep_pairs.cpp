@@ -207,11 +207,9 @@ bool box_compound_sweep(const btConvexShape* shape, const btTransform& from, con
 bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                       const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
   const int target = object->getCollisionShape()->getShapeType();
-  // Round bodies (cylinders, spheres, capsules) and convex hulls: for the
-  // characters below that take them, convex_sweep on exact support
-  // functions (issue #13).
-  const bool round_or_hull = target == CYLINDER_SHAPE_PROXYTYPE || target == SPHERE_SHAPE_PROXYTYPE ||
-                             target == CAPSULE_SHAPE_PROXYTYPE || target == CONVEX_HULL_SHAPE_PROXYTYPE;
+  // Round bodies and convex hulls: for the characters below that take
+  // them, convex_sweep on exact support functions (issue #13).
+  const bool round_or_hull_body = round_or_hull(target);
   switch (shape->getShapeType()) {
     case BOX_SHAPE_PROXYTYPE:  // a box character
       if (target == BOX_SHAPE_PROXYTYPE) return box_box_sweep_pair(shape, from, to, object, result);
@@ -229,13 +227,13 @@ bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const
       // edge, and cylinder_snapped_beside_spinning_disc's sweeps of a
       // cylinder against a hull cost 8 % more than Bullet's cast did.
       if (target == CONVEX_HULL_SHAPE_PROXYTYPE) return false;
-      if (target == BOX_SHAPE_PROXYTYPE || round_or_hull) return convex_sweep_pair(shape, from, to, object, result);
+      if (target == BOX_SHAPE_PROXYTYPE || round_or_hull_body) return convex_sweep_pair(shape, from, to, object, result);
       return cylinder_triangle_sweep_pair(shape, from, to, object, result);
     default:  // a capsule or sphere
       if (target == BOX_SHAPE_PROXYTYPE || target == COMPOUND_SHAPE_PROXYTYPE) {
         return capsule_sweep(shape, from, to, object, result);
       }
-      if (round_or_hull) return convex_sweep_pair(shape, from, to, object, result);
+      if (round_or_hull_body) return convex_sweep_pair(shape, from, to, object, result);
       return triangle_sweep_pair(shape, from, to, object, result);  // meshes, heightfields; false otherwise
   }
 }
