@@ -231,6 +231,70 @@ bool smooth_separation(const ConvexSolid& a, const ConvexSolid& b, const btVecto
   return true;
 }
 
+/// The tie GJK's last steps show where exactly one solid is a polytope and
+/// the other curved: the polytope's distinct corners among the simplex's
+/// points and the newest support point `w`. False otherwise, or when they
+/// are more than a face's three (then no crease is known).
+bool tie_of(const ConvexSolid& a, const ConvexSolid& b, const Simplex& s, const Vertex& w, Tie* tie) {
+  if (a.polytope() == b.polytope()) return false;
+  tie->on_b = b.polytope();
+  tie->count = 0;
+  const auto add = [tie](const Vertex& v) {
+    const btVector3& p = tie->on_b ? v.b : v.a;
+    for (int i = 0; i < tie->count; ++i) {
+      if (tie->corner[i] == p) return true;
+    }
+    if (tie->count == 3) return false;
+    tie->corner[tie->count++] = p;
+    return true;
+  };
+  if (!add(w)) return false;
+  for (int i = 0; i < s.n; ++i) {
+    if (!add(s.p[i])) return false;
+  }
+  return true;
+}
+
+/// The point of the tied feature (a corner, an edge, a triangle of a face)
+/// nearest `p`.
+btVector3 nearest_in_tie(const Tie& tie, const btVector3& p) {
+  const btVector3& c0 = tie.corner[0];
+  if (tie.count == 1) return c0;
+  if (tie.count == 2) {
+    double weight[2];
+    nearest_on_segment(c0 - p, tie.corner[1] - p, weight);
+    return c0 * weight[0] + tie.corner[1] * weight[1];
+  }
+  double weight[3];
+  nearest_on_triangle(c0 - p, tie.corner[1] - p, tie.corner[2] - p, weight);
+  return c0 * weight[0] + tie.corner[1] * weight[1] + tie.corner[2] * weight[2];
+}
+
+/// GJK's last steps between a curved solid and a polytope's tied corners:
+/// tied_minimum from the best direction so far (`best`, from b toward a,
+/// its support point `w`), accepted where GJK's bounds meet there: the
+/// separation along the direction (a lower bound) within the tolerance of
+/// the distance from the curved solid's point to the nearest point of the
+/// tied feature (an upper bound: two points of the cores). The answer's
+/// points are those two.
+bool tied_separation(const ConvexSolid& a, const ConvexSolid& b, const Tie& tie, const btVector3& best,
+                     const Vertex& w, int* evaluations, ConvexDistance* out) {
+  btVector3 u;
+  Vertex minimum;
+  if (!tied_minimum(a, b, tie, -best, w, &u, &minimum, evaluations)) return false;
+  const double lower = -minimum.w.dot(u);
+  if (!(lower > 0.0)) return false;
+  const btVector3 on_curved = tie.on_b ? minimum.a : minimum.b;
+  const btVector3 on_tie = nearest_in_tie(tie, on_curved);
+  const btVector3 core_a = tie.on_b ? on_curved : on_tie;
+  const btVector3 core_b = tie.on_b ? on_tie : on_curved;
+  if ((core_a - core_b).length() - lower > kConvexDistanceTolerance) return false;
+  *out = answer(-u, minimum, core_a, core_b, a, b);
+  out->smooth_minimum = true;
+  out->evaluations = *evaluations;
+  return true;
+}
+
 }  // namespace
 
 ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess, double cutoff) {
@@ -278,7 +342,14 @@ ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const
     if (lower > 0.0 && i >= kNewtonAfter && upper - lower <= polish_at) {
       polish_at = (upper - lower) * kNewtonAgain;
       ConvexDistance smooth;
-      if (smooth_separation(a, b, best, best_vertex, &evaluations, &smooth)) return smooth;
+      // A polytope against a curved solid (a cylinder's rim): on the
+      // crease its tied corners make; else both smooth (two cylinders).
+      Tie tie;
+      if (tie_of(a, b, simplex, w, &tie)) {
+        if (tied_separation(a, b, tie, best, best_vertex, &evaluations, &smooth)) return smooth;
+      } else if (smooth_separation(a, b, best, best_vertex, &evaluations, &smooth)) {
+        return smooth;
+      }
     }
     simplex.p[simplex.n++] = w;
     if (!simplex.reduce()) {

@@ -35,6 +35,10 @@ class ConvexSolid {
   /// answered by Bullet's support function.
   bool support_turns(const btVector3& u, const btVector3& t1, const btVector3& t2, btVector3* turn1,
                      btVector3* turn2) const;
+  /// Whether the core is a polytope: its farthest point jumps from corner
+  /// to corner and stays put between (a point, a segment, a box, a
+  /// triangle, a Bullet polyhedron). A cylinder's rim is curved: not one.
+  bool polytope() const;
   /// The angle (radians) from unit `u` to the nearest direction where
   /// support() is not smooth (it jumps between corners, or from a rim onto
   /// a cap's edge); 0 where that is not known.

@@ -51,6 +51,29 @@ ConvexDistance answer(const btVector3& normal, const Vertex& support, const btVe
 bool newton_minimum(const ConvexSolid& a, const ConvexSolid& b, btVector3 u, Vertex w, btVector3* u_out, Vertex* w_out,
                     int* evaluations);
 
+/// Corners of a polytope that tie as its farthest points along the
+/// directions GJK's last steps look along: the feature (a corner, an edge,
+/// a face) the other, curved, solid is nearest to.
+struct Tie {
+  btVector3 corner[3];
+  int count = 0;      ///< 1 to 3 distinct corners
+  bool on_b = true;   ///< the polytope is b (else a)
+};
+
+/// newton_minimum where one solid's support is a tie of a polytope's
+/// corners (`tie`) and the other's is smooth: a cylinder's rim against a
+/// box's or hull's edge, where h has a crease along the directions across
+/// the edge and its minimum lies on it. There the support of the polytope
+/// is linear in u, so Newton's method runs on the crease: along the great
+/// circle across the edge (one corner: every direction; a face: its normal
+/// alone). GJK closes on such a minimum only linearly, and where it stops
+/// (its distance within the tolerance) the direction is still ~1e-5 rad
+/// off: a sweep's normal then moved 5e-6 under a 1e-9 m shift of a pose.
+/// From `u` with its support point `w` (for an edge, taken again once u is
+/// brought onto the circle).
+bool tied_minimum(const ConvexSolid& a, const ConvexSolid& b, const Tie& tie, btVector3 u, Vertex w, btVector3* u_out,
+                  Vertex* w_out, int* evaluations);
+
 /// The gap (m) at which GJK and EPA first try newton_minimum from their
 /// best direction, and the factor the gap must shrink by before they try
 /// again. Between two smooth curved surfaces (a cylinder's rim on a lying

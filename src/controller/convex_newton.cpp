@@ -50,6 +50,88 @@ bool newton_minimum(const ConvexSolid& a, const ConvexSolid& b, btVector3 u, Ver
   return true;
 }
 
+bool tied_minimum(const ConvexSolid& a, const ConvexSolid& b, const Tie& tie, btVector3 u, Vertex w, btVector3* u_out,
+                  Vertex* w_out, int* evaluations) {
+  constexpr int kMaxSteps = 8;
+  const ConvexSolid& curved = tie.on_b ? a : b;
+  const btVector3& c0 = tie.corner[0];
+  if (tie.count >= 3) {  // a face: the one direction that keeps it
+    btVector3 normal = (tie.corner[1] - c0).cross(tie.corner[2] - c0);
+    if (!(normal.length2() > 1e-24)) return false;
+    normal.normalize();
+    *u_out = normal.dot(u) >= 0.0 ? normal : -normal;
+    *w_out = support_of(a, b, *u_out);
+    ++*evaluations;
+    return true;
+  }
+  // An edge: the directions across it, the great circle through u.
+  btVector3 edge(0, 0, 0);
+  if (tie.count == 2) {
+    edge = tie.corner[1] - c0;
+    if (!(edge.length2() > 1e-24)) return false;
+    edge.normalize();
+    u -= edge * edge.dot(u);
+    if (!(u.length2() > 1e-24)) return false;
+    u.normalize();
+    w = support_of(a, b, u);
+    ++*evaluations;
+  }
+  double h = w.w.dot(u);
+  for (int k = 0; k < kMaxSteps; ++k) {
+    btVector3 t1;
+    btVector3 t2;
+    if (tie.count == 2) {
+      t1 = edge.cross(u);  // unit: both are, and across each other
+      t2 = edge;
+    } else {
+      btPlaneSpace1(u, t1, t2);
+    }
+    // Only the curved solid's point turns (b's, taken along -u and
+    // subtracted, adds as in newton_minimum); the polytope's stays put.
+    btVector3 j1;
+    btVector3 j2;
+    if (!curved.support_turns(tie.on_b ? u : -u, t1, t2, &j1, &j2)) return false;
+    const double g1 = w.w.dot(t1);
+    const double h11 = t1.dot(j1) - h;
+    double d1 = 0.0;
+    double d2 = 0.0;
+    if (tie.count == 2) {
+      if (!(h11 > 0.0)) return false;
+      d1 = -g1 / h11;
+    } else {
+      const double g2 = w.w.dot(t2);
+      const double h22 = t2.dot(j2) - h;
+      const double h12 = 0.5 * (t1.dot(j2) + t2.dot(j1));
+      const double det = h11 * h22 - h12 * h12;
+      if (!(h11 > 0.0 && det > 0.0)) return false;
+      d1 = -(h22 * g1 - h12 * g2) / det;
+      d2 = -(h11 * g2 - h12 * g1) / det;
+    }
+    const double step = std::sqrt(d1 * d1 + d2 * d2);
+    if (step < 1e-12) break;
+    btVector3 next = u + t1 * d1 + t2 * d2;
+    if (tie.count == 2) next -= edge * edge.dot(next);  // rounding: back onto the circle
+    next.normalize();
+    const Vertex w_next = support_of(a, b, next);
+    ++*evaluations;
+    const double h_next = w_next.w.dot(next);
+    // Where the decrease the model promises is below h's rounding, h
+    // cannot confirm it: the step is taken on the model's word, and is the
+    // last (the next would be its square). The point on the rim moves by
+    // the step times the rim's turn (up to ~10 m/rad): stopping short, the
+    // line between the closest points stayed up to 2e-7 rad off the normal.
+    const double promised = -0.5 * (g1 * d1 + w.w.dot(t2) * d2);
+    const bool below_rounding = promised <= 1e-15 * (1.0 + w.a.length() + w.b.length());
+    if (!(h_next <= h) && !below_rounding) return false;
+    u = next, w = w_next, h = h_next;
+    if (below_rounding) break;
+    if (k == kMaxSteps - 1) return false;
+  }
+  *u_out = u;
+  *w_out = w;
+  return true;
+}
+
 ConvexDistance smooth_answer(const btVector3& u, const Vertex& minimum, const ConvexSolid& a, const ConvexSolid& b,
                              int evaluations) {
   ConvexDistance d = answer(-u, minimum, minimum.a, minimum.b, a, b);

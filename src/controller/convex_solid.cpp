@@ -85,6 +85,11 @@ bool ConvexSolid::support_turns(const btVector3& u, const btVector3& t1, const b
   return true;
 }
 
+bool ConvexSolid::polytope() const {
+  if (kind_ == Kind::Cylinder) return false;
+  return kind_ != Kind::Bullet || shape_->isPolyhedral();
+}
+
 double ConvexSolid::smooth_within(const btVector3& u) const {
   if (kind_ == Kind::Point) return M_PI;
   if (kind_ == Kind::Triangle || kind_ == Kind::Bullet) return 0.0;

@@ -177,6 +177,12 @@ bool is_cored_box(const btCollisionShape* shape) {
          has_core(static_cast<const btBoxShape*>(shape)->getHalfExtentsWithoutMargin());
 }
 
+bool is_cored_upright_cylinder(const btCollisionShape* shape) {
+  return shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE &&
+         static_cast<const btCylinderShape*>(shape)->getUpAxis() == 1 &&
+         has_core(static_cast<const btCylinderShape*>(shape)->getHalfExtentsWithoutMargin());
+}
+
 /// A box character (unscaled, with a core) against the box children of a
 /// compound (a ramp, a level's stairs): box_box_sweep on each child the
 /// swept bounds meet, reported as Bullet's compound cast reports them.
@@ -202,32 +208,53 @@ bool box_compound_sweep(const btConvexShape* shape, const btTransform& from, con
   return true;
 }
 
+/// A cylinder character (upright, with a core) against the box and upright
+/// cylinder children of a compound: convex_sweep on each child the swept
+/// bounds meet, reported as Bullet's compound cast reports them.
+bool cylinder_compound_sweep(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                             const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+  const auto* compound = static_cast<const btCompoundShape*>(object->getCollisionShape());
+  const auto answered_child = [](const btCollisionShape* child) {
+    return is_cored_box(child) || is_cored_upright_cylinder(child);
+  };
+  if (!is_cored_upright_cylinder(shape) || !all_children(compound, answered_child)) return false;
+  if (!(from.getBasis() == to.getBasis())) return false;  // the sweep turns: Bullet's cast
+  const ConvexSolid mover = ConvexSolid::of(shape, from);
+  const btVector3 motion = to.getOrigin() - from.getOrigin();
+  ChildHit hits[kMaxCompoundChildren];
+  int count = 0;
+  const bool answered = sweep_children(
+      shape, from, to, compound, object->getWorldTransform(), hits, &count,
+      [&](const btCollisionShape* child, const btTransform& at, int i, ChildHit* h, int* c) {
+        const ConvexSolid body = ConvexSolid::of(static_cast<const btConvexShape*>(child), at);
+        return add_child_hit(convex_sweep(mover, body, motion, from.getOrigin() - at.getOrigin()), i, h, c);
+      });
+  if (!answered) return false;
+  report(object, true, hits, count, motion, result);
+  return true;
+}
+
 }  // namespace
 
 bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                       const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
   const int target = object->getCollisionShape()->getShapeType();
-  // Round bodies and convex hulls: for the characters below that take
-  // them, convex_sweep on exact support functions (issue #13).
+  // Round bodies and convex hulls: convex_sweep on exact support functions
+  // (issue #13). Where a cylinder's rim meets a box's or hull's edge its
+  // normal is exact since convex_distance finishes on the crease
+  // (tied_minimum); before, GJK left it ~1e-5 rad off and step decisions
+  // flipped under a 1e-9 m shift (box_snap_beside_spinning_cylinder,
+  // seed102348_overlap), so those pairs were Bullet's cast.
   const bool round_or_hull_body = round_or_hull(target);
   switch (shape->getShapeType()) {
     case BOX_SHAPE_PROXYTYPE:  // a box character
       if (target == BOX_SHAPE_PROXYTYPE) return box_box_sweep_pair(shape, from, to, object, result);
       if (target == COMPOUND_SHAPE_PROXYTYPE) return box_compound_sweep(shape, from, to, object, result);
-      // Against hulls (polytopes: exact), not round bodies: convex_sweep's
-      // normal where a cylinder's rim meets a box's edge is exact only to
-      // about 1e-5 (GJK stops on the distance there; Newton's method needs
-      // both sides smooth), and box_snap_beside_spinning_cylinder's step
-      // decisions then flipped under a 1e-9 m shift (check --perturb),
-      // where Bullet's cast held.
-      if (target == CONVEX_HULL_SHAPE_PROXYTYPE) return convex_sweep_pair(shape, from, to, object, result);
+      if (round_or_hull_body) return convex_sweep_pair(shape, from, to, object, result);
       return box_triangle_sweep_pair(shape, from, to, object, result);  // meshes, heightfields; false otherwise
     case CYLINDER_SHAPE_PROXYTYPE:  // a cylinder character
-      // Not against hulls: GJK closes slowly on a rim against a polytope's
-      // edge, and cylinder_snapped_beside_spinning_disc's sweeps of a
-      // cylinder against a hull cost 8 % more than Bullet's cast did.
-      if (target == CONVEX_HULL_SHAPE_PROXYTYPE) return false;
       if (target == BOX_SHAPE_PROXYTYPE || round_or_hull_body) return convex_sweep_pair(shape, from, to, object, result);
+      if (target == COMPOUND_SHAPE_PROXYTYPE) return cylinder_compound_sweep(shape, from, to, object, result);
       return cylinder_triangle_sweep_pair(shape, from, to, object, result);
     default:  // a capsule or sphere
       if (target == BOX_SHAPE_PROXYTYPE || target == COMPOUND_SHAPE_PROXYTYPE) {

@@ -1,7 +1,7 @@
-// A box character's sweeps against compounds of boxes (ramps, a level's
-// stairs; exact_sweep_pair in controller/sweep_pairs.cpp): against
-// Bullet's own compound cast (objectQuerySingle) on random compounds, and
-// what is left to Bullet.
+// A box or cylinder character's sweeps against compounds of boxes and
+// cylinders (ramps, a level's stairs; exact_sweep_pair in
+// controller/sweep_pairs.cpp): against Bullet's own compound cast
+// (objectQuerySingle) on random compounds, and what is left to Bullet.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,8 +22,9 @@ using detail::ConvexSolid;
 using detail::convex_distance;
 using detail::exact_sweep_pair;
 
-/// A compound of one to three boxes, each turned and placed at random
-/// within it, the compound itself in any pose; and a box character
+/// A compound of one to three boxes (for a cylinder character, every other
+/// one an upright cylinder), each turned and placed at random within it,
+/// the compound itself in any pose; and a box or cylinder character
 /// (upright, as characters are) swept toward it from outside its bounds,
 /// about half of them hitting.
 struct RandomCompoundPair {
@@ -33,15 +34,21 @@ struct RandomCompoundPair {
   btCollisionObject object;
   RandomSweep sweep;
 
-  RandomCompoundPair(RandomGeometry& random, int i) : sweep(aimed(random, i)) {}
+  RandomCompoundPair(RandomGeometry& random, int i, bool cylinder_character)
+      : sweep(aimed(random, i, cylinder_character)) {}
 
   /// Builds the compound and the mover, then aims the sweep past both.
-  RandomSweep aimed(RandomGeometry& random, int i) {
+  RandomSweep aimed(RandomGeometry& random, int i, bool cylinder_character) {
     const int n = 1 + i % 3;
     for (int k = 0; k < n; ++k) {
       const btVector3 half = random.vector(0.05, 1.2);
-      children.push_back(std::make_unique<btBoxShape>(half));
-      children.back()->setMargin(box_margin(half));
+      if (cylinder_character && k % 2 == 1) {
+        children.push_back(std::make_unique<btCylinderShape>(btVector3(half.x(), half.y(), half.x())));
+        children.back()->setMargin(std::min(0.04, 0.5 * std::min(half.x(), half.y())));
+      } else {
+        children.push_back(std::make_unique<btBoxShape>(half));
+        children.back()->setMargin(box_margin(half));
+      }
       const btQuaternion turn = random.rotation();
       compound.addChildShape(btTransform(turn, random.point(1.0)), children.back().get());
     }
@@ -49,8 +56,13 @@ struct RandomCompoundPair {
     const btQuaternion turn = random.rotation();
     object.setWorldTransform(btTransform(turn, random.point(2.0)));
     const btVector3 half = random.vector(0.1, 0.6);
-    mover = std::make_unique<btBoxShape>(half);
-    mover->setMargin(box_margin(half));
+    if (cylinder_character) {
+      mover = std::make_unique<btCylinderShape>(btVector3(half.x(), half.y() + 0.3, half.x()));
+      mover->setMargin(i % 3 == 0 ? 0.04 : 0.001);
+    } else {
+      mover = std::make_unique<btBoxShape>(half);
+      mover->setMargin(box_margin(half));
+    }
     btVector3 centre;
     double bound = 0.0;
     compound.getBoundingSphere(centre, bound);
@@ -78,11 +90,11 @@ struct RandomCompoundPair {
   }
 };
 
-CastAgreement agree_on_random_compounds(int* unanswered, int* agreeing) {
-  RandomGeometry random(414);
+CastAgreement agree_on_random_compounds(bool cylinder_character, int* unanswered, int* agreeing) {
+  RandomGeometry random(cylinder_character ? 515 : 414);
   CastAgreement agreement;
   for (int i = 0; i < 3000; ++i) {
-    RandomCompoundPair pair(random, i);
+    RandomCompoundPair pair(random, i, cylinder_character);
     bool answered = false;
     const CastAnswer ours = pair.ours(&answered);
     if (!answered) {
@@ -106,11 +118,27 @@ CastAgreement agree_on_random_compounds(int* unanswered, int* agreeing) {
 TEST(CompoundSweep, BoxCharacterMatchesBulletsCast) {
   int unanswered = 0;
   int agreeing = 0;
-  const CastAgreement agreement = agree_on_random_compounds(&unanswered, &agreeing);
+  const CastAgreement agreement = agree_on_random_compounds(false, &unanswered, &agreeing);
   EXPECT_EQ(unanswered, 0);  // every start is clear of the compound
   EXPECT_GT(agreement.hits, 2000);
   EXPECT_EQ(agreement.disagreements(), 0);
   EXPECT_EQ(agreeing, agreement.hits);
+}
+
+/// A cylinder character against compounds of boxes and cylinders: as
+/// against single bodies (convex_sweeps_test.cpp), Bullet's GJK stops at a
+/// relative error on a rim, so each hit either agrees within 1e-8 m and
+/// 1e-6 or is a counted disagreement checked against the exact gap (seen:
+/// 1 206 of 2 195 hits agree; 746 a step apart in the band, 195 Bullet off
+/// it, 48 normals).
+TEST(CompoundSweep, CylinderCharacterMatchesBulletsCastOrTheExactGap) {
+  int unanswered = 0;
+  int agreeing = 0;
+  const CastAgreement agreement = agree_on_random_compounds(true, &unanswered, &agreeing);
+  EXPECT_EQ(unanswered, 0);
+  EXPECT_GT(agreement.hits, 2000);
+  EXPECT_LT(agreement.grazing, 10);
+  EXPECT_GT(agreeing, agreement.hits / 3);
 }
 
 TEST(CompoundSweep, LeavesToBulletWhatItDoesNotAnswer) {
@@ -125,11 +153,6 @@ TEST(CompoundSweep, LeavesToBulletWhatItDoesNotAnswer) {
   const btTransform to(btQuaternion::getIdentity(), btVector3(0, 0, 0));
   btCollisionWorld::ClosestConvexResultCallback landed(from.getOrigin(), to.getOrigin());
   ASSERT_TRUE(exact_sweep_pair(&box, from, to, &object, &landed));
-  // A cylinder character against a compound: Bullet's (sweep_pairs.cpp says why).
-  btCylinderShape cylinder(btVector3(0.3, 0.8, 0.3));
-  btCollisionWorld::ClosestConvexResultCallback declined(from.getOrigin(), to.getOrigin());
-  EXPECT_FALSE(exact_sweep_pair(&cylinder, from, to, &object, &declined));
-  EXPECT_FALSE(declined.hasHit());
   ASSERT_TRUE(landed.hasHit());
   // The box's bottom at 2.2 meets the step's top at 0.2 after 2.0 of 3.0 m.
   EXPECT_NEAR(landed.m_closestHitFraction, 2.0 / 3.0, kCastStopDistance / 3.0);
@@ -138,6 +161,8 @@ TEST(CompoundSweep, LeavesToBulletWhatItDoesNotAnswer) {
   compound.addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(3, 0, 0)), &ball);
   btCollisionWorld::ClosestConvexResultCallback unused(from.getOrigin(), to.getOrigin());
   EXPECT_FALSE(exact_sweep_pair(&box, from, to, &object, &unused));
+  btCylinderShape cylinder(btVector3(0.3, 0.8, 0.3));
+  EXPECT_FALSE(exact_sweep_pair(&cylinder, from, to, &object, &unused));
   EXPECT_FALSE(unused.hasHit());
 }
 

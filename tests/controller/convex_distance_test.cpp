@@ -622,3 +622,119 @@ TEST(ConvexDistance, CrossingRimsEndInNewtonsExactMinimum) {
 
 }  // namespace
 }  // namespace stepslide::test
+
+namespace stepslide::test {
+namespace {
+
+/// A polytope body for the rim tests: a box, a triangle or a hull (a
+/// tetrahedron through Bullet's support function), one of whose edges
+/// passes through `at` across `outward`, the rest of it beyond.
+struct EdgeBody {
+  std::unique_ptr<btConvexShape> shape;
+  btTransform pose;
+  btVector3 corner[3];
+  bool triangle = false;
+
+  ConvexSolid solid() const {
+    if (triangle) return ConvexSolid::triangle(corner[0], corner[1], corner[2], 0.0);
+    return ConvexSolid::of(shape.get(), pose);
+  }
+};
+
+EdgeBody edge_body(RandomGeometry& random, int kind, const btVector3& at, const btVector3& outward) {
+  btVector3 across;
+  btVector3 other;
+  btPlaneSpace1(outward, across, other);
+  const double turn = random.uniform(0.0, M_PI);
+  const btVector3 along = across * std::cos(turn) + other * std::sin(turn);
+  const double half_length = random.uniform(0.05, 0.6);
+  const btVector3 side = outward.cross(along);
+  const double lean = random.uniform(-0.6, 0.6);
+  EdgeBody body;
+  body.pose.setIdentity();
+  if (kind == 0) {  // a box whose edge runs along `along`, its faces leaning back from `outward`
+    const double depth = random.uniform(0.1, 0.8);
+    const double width = random.uniform(0.1, 0.8);
+    const btVector3 f1 = (outward + side * (1.0 + lean)).normalized();  // the two faces' inward diagonal
+    const btVector3 f2 = along.cross(f1).normalized();
+    const btMatrix3x3 basis(along.x(), f1.x(), f2.x(), along.y(), f1.y(), f2.y(), along.z(), f1.z(), f2.z());
+    const btVector3 half(half_length, depth, width);
+    body.shape = std::make_unique<btBoxShape>(half);
+    body.shape->setMargin(0.0);
+    // The corner edge (-y, -z sides in the box's frame) at `at`: both of its
+    // faces' normals (-f1, -f2) lean toward -outward within a right angle.
+    body.pose = btTransform(basis, at + basis * btVector3(0.0, depth, width));
+    return body;
+  }
+  const btVector3 e0 = at - along * half_length;
+  const btVector3 e1 = at + along * half_length;
+  const double back = random.uniform(0.1, 0.6);
+  const btVector3 apex = at + outward * back + side * (lean * back);
+  if (kind == 1) {
+    body.triangle = true;
+    body.corner[0] = e0, body.corner[1] = e1, body.corner[2] = apex;
+    return body;
+  }
+  const double spread = random.uniform(0.1, 0.5);
+  const btVector3 far = at + outward * back - side * (spread * back);
+  auto hull = std::make_unique<btConvexHullShape>();
+  for (const btVector3& p : {e0, e1, apex, far}) hull->addPoint(p, false);
+  hull->recalcLocalAabb();
+  hull->setMargin(0.0);
+  body.shape = std::move(hull);
+  return body;
+}
+
+/// Where a cylinder's rim comes nearest a polytope's edge (a box's, a
+/// triangle's, a hull's), the support function has a crease: GJK closed on
+/// it only linearly and stopped with the distance within its 1e-10 m but
+/// the direction ~1e-5 rad off, so a sweep's normal moved 5e-6 under a
+/// 1e-9 m shift of a pose (check --perturb: box_snap_beside_spinning_cylinder,
+/// seed102348_overlap). On the crease Newton's method makes it exact: the
+/// normal is the line between the closest points, and moves with the poses
+/// as the true one does (by at most the shift over the cores' distance).
+TEST(ConvexDistance, RimAgainstAnEdgeEndsOnTheCrease) {
+  RandomGeometry random(20261128);
+  int apart = 0;
+  int on_crease = 0;
+  double worst_line = 0.0;
+  double worst_shift = 0.0;
+  for (int i = 0; i < 1500; ++i) {
+    const Solid a = random_solid(random, Kind::Cylinder, true, 0.1);
+    const btVector3 core = a.half - btVector3(a.margin, a.margin, a.margin);
+    const double around = random.uniform(0.0, 2.0 * M_PI);
+    const double top = random.uniform(0.0, 1.0) < 0.5 ? -1.0 : 1.0;
+    const btVector3 radial(std::cos(around), 0.0, std::sin(around));
+    const btVector3 rim = a.pose * btVector3(core.x() * radial.x(), top * core.y(), core.x() * radial.z());
+    const double tilt = random.uniform(0.05, M_PI / 2 - 0.05);
+    const btVector3 outward = radial * std::cos(tilt) + btVector3(0, top, 0) * std::sin(tilt);
+    const double gap = random.uniform(0.01, 0.1);
+    const EdgeBody b = edge_body(random, i % 3, rim + outward * gap, outward);
+    const auto sa = a.shape();
+    const btVector3 guess = a.pose.getOrigin() - (rim + outward * gap);
+    const ConvexDistance r = convex_distance(a.solid(sa.get()), b.solid(), guess);
+    const double cores = r.distance + a.margin;
+    if (!(cores > 0.005)) continue;
+    ++apart;
+    if (r.smooth_minimum) ++on_crease;
+    // Apart, the exact direction is the line between the closest points.
+    const btVector3 line = (r.on_a - r.on_b).normalized();
+    worst_line = std::max(worst_line, line.cross(r.normal).length());
+    Solid shifted = a;
+    shifted.pose.getOrigin() += random.point(1e-9);
+    const double moved = (shifted.pose.getOrigin() - a.pose.getOrigin()).length();
+    const ConvexDistance s = convex_distance(shifted.solid(sa.get()), b.solid(), guess);
+    worst_shift = std::max(worst_shift, (s.normal - r.normal).length() * cores / moved);
+  }
+  std::printf("rim against an edge: %d of %d apart pairs on the crease; the normal at most %.3g rad off the line "
+              "between the closest points, and a shift turns it by at most %.3g times the shift over the cores' "
+              "distance\n",
+              on_crease, apart, worst_line, worst_shift);
+  ASSERT_GT(apart, 1000);
+  EXPECT_GT(on_crease, apart / 2);
+  EXPECT_LE(worst_line, 1e-9);
+  EXPECT_LE(worst_shift, 10.0);
+}
+
+}  // namespace
+}  // namespace stepslide::test

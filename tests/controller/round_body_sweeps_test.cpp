@@ -119,16 +119,16 @@ Tally agree_on_random_round_bodies(Mover kind, bool hull = false) {
   return tally;
 }
 
-/// Capsule, sphere and cylinder characters against cylinders, spheres and
-/// capsules: every pair answered, hit or miss always as Bullet's cast (but where the pass
+/// Every character against cylinders, spheres and capsules: every pair
+/// answered, hit or miss always as Bullet's cast (but where the pass
 /// grazes the stop distance), and every hit either agreeing within 1e-8 m
 /// and 1e-6 or a counted disagreement checked against the exact gap.
-/// Seen (of 3 000 pairs each): capsule 1 565 of 2 002 hits agree, sphere
-/// 1 385 of 1 711, cylinder 719 of 2 030; the rest mostly a step apart in
-/// the band (341, 244, 959), where Bullet's GJK stops at a relative error
-/// on a curved surface, then Bullet inside or short of the band with ours
-/// in it (50, 34, 162) and the normals apart with ours the gap's gradient
-/// (46, 48, 190). No grazing case.
+/// Seen (of 3 000 pairs each): box 1 591 of 1 980 hits agree, capsule
+/// 1 597 of 2 002, sphere 1 388 of 1 711, cylinder 786 of 2 030; the rest
+/// mostly a step apart in the band (310, 313, 244, 921), where Bullet's GJK
+/// stops at a relative error on a curved surface, then Bullet inside or
+/// short of the band with ours in it (65, 50, 34, 162) and the normals
+/// apart with ours the gap's gradient (14, 42, 45, 161). No grazing case.
 class RoundBodySweep : public ::testing::TestWithParam<Mover> {};
 
 TEST_P(RoundBodySweep, MatchesBulletsCast) {
@@ -158,21 +158,21 @@ std::string mover_name(const ::testing::TestParamInfo<Mover>& info) {
   return kNames[static_cast<int>(info.param)];
 }
 
-INSTANTIATE_TEST_SUITE_P(RoundCharacters, RoundBodySweep,
-                         ::testing::Values(Mover::Capsule, Mover::Sphere, Mover::Cylinder), mover_name);
+INSTANTIATE_TEST_SUITE_P(EveryCharacter, RoundBodySweep,
+                         ::testing::Values(Mover::Box, Mover::Capsule, Mover::Sphere, Mover::Cylinder), mover_name);
 
-/// A box character against round bodies and a cylinder character against
-/// hulls are Bullet's (sweep_pairs.cpp says why): declined, nothing reported.
-TEST(RoundBodySweep, BoxesAgainstRoundBodiesAndCylindersAgainstHullsAreLeftToBullet) {
-  RandomGeometry random(7000);
-  for (int i = 0; i < 60; ++i) {
-    RandomRoundPair pair(random, i, i % 2 == 0 ? Mover::Box : Mover::Cylinder, i % 2 == 1);
-    bool answered = true;
-    const CastAnswer ours = pair.ours(&answered);
-    EXPECT_FALSE(answered);
-    EXPECT_FALSE(ours.hit);
-  }
+/// A cylinder character against hulls: as against round bodies, Bullet's
+/// GJK stops at a relative error on the rim, so each disagreement is
+/// counted and checked against the exact gap (seen: 1 167 of 1 942 hits
+/// agree; 600 a step apart in the band, 120 Bullet off it, 55 normals).
+TEST(HullBodySweep, CylinderMatchesBulletsCastOrTheExactGap) {
+  const Tally tally = agree_on_random_round_bodies(Mover::Cylinder, true);
+  EXPECT_EQ(tally.unanswered, 0);
+  EXPECT_GT(tally.agreement.hits, 1500);
+  EXPECT_LT(tally.agreement.grazing, 10);
+  EXPECT_GT(tally.agreeing, tally.agreement.hits / 3);
 }
+
 INSTANTIATE_TEST_SUITE_P(FlatAndRoundCharacters, HullBodySweep,
                          ::testing::Values(Mover::Box, Mover::Capsule, Mover::Sphere), mover_name);
 
