@@ -46,10 +46,11 @@ bool box_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from
   const double margin = world_shape->getMargin();
   TriangleSweeps gather(low - slack, high + slack, motion, result->m_closestHitFraction,
                         [&](const btVector3* vertices) {
-                          return box_triangle_sweep(start, core, box->getMargin(), motion, vertices, margin);
+                          const ExactSweep s =
+                              box_triangle_sweep(start, core, box->getMargin(), motion, vertices, margin);
+                          return s.answered ? s : bullet_triangle_sweep(shape, start, end, vertices, margin);
                         });
   process_triangles(world_shape, &gather, low, high);
-  if (gather.touching) return false;
   report_triangle_hits(&gather.hits, object, 0.0, result);
   return true;
 }

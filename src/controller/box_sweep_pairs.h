@@ -13,8 +13,9 @@ namespace stepslide::detail {
 /// and point, only those closer than the callback's closest fraction), in
 /// order of fraction, then how squarely the motion pushes into it, normal
 /// and point, so the order the shape visits its triangles in does not matter.
-/// Returns false, reporting nothing, for other shapes or objects, or when
-/// rounding puts the box's core on a triangle mid-advance (Bullet answers).
+/// A triangle where rounding puts the box's core on it mid-advance is
+/// Bullet's cast alone (bullet_triangle_sweep), the others still ours.
+/// Returns false, reporting nothing, for other shapes or objects.
 bool box_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                              const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
 

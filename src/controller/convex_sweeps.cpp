@@ -123,10 +123,11 @@ bool cylinder_triangle_sweep_pair(const btConvexShape* shape, const btTransform&
   TriangleSweeps gather(low - slack, high + slack, motion, result->m_closestHitFraction,
                         [&](const btVector3* v) {
                           const ConvexSolid triangle = ConvexSolid::triangle(v[0], v[1], v[2], margin);
-                          return convex_sweep(mover, triangle, motion, start.getOrigin() - (v[0] + v[1] + v[2]) / 3.0);
+                          const ExactSweep s =
+                              convex_sweep(mover, triangle, motion, start.getOrigin() - (v[0] + v[1] + v[2]) / 3.0);
+                          return s.answered ? s : bullet_triangle_sweep(shape, start, end, v, margin);
                         });
   process_triangles(world_shape, &gather, low, high);
-  if (gather.touching) return false;
   report_triangle_hits(&gather.hits, object, 0.0, result);
   return true;
 }

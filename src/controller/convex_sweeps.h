@@ -52,9 +52,10 @@ bool convex_sweep_pair(const btConvexShape* shape, const btTransform& from, cons
 /// `to` (no turn) against `object` (a mesh or heightfield): convex_sweep
 /// against each triangle the swept bounds meet, grown by the shape's
 /// margin as Bullet's cast grows it (btTriangleConvexcastCallback), the
-/// hits reported as the box character's are (report_triangle_hits). False,
-/// reporting nothing, for other shapes and objects, or where a triangle
-/// has no answer (the cores touch: Bullet's cast answers the object).
+/// hits reported as the box character's are (report_triangle_hits); a
+/// triangle with no answer there (the cores touch) is Bullet's cast alone
+/// (bullet_triangle_sweep). False, reporting nothing, for other shapes and
+/// objects.
 bool cylinder_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                                   const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
 

@@ -4,6 +4,7 @@
 #include "triangle_pairs.h"
 
 #include <BulletCollision/CollisionShapes/btTriangleCallback.h>
+#include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 
 #include <algorithm>
 #include <cstring>
@@ -323,6 +324,36 @@ void report_triangle_hits(std::vector<TriangleHit>* hits, const btCollisionObjec
                                             pose * (h.point + h.normal * surface_offset), h.fraction);
     result->addSingleResult(hit, true);
   }
+}
+
+namespace {
+
+/// Bullet's per-triangle cast, its hit kept instead of reported.
+struct OneTriangleCast final : btTriangleConvexcastCallback {
+  OneTriangleCast(const btConvexShape* shape, const btTransform& from, const btTransform& to, double margin)
+      : btTriangleConvexcastCallback(shape, from, to, btTransform::getIdentity(), margin) {}
+
+  btScalar reportHit(const btVector3& normal, const btVector3& point, btScalar fraction, int, int) override {
+    sweep.hit = true;
+    sweep.fraction = fraction;
+    sweep.normal = normal;
+    sweep.point = point;
+    return fraction;
+  }
+
+  ExactSweep sweep;
+};
+
+}  // namespace
+
+ExactSweep bullet_triangle_sweep(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                                 const btVector3* v, double margin) {
+  OneTriangleCast cast(shape, from, to, margin);
+  cast.m_allowedPenetration = 0.0;  // objectQuerySingle's, as the sweeps ask it
+  btVector3 corners[3] = {v[0], v[1], v[2]};
+  cast.processTriangle(corners, 0, 0);
+  cast.sweep.answered = true;
+  return cast.sweep;
 }
 
 }  // namespace stepslide::detail

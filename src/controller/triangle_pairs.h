@@ -103,29 +103,33 @@ struct TriangleHit {
 void report_triangle_hits(std::vector<TriangleHit>* hits, const btCollisionObject* object, double surface_offset,
                           btCollisionWorld::ConvexResultCallback* result);
 
+/// Bullet's own cast of `shape` from `from` to `to` (both in the mesh's
+/// frame) against the one triangle `v` grown by `margin`, as
+/// objectQuerySingle casts each triangle of a mesh or heightfield: for a
+/// triangle the exact sweeps have no answer for (rounding put the cores
+/// together mid-advance). Always answered; the hit in the mesh's frame.
+ExactSweep bullet_triangle_sweep(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                                 const btVector3* v, double margin);
+
 /// The triangle callback of a box's or cylinder's sweep: each triangle whose
 /// bounds meet [low, high] (the walks hand out triangles beyond a query's
 /// box too) is swept by `sweep(vertices)`, an ExactSweep in the shape's
-/// frame; its hit is kept while earlier than `before` (the callback's
-/// closest fraction), and a triangle with no answer stops the gathering.
+/// frame (answered: where the exact sweep has none, bullet_triangle_sweep);
+/// its hit is kept while earlier than `before` (the callback's closest
+/// fraction).
 template <typename Sweep>
 struct TriangleSweeps final : btTriangleCallback {
   TriangleSweeps(const btVector3& low, const btVector3& high, const btVector3& motion, double before, Sweep sweep)
       : low_(low), high_(high), direction_(motion.normalized()), before_(before), sweep_(sweep) {}
 
   void processTriangle(btVector3* vertices, int part, int index) override {
-    if (touching || !triangle_meets_bounds(vertices, low_, high_)) return;
+    if (!triangle_meets_bounds(vertices, low_, high_)) return;
     const ExactSweep s = sweep_(vertices);
-    if (!s.answered) {
-      touching = true;
-      return;
-    }
     if (s.hit && s.fraction < before_) {
       hits.push_back({s.fraction, -s.normal.dot(direction_), s.normal, s.point, part, index});
     }
   }
 
-  bool touching = false;  ///< a triangle had no answer (rounding put the core on it mid-advance)
   std::vector<TriangleHit> hits;
 
  private:
