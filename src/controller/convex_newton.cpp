@@ -7,6 +7,37 @@
 
 namespace stepslide::detail {
 
+namespace {
+
+/// Newton's step on the unit sphere from u (its support point w, h = w·u)
+/// in the plane of t1 and t2 across u: the gradient is w's part along each,
+/// the Hessian t·J·t' - h where J·t (j1, j2) is how the support point moves
+/// as u turns toward t. False where the Hessian is not positive definite:
+/// not a minimum here (a flat face, an edge).
+bool step_across(const btVector3& w, double h, const btVector3& t1, const btVector3& t2, const btVector3& j1,
+                 const btVector3& j2, double* d1, double* d2) {
+  const double g1 = w.dot(t1);
+  const double g2 = w.dot(t2);
+  const double h11 = t1.dot(j1) - h;
+  const double h22 = t2.dot(j2) - h;
+  const double h12 = 0.5 * (t1.dot(j2) + t2.dot(j1));
+  const double det = h11 * h22 - h12 * h12;
+  if (!(h11 > 0.0 && det > 0.0)) return false;
+  *d1 = -(h22 * g1 - h12 * g2) / det;
+  *d2 = -(h11 * g2 - h12 * g1) / det;
+  return true;
+}
+
+/// The same step along t1 alone: on the great circle through u and t1.
+bool step_along(const btVector3& w, double h, const btVector3& t1, const btVector3& j1, double* d1) {
+  const double h11 = t1.dot(j1) - h;
+  if (!(h11 > 0.0)) return false;
+  *d1 = -w.dot(t1) / h11;
+  return true;
+}
+
+}  // namespace
+
 bool newton_minimum(const ConvexSolid& a, const ConvexSolid& b, btVector3 u, Vertex w, btVector3* u_out, Vertex* w_out,
                     int* evaluations) {
   constexpr int kMaxSteps = 8;
@@ -21,17 +52,9 @@ bool newton_minimum(const ConvexSolid& a, const ConvexSolid& b, btVector3 u, Ver
     btVector3 b2;
     // b's point is taken along -u and subtracted: its derivative adds.
     if (!a.support_turns(u, t1, t2, &a1, &a2) || !b.support_turns(-u, t1, t2, &b1, &b2)) return false;
-    const btVector3 j1 = a1 + b1;
-    const btVector3 j2 = a2 + b2;
-    const double g1 = w.w.dot(t1);
-    const double g2 = w.w.dot(t2);
-    const double h11 = t1.dot(j1) - h;
-    const double h22 = t2.dot(j2) - h;
-    const double h12 = 0.5 * (t1.dot(j2) + t2.dot(j1));
-    const double det = h11 * h22 - h12 * h12;
-    if (!(h11 > 0.0 && det > 0.0)) return false;  // not a minimum here (a flat face, an edge)
-    const double d1 = -(h22 * g1 - h12 * g2) / det;
-    const double d2 = -(h11 * g2 - h12 * g1) / det;
+    double d1 = 0.0;
+    double d2 = 0.0;
+    if (!step_across(w.w, h, t1, t2, a1 + b1, a2 + b2, &d1, &d2)) return false;
     const double step = std::sqrt(d1 * d1 + d2 * d2);
     if (step < 1e-12) break;
     const btVector3 next = (u + t1 * d1 + t2 * d2).normalized();
@@ -91,21 +114,10 @@ bool tied_minimum(const ConvexSolid& a, const ConvexSolid& b, const Tie& tie, bt
     btVector3 j1;
     btVector3 j2;
     if (!curved.support_turns(tie.on_b ? u : -u, t1, t2, &j1, &j2)) return false;
-    const double g1 = w.w.dot(t1);
-    const double h11 = t1.dot(j1) - h;
     double d1 = 0.0;
     double d2 = 0.0;
-    if (tie.count == 2) {
-      if (!(h11 > 0.0)) return false;
-      d1 = -g1 / h11;
-    } else {
-      const double g2 = w.w.dot(t2);
-      const double h22 = t2.dot(j2) - h;
-      const double h12 = 0.5 * (t1.dot(j2) + t2.dot(j1));
-      const double det = h11 * h22 - h12 * h12;
-      if (!(h11 > 0.0 && det > 0.0)) return false;
-      d1 = -(h22 * g1 - h12 * g2) / det;
-      d2 = -(h11 * g2 - h12 * g1) / det;
+    if (!(tie.count == 2 ? step_along(w.w, h, t1, j1, &d1) : step_across(w.w, h, t1, t2, j1, j2, &d1, &d2))) {
+      return false;
     }
     const double step = std::sqrt(d1 * d1 + d2 * d2);
     if (step < 1e-12) break;
@@ -120,7 +132,7 @@ bool tied_minimum(const ConvexSolid& a, const ConvexSolid& b, const Tie& tie, bt
     // last (the next would be its square). The point on the rim moves by
     // the step times the rim's turn (up to ~10 m/rad): stopping short, the
     // line between the closest points stayed up to 2e-7 rad off the normal.
-    const double promised = -0.5 * (g1 * d1 + w.w.dot(t2) * d2);
+    const double promised = -0.5 * (w.w.dot(t1) * d1 + w.w.dot(t2) * d2);
     const bool below_rounding = promised <= 1e-15 * (1.0 + w.a.length() + w.b.length());
     if (!(h_next <= h) && !below_rounding) return false;
     u = next, w = w_next, h = h_next;

@@ -183,34 +183,45 @@ bool is_cored_upright_cylinder(const btCollisionShape* shape) {
          has_core(static_cast<const btCylinderShape*>(shape)->getHalfExtentsWithoutMargin());
 }
 
-/// A box character (unscaled, with a core) against the box children of a
-/// compound (a ramp, a level's stairs): box_box_sweep on each child the
-/// swept bounds meet, reported as Bullet's compound cast reports them.
-bool box_compound_sweep(const btConvexShape* shape, const btTransform& from, const btTransform& to,
-                        const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
-  const auto* compound = static_cast<const btCompoundShape*>(object->getCollisionShape());
-  if (!is_cored_box(shape) || !all_children(compound, is_cored_box)) return false;
+/// `shape` swept from `from` to `to` against the children of the compound
+/// `object` the swept bounds meet, each by `child_sweep(child, child_pose)`
+/// (an ExactSweep), reported as Bullet's compound cast reports them. False,
+/// reporting nothing, where the sweep turns or a child has no answer.
+template <typename ChildSweep>
+bool sweep_compound(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                    const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result,
+                    ChildSweep&& child_sweep) {
   if (!(from.getBasis() == to.getBasis())) return false;  // the sweep turns: Bullet's cast
-  const auto* box = static_cast<const btBoxShape*>(shape);
-  const btVector3 motion = to.getOrigin() - from.getOrigin();
+  const auto* compound = static_cast<const btCompoundShape*>(object->getCollisionShape());
   ChildHit hits[kMaxCompoundChildren];
   int count = 0;
   const bool answered = sweep_children(
       shape, from, to, compound, object->getWorldTransform(), hits, &count,
       [&](const btCollisionShape* child, const btTransform& at, int i, ChildHit* h, int* c) {
-        const auto* other = static_cast<const btBoxShape*>(child);
-        return add_child_hit(box_box_sweep(from, box->getHalfExtentsWithoutMargin(), box->getMargin(), motion, at,
-                                           other->getHalfExtentsWithoutMargin(), other->getMargin()),
-                             i, h, c);
+        return add_child_hit(child_sweep(child, at), i, h, c);
       });
   if (!answered) return false;
-  report(object, true, hits, count, motion, result);
+  report(object, true, hits, count, to.getOrigin() - from.getOrigin(), result);
   return true;
 }
 
+/// A box character (unscaled, with a core) against the box children of a
+/// compound (a ramp, a level's stairs): box_box_sweep on each.
+bool box_compound_sweep(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                        const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+  const auto* compound = static_cast<const btCompoundShape*>(object->getCollisionShape());
+  if (!is_cored_box(shape) || !all_children(compound, is_cored_box)) return false;
+  const auto* box = static_cast<const btBoxShape*>(shape);
+  const btVector3 motion = to.getOrigin() - from.getOrigin();
+  return sweep_compound(shape, from, to, object, result, [&](const btCollisionShape* child, const btTransform& at) {
+    const auto* other = static_cast<const btBoxShape*>(child);
+    return box_box_sweep(from, box->getHalfExtentsWithoutMargin(), box->getMargin(), motion, at,
+                         other->getHalfExtentsWithoutMargin(), other->getMargin());
+  });
+}
+
 /// A cylinder character (upright, with a core) against the box and upright
-/// cylinder children of a compound: convex_sweep on each child the swept
-/// bounds meet, reported as Bullet's compound cast reports them.
+/// cylinder children of a compound: convex_sweep on each.
 bool cylinder_compound_sweep(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                              const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
   const auto* compound = static_cast<const btCompoundShape*>(object->getCollisionShape());
@@ -218,20 +229,12 @@ bool cylinder_compound_sweep(const btConvexShape* shape, const btTransform& from
     return is_cored_box(child) || is_cored_upright_cylinder(child);
   };
   if (!is_cored_upright_cylinder(shape) || !all_children(compound, answered_child)) return false;
-  if (!(from.getBasis() == to.getBasis())) return false;  // the sweep turns: Bullet's cast
   const ConvexSolid mover = ConvexSolid::of(shape, from);
   const btVector3 motion = to.getOrigin() - from.getOrigin();
-  ChildHit hits[kMaxCompoundChildren];
-  int count = 0;
-  const bool answered = sweep_children(
-      shape, from, to, compound, object->getWorldTransform(), hits, &count,
-      [&](const btCollisionShape* child, const btTransform& at, int i, ChildHit* h, int* c) {
-        const ConvexSolid body = ConvexSolid::of(static_cast<const btConvexShape*>(child), at);
-        return add_child_hit(convex_sweep(mover, body, motion, from.getOrigin() - at.getOrigin()), i, h, c);
-      });
-  if (!answered) return false;
-  report(object, true, hits, count, motion, result);
-  return true;
+  return sweep_compound(shape, from, to, object, result, [&](const btCollisionShape* child, const btTransform& at) {
+    const ConvexSolid body = ConvexSolid::of(static_cast<const btConvexShape*>(child), at);
+    return convex_sweep(mover, body, motion, from.getOrigin() - at.getOrigin());
+  });
 }
 
 }  // namespace
