@@ -2,10 +2,14 @@
 //   scenario/<name>/stepslide and scenario/<name>/bullet: time per tick
 //   (manual time: only the controllers' updates are timed, not building the
 //   world, writing rows or checking expectations), sweeps, slide iterations.
+//   pair/<name>: both controllers back to back in every iteration, the order
+//   alternating: the median of the pairs' ratios (ours / Bullet's), steady
+//   where the machine's speed drifts between two separate benchmarks.
 //   breakdown/<name>: our controller only, with Bullet's profile zones hooked
 //   to measure the share of a tick spent inside btCollisionWorld::convexSweepTest.
 #include <LinearMath/btQuickprof.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <vector>
@@ -25,6 +29,41 @@ void scenario_tick_cost(benchmark::State& state, const Scenario& scenario, Contr
   }
   set_cost_counters(state, tally);
   state.SetItemsProcessed(tally.ticks);  // items_per_second = ticks per second
+}
+
+/// The median of `values` (not empty); the upper middle of an even count.
+double median_of(std::vector<double> values) {
+  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  return *middle;
+}
+
+/// Both controllers on `scenario`, one run each per iteration, back to back
+/// and in alternating order, so the two halves of a pair meet the same
+/// machine (its clock, other processes). On a shared VM two separate
+/// benchmarks of a 27-tick scenario gave ratios from 0.77 to 1.29; a pair's
+/// ratio does not see the drift between them.
+void paired_tick_cost(benchmark::State& state, const Scenario& scenario) {
+  RunTally ours;
+  RunTally bullet;
+  std::vector<double> ratios;
+  bool ours_first = true;
+  for (auto _ : state) {
+    double seconds[2] = {0.0, 0.0};  // ours, Bullet's
+    for (const bool run_ours : {ours_first, !ours_first}) {
+      const SimulationResult r = run_and_tally(scenario, run_ours ? ControllerKind::Stepslide : ControllerKind::Bullet,
+                                               run_ours ? &ours : &bullet);
+      benchmark::DoNotOptimize(r.trajectory.rows.data());
+      seconds[run_ours ? 0 : 1] = r.update_seconds;
+    }
+    ours_first = !ours_first;
+    if (seconds[1] > 0.0) ratios.push_back(seconds[0] / seconds[1]);
+    state.SetIterationTime(seconds[0] + seconds[1]);
+  }
+  if (ratios.empty() || ours.ticks == 0 || bullet.ticks == 0) return;
+  state.counters["ratio_median"] = median_of(ratios);
+  state.counters["ours_us_per_tick"] = 1e6 * ours.update_seconds / static_cast<double>(ours.ticks);
+  state.counters["bullet_us_per_tick"] = 1e6 * bullet.update_seconds / static_cast<double>(bullet.ticks);
 }
 
 // ---- Time inside Bullet's sweeps, from its profile zones ----------------------
@@ -102,6 +141,12 @@ void register_scenario_benchmarks(const std::vector<NamedScenario>& scenarios) {
           ->UseManualTime()
           ->Unit(benchmark::kMicrosecond);
     }
+  }
+  for (const NamedScenario& s : scenarios) {
+    const std::string name = "pair/" + s.name;
+    benchmark::RegisterBenchmark(name.c_str(), paired_tick_cost, s.scenario)
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
   }
   for (const NamedScenario& s : scenarios) {
     const std::string name = "breakdown/" + s.name;
