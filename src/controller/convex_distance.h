@@ -120,7 +120,9 @@ inline ConvexSolid ConvexSolid::moved(const btVector3& shift) const {
 /// is within kConvexDistanceTolerance of it. Where the cores overlap
 /// between two smooth curved surfaces (a cylinder's rim on a lying
 /// cylinder), EPA hands over to Newton's method once it has found the
-/// deepest direction's basin: the answer is then exact to rounding.
+/// deepest direction's basin: the answer is then exact to rounding. Apart,
+/// GJK does too, between two curved surfaces and on the crease where a
+/// cylinder's rim meets a polytope's edge (tied_minimum).
 struct ConvexDistance {
   double distance = 0.0;
   btVector3 normal{0, 1, 0};
@@ -132,8 +134,9 @@ struct ConvexDistance {
   /// tests): `distance` is still a separation, possibly too deep.
   bool converged = true;
   /// The answer is Newton's minimum of the support function (EPA's basin
-  /// found, the surfaces smooth there): exact to rounding, and as smooth a
-  /// function of the poses as the true depth.
+  /// found, the surfaces smooth there; or, apart, on the crease a
+  /// polytope's tied corners make against a curved solid): exact to
+  /// rounding, and as smooth a function of the poses as the true distance.
   bool smooth_minimum = false;
   int evaluations = 0;  ///< support-function pairs evaluated: the cost the tests bound
 };
