@@ -108,15 +108,25 @@ TEST(CylinderTriangleSweep, MatchesBulletsCastOnRandomTriangles) {
   EXPECT_GT(agreeing, 1000);                   // seen 1 118
 }
 
-TEST(CylinderTriangleSweep, LandsOnAHeightfieldAndDeclinesWhatItDoesNotAnswer) {
-  // A flat 4 x 4 heightfield at height 0, grown by a 4 cm margin.
+/// A flat 4 x 4 heightfield at height 0, grown by a 4 cm margin, and an
+/// upright cylinder character (0.3 m radius, 1 m tall) to sweep against it.
+struct FlatField {
+  FlatField() {
+    field.setMargin(0.04);
+    object.setCollisionShape(&field);
+    mover.setMargin(0.001);
+  }
   const double heights[16] = {0};
-  btHeightfieldTerrainShape field(4, 4, heights, -1.0, 1.0, 1, false);
-  field.setMargin(0.04);
+  btHeightfieldTerrainShape field{4, 4, heights, -1.0, 1.0, 1, false};
   btCollisionObject object;
-  object.setCollisionShape(&field);
-  btCylinderShape mover(btVector3(0.3, 0.5, 0.3));
-  mover.setMargin(0.001);
+  btCylinderShape mover{btVector3(0.3, 0.5, 0.3)};
+};
+
+TEST(CylinderTriangleSweep, LandsOnAHeightfieldAndDeclinesWhatItDoesNotAnswer) {
+  FlatField flat;
+  btCollisionObject& object = flat.object;
+  btCylinderShape& mover = flat.mover;
+  const btHeightfieldTerrainShape& field = flat.field;
   const btTransform from(btQuaternion::getIdentity(), btVector3(0.2, 2.5, 0.3));
   btTransform to = from;
   to.setOrigin(btVector3(0.2, 0.0, 0.3));
@@ -148,16 +158,13 @@ TEST(CylinderTriangleSweep, LandsOnAHeightfieldAndDeclinesWhatItDoesNotAnswer) {
 /// Starting with the core through the surface the exact sweep has no
 /// answer for the triangles it cuts: those are Bullet's own cast of that
 /// triangle (its penetration solver; bullet_triangle_sweep), the others
-/// still ours, and the hit is at Bullet's fraction. Before, one such triangle sent the whole field to Bullet's cast
+/// still ours, and the hit is at Bullet's fraction. Before, one such
+/// triangle sent the whole field to Bullet's cast
 /// (cylinder_snapped_beside_spinning_disc: 30 sweeps, 11 % of its tick).
 TEST(CylinderTriangleSweep, ATriangleThroughTheCoreIsBulletsAlone) {
-  const double heights[16] = {0};
-  btHeightfieldTerrainShape field(4, 4, heights, -1.0, 1.0, 1, false);
-  field.setMargin(0.04);
-  btCollisionObject object;
-  object.setCollisionShape(&field);
-  btCylinderShape mover(btVector3(0.3, 0.5, 0.3));
-  mover.setMargin(0.001);
+  FlatField flat;
+  btCollisionObject& object = flat.object;
+  btCylinderShape& mover = flat.mover;
   const btTransform resting(btQuaternion::getIdentity(), btVector3(0.2, 0.3, 0.3));
   btTransform down = resting;
   down.setOrigin(btVector3(0.2, 0.0, 0.3));
