@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# The README's examples, made by running them: every block between
-# `<!-- example: NAME -->` and `<!-- /example -->` in README.md is written by
-# this script, commands and output alike, so the README cannot go stale.
+# The documentation's examples, made by running them: every block between
+# `<!-- example: NAME -->` and `<!-- /example -->` in README.md or any
+# docs/*.md is written by this script, commands and output alike, so the
+# documentation cannot go stale.
 #
 #   tools/readme-examples.sh [--check] [--binary PATH] [--embed PATH] [--only NAME]...
 #
-# Without --check, rewrites the blocks in README.md. With --check, changes
-# nothing and exits 1 naming each block that differs (with a diff), or that
-# the README lacks or the script does not know. Command blocks are run (in a
-# scratch copy of the scenarios) and must succeed; output blocks show what the
-# commands print. --binary is the stepslide to run (default build/stepslide).
-# The `embed-output` block needs the examples/embed program built against an
+# Without --check, rewrites the blocks where they stand. With --check, changes
+# nothing and exits 1 naming each block that differs (with a diff), that no
+# document holds or two hold, or that the script does not know. A block may
+# move between README.md and docs/*.md freely: it is found by its name.
+# Command blocks are run (in a scratch copy of the scenarios) and must
+# succeed; output blocks show what the commands print. --binary is the
+# stepslide to run (default build/stepslide). The `embed-output` block
+# (docs/embedding.md) needs the examples/embed program built against an
 # installed package (--embed PATH); without it that block is left alone (the
 # install test checks it). The CTest `readme/examples` runs --check; output
 # depends on floating point to the last bit, so it is only compared on the
@@ -29,7 +32,7 @@ while [[ $# -gt 0 ]]; do
     --binary) binary=${2:?--binary needs a path}; shift ;;
     --embed) embed=${2:?--embed needs a path}; shift ;;
     --only) only+=("${2:?--only needs a block name}"); shift ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "readme-examples: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -58,7 +61,7 @@ command_line() {
   local dir=$1 line=$2
   local command=${line%%#*}
   if ! (cd "$dir" && env -u CI bash -c "$command" >"$work/last.out" 2>&1); then
-    echo "readme-examples: \`$command\` failed in the README's example:" >&2
+    echo "readme-examples: \`$command\` failed in the documentation's example:" >&2
     tail -5 "$work/last.out" >&2
     return 1
   fi
@@ -73,8 +76,8 @@ output_of() {
 }
 
 # ---------------------------------------------------------------------------
-# The blocks, in README order. Each prints the block's text between the
-# markers, fences included.
+# The blocks, in reading order (README.md, then docs/). Each prints the
+# block's text between the markers, fences included.
 
 block_quick_start() {
   local script
@@ -103,7 +106,7 @@ block_tour() {
 block_check_regression() {
   local dir
   dir=$(scratch regression)
-  # The change the README describes: a step height too low for these stairs.
+  # The change the README's tour describes: a step height too low for these stairs.
   sed -i 's|^  "format": "stepslide/scenario@1",$|&\n  "character": {"settings": {"max_step_height": 0.15}},|' \
     "$dir/scenarios/stairs/up_straight.json"
   echo '```text'
@@ -194,56 +197,66 @@ for name in "${names[@]}"; do
   fi
 done
 
-python3 - "$root/README.md" "$work/blocks" "$check" "${names[@]}" <<'PY'
-import difflib, os, re, sys
+python3 - "$root" "$work/blocks" "$check" "${names[@]}" <<'PY'
+import difflib, glob, os, re, sys
 
-readme, blocks_dir, check, known = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4:]
-text = open(readme, encoding="utf-8").read()
+root, blocks_dir, check, known = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4:]
+documents = ["README.md"] + sorted(os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "docs", "*.md")))
 pattern = re.compile(r"(<!-- example: ([a-z0-9-]+) -->\n)(.*?)(<!-- /example -->)", re.S)
-found, problems = [], []
+found = {}  # name -> [documents holding it]
+problems, rewritten = [], []
 
-def replace(match):
-    name, body = match.group(2), match.group(3)
-    found.append(name)
-    if name not in known:
-        problems.append(f"README.md: example '{name}' is not made by tools/readme-examples.sh")
-        return match.group(0)
-    path = os.path.join(blocks_dir, name)
-    if not os.path.exists(path):
-        return match.group(0)  # not made in this run
-    made = open(path, encoding="utf-8").read()
-    if made != body:
-        diff = "".join(difflib.unified_diff(body.splitlines(True), made.splitlines(True),
-                                            f"README.md ({name})", f"tools/readme-examples.sh ({name})"))
-        problems.append(f"README.md: example '{name}' differs from what tools/readme-examples.sh makes:\n{diff}")
-    return match.group(1) + made + match.group(4)
+for document in documents:
+    path = os.path.join(root, document)
+    text = open(path, encoding="utf-8").read()
 
-new_text = pattern.sub(replace, text)
-for name in sorted(set(found)):
-    if found.count(name) > 1:
-        problems.append(f"README.md: example '{name}' appears {found.count(name)} times")
-for name in os.listdir(blocks_dir):
+    def replace(match, document=document):
+        name, body = match.group(2), match.group(3)
+        found.setdefault(name, []).append(document)
+        if name not in known:
+            problems.append(f"{document}: example '{name}' is not made by tools/readme-examples.sh")
+            return match.group(0)
+        made_path = os.path.join(blocks_dir, name)
+        if not os.path.exists(made_path):
+            return match.group(0)  # not made in this run
+        made = open(made_path, encoding="utf-8").read()
+        if made != body:
+            diff = "".join(difflib.unified_diff(body.splitlines(True), made.splitlines(True),
+                                                f"{document} ({name})", f"tools/readme-examples.sh ({name})"))
+            problems.append(f"{document}: example '{name}' differs from what tools/readme-examples.sh makes:\n{diff}")
+        return match.group(1) + made + match.group(4)
+
+    new_text = pattern.sub(replace, text)
+    if not check and new_text != text:
+        tmp = path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(new_text)
+        os.replace(tmp, path)
+        rewritten.append(document)
+
+for name, where in sorted(found.items()):
+    if len(where) > 1:
+        problems.append(f"example '{name}' appears {len(where)} times: {', '.join(where)}")
+for name in sorted(os.listdir(blocks_dir)):
     if name not in found:
-        problems.append(f"README.md: no <!-- example: {name} --> block for the example the script makes")
+        problems.append(f"no <!-- example: {name} --> block in README.md or docs/*.md for the example the script makes")
 
+made = sorted(os.listdir(blocks_dir))
 if check:
     for p in problems:
         print(p, file=sys.stderr)
     if problems:
-        print("run tools/readme-examples.sh to update README.md", file=sys.stderr)
+        print("run tools/readme-examples.sh to update the documentation", file=sys.stderr)
         sys.exit(1)
-    print(f"README.md: {len(os.listdir(blocks_dir))} examples match")
+    places = ", ".join(f"{name} ({found[name][0]})" for name in made)
+    print(f"{len(made)} examples match: {places}")
 else:
     missing = [p for p in problems if "differs" not in p]
     for p in missing:
         print(p, file=sys.stderr)
-    if new_text != text:
-        tmp = readme + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(new_text)
-        os.replace(tmp, readme)
-        print("README.md: examples rewritten")
+    if rewritten:
+        print(f"examples rewritten in {', '.join(rewritten)}")
     else:
-        print("README.md: examples already up to date")
+        print("examples already up to date")
     sys.exit(1 if missing else 0)
 PY
