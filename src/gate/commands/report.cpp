@@ -5,6 +5,7 @@
 
 #include <exception>
 
+#include "gate/commands/check_run.h"
 #include "gate/core/diff_report.h"
 #include "gate/plot/plot.h"
 

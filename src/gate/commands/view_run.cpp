@@ -7,6 +7,7 @@
 #include "gate/core/csv.h"
 #include "gate/core/diff.h"
 #include "gate/core/exit_code.h"
+#include "gate/core/scenario_file.h"
 #include "gate/view/view.h"
 #include "scenario/load/load.h"
 #include "scenario/trajectory.h"
