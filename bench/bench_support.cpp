@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "gate/discovery.h"
-#include "scenario/load.h"
+#include "gate/core/discovery.h"
+#include "scenario/load/load.h"
 
 namespace stepslide::bench {
 

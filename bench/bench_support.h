@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "scenario/scenario.h"
-#include "scenario/simulate.h"
+#include "scenario/run/simulate.h"
 
 namespace stepslide::bench {
 

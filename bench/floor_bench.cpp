@@ -12,7 +12,7 @@
 
 #include "bench_support.h"
 #include "stepslide/collision.h"
-#include "scenario/world.h"
+#include "scenario/load/world.h"
 
 namespace stepslide::bench {
 

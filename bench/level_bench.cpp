@@ -24,10 +24,10 @@
 #include <unistd.h>
 
 #include "bench_support.h"
-#include "scenario/load.h"
-#include "scenario/mesh_import.h"
-#include "scenario/simulate.h"
-#include "scenario/world.h"
+#include "scenario/load/load.h"
+#include "scenario/load/mesh_import.h"
+#include "scenario/run/simulate.h"
+#include "scenario/load/world.h"
 #include "support/gltf_writer.h"
 
 namespace stepslide::bench {

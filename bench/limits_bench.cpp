@@ -17,7 +17,7 @@
 #include <memory>
 
 #include "bench_support.h"
-#include "scenario/world.h"
+#include "scenario/load/world.h"
 
 namespace stepslide::bench {
 

@@ -7,7 +7,7 @@
 
 #include "bench_support.h"
 #include "stepslide/controller.h"
-#include "scenario/simulate.h"
+#include "scenario/run/simulate.h"
 
 namespace stepslide::bench {
 namespace {

@@ -15,8 +15,8 @@
 #include "base/file_io.h"
 #include "base/format.h"
 #include "bench_support.h"
-#include "scenario/load.h"
-#include "scenario/world.h"
+#include "scenario/load/load.h"
+#include "scenario/load/world.h"
 
 namespace stepslide::bench {
 

@@ -4,7 +4,7 @@
 
 #include "command.h"
 #include "filter_option.h"
-#include "gate/accept.h"
+#include "gate/commands/accept.h"
 #include "options.h"
 
 namespace stepslide::cli {

@@ -2,8 +2,8 @@
 #include <iostream>
 
 #include "command.h"
-#include "gate/bless.h"
 #include "filter_option.h"
+#include "gate/commands/bless.h"
 #include "options.h"
 
 namespace stepslide::cli {

@@ -6,10 +6,10 @@
 #include <iostream>
 
 #include "command.h"
-#include "gate/check_run.h"
-#include "gate/console.h"
-#include "gate/text.h"
 #include "filter_option.h"
+#include "gate/commands/check_run.h"
+#include "gate/core/console.h"
+#include "gate/core/text.h"
 #include "options.h"
 
 namespace stepslide::cli {

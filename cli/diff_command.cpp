@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "command.h"
-#include "gate/compare_files.h"
+#include "gate/commands/compare_files.h"
 #include "options.h"
 
 namespace stepslide::cli {

@@ -1,5 +1,5 @@
 // `--filter GLOB`, shared by check, bless, run, list, review, accept and
-// reject (the semantics are in src/gate/filter.h).
+// reject (the semantics are in src/gate/core/filter.h).
 #pragma once
 
 #include <CLI/CLI.hpp>

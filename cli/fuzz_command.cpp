@@ -8,9 +8,9 @@
 #include "command.h"
 #include "fuzz/campaign.h"
 #include "fuzz/replay.h"
-#include "gate/console.h"
-#include "gate/discovery.h"
-#include "gate/exit_code.h"
+#include "gate/core/console.h"
+#include "gate/core/discovery.h"
+#include "gate/core/exit_code.h"
 
 namespace stepslide::cli {
 

@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "command.h"
-#include "gate/import_level.h"
+#include "gate/commands/import_level.h"
 #include "options.h"
 
 namespace stepslide::cli {

@@ -4,7 +4,7 @@
 
 #include "command.h"
 #include "filter_option.h"
-#include "gate/listing.h"
+#include "gate/commands/listing.h"
 #include "options.h"
 
 namespace stepslide::cli {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "command.h"
-#include "gate/exit_code.h"
-#include "gate/fingerprint.h"
+#include "gate/core/exit_code.h"
+#include "gate/core/fingerprint.h"
 #include "options.h"
 
 namespace {

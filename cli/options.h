@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "gate/project.h"
+#include "gate/core/project.h"
 
 namespace stepslide::cli {
 

@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "command.h"
-#include "gate/plot_run.h"
+#include "gate/commands/plot_run.h"
 #include "options.h"
 
 namespace stepslide::cli {

@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "command.h"
-#include "gate/probe.h"
+#include "gate/commands/probe.h"
 #include "options.h"
 
 namespace stepslide::cli {

@@ -1,6 +1,6 @@
 // `stepslide review`: walk the pending results and accept, reject or skip
 // each with one key, as `cargo insta review` does. The loop is the library's
-// (gate/review.h); this file owns the terminal: single keys without Enter
+// (gate/commands/review.h); this file owns the terminal: single keys without Enter
 // and without echo, restored on every way out, Ctrl-C included.
 #include <termios.h>
 #include <unistd.h>
@@ -12,7 +12,7 @@
 
 #include "command.h"
 #include "filter_option.h"
-#include "gate/review.h"
+#include "gate/commands/review.h"
 #include "options.h"
 
 namespace stepslide::cli {

@@ -2,8 +2,8 @@
 #include <iostream>
 
 #include "command.h"
-#include "gate/run.h"
 #include "filter_option.h"
+#include "gate/commands/run.h"
 #include "options.h"
 
 namespace stepslide::cli {

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <iostream>
 
-#include "command.h"
 #include "base/format.h"
-#include "gate/exit_code.h"
+#include "command.h"
+#include "gate/core/exit_code.h"
 #include "options.h"
 #include "stepslide/settings.h"
 

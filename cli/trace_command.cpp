@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "command.h"
-#include "gate/trace_run.h"
+#include "gate/commands/trace_run.h"
 
 namespace stepslide::cli {
 

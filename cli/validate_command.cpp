@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "command.h"
-#include "gate/validate.h"
+#include "gate/commands/validate.h"
 #include "options.h"
 
 namespace stepslide::cli {

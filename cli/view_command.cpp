@@ -1,8 +1,8 @@
-// `stepslide view`: its options; the work is one library call (gate/view_run.h).
+// `stepslide view`: its options; the work is one library call (gate/commands/view_run.h).
 #include <iostream>
 
 #include "command.h"
-#include "gate/view_run.h"
+#include "gate/commands/view_run.h"
 
 namespace stepslide::cli {
 

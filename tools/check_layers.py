@@ -52,14 +52,20 @@ ALLOWED = {
     "capture": ["public", "base"],
     "scenario/json": ["base", "public"],
     "scenario/load": ["scenario/json", "scenario", "base", "public", "collision", "geometry"],
-    "scenario/run": ["scenario/load", "scenario/json", "scenario", "base", "public", "collision", "controller"],
-    "scenario/expect": ["scenario/run", "scenario/load", "scenario/json", "scenario", "base", "public"],
-    # Only the umbrella header src/scenario/scenario.h lives here.
-    "scenario": SCENARIO + ["base", "public"],
+    # The runner checks the expectations on the run it made (SimulationResult
+    # carries their failures), so run uses expect; expect reads a trajectory,
+    # never the runner.
+    "scenario/run": ["scenario/expect", "scenario/load", "scenario/json", "scenario", "base", "public", "collision",
+                     "controller"],
+    "scenario/expect": ["scenario/json", "scenario", "base", "public"],
+    # The model every room shares: scenario.h (what a file says), the
+    # trajectory and its columns.
+    "scenario": ["base", "public"],
     "gate/core": SCENARIO + ["base", "public"],
     "gate/plot": ["gate/core"] + SCENARIO + ["base", "public"],
     "gate/trace": ["gate/core", "gate/plot"] + SCENARIO + ["base", "public"],
-    "gate/view": ["gate/core", "gate/plot"] + SCENARIO + ["base", "public"],
+    # The page draws a tick's traced queries (trace.h) in the scene.
+    "gate/view": ["gate/core", "gate/plot", "gate/trace"] + SCENARIO + ["base", "public"],
     "gate/commands": ["gate/core", "gate/plot", "gate/view", "gate/trace"] + SCENARIO + ["base", "public",
                                                                                          "collision", "controller"],
     # The umbrella header src/gate/gate.h, for cli/ and the tests only.

@@ -2,7 +2,7 @@
 // valid scenario simulated for a few ticks. Built only with STEPSLIDE_FUZZ=ON
 // and clang (fuzz/CMakeLists.txt); run by tools/fuzz-loader.sh.
 //
-// The contract, from scenario/load.h and docs/format.md §3: the loader never throws or
+// The contract, from scenario/load/load.h and docs/format.md §3: the loader never throws or
 // crashes; it returns a scenario or errors, never both; every error names the
 // file and a JSON Pointer ("" or starting with '/') and says something. A
 // valid scenario must simulate to finite numbers.
@@ -12,9 +12,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "scenario/load.h"
+#include "scenario/load/load.h"
 #include "scenario/scenario.h"
-#include "scenario/simulate.h"
+#include "scenario/run/simulate.h"
 
 namespace {
 

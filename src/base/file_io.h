@@ -29,7 +29,7 @@ enum class Parents { Create, MustExist };
 /// recorder: a game's mistyped folder is an error, not a new tree). Refuses, writing nothing, when something
 /// other than a regular file is at `path`: a directory, a device, a FIFO, a
 /// socket, or a symbolic link (never followed nor replaced). The temporary
-/// is ".NAME.tmp.PID[.N]" beside the target (gate/stale_temps.h finds those
+/// is ".NAME.tmp.PID[.N]" beside the target (gate/core/stale_temps.h finds those
 /// a killed process left).
 Status write_file_atomic(const std::string& path, const std::string& content, Parents parents = Parents::Create);
 

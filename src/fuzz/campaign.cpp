@@ -13,10 +13,10 @@
 
 #include "base/file_io.h"
 #include "fuzz/shrink.h"
-#include "scenario/load.h"
+#include "scenario/json/readable_json.h"
+#include "scenario/load/load.h"
+#include "scenario/run/simulate.h"
 #include "scenario/scenario.h"
-#include "scenario/simulate.h"
-#include "scenario/json_text.h"
 
 namespace stepslide {
 

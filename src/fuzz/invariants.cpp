@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "base/format.h"
-#include "scenario/simulate.h"
-#include "scenario/world.h"
+#include "scenario/load/world.h"
+#include "scenario/run/simulate.h"
 #include "stepslide/controller.h"
 #include "stepslide/math.h"
 

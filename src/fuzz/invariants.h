@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "scenario/run/simulate.h"
 #include "scenario/scenario.h"
-#include "scenario/simulate.h"
 
 namespace stepslide {
 

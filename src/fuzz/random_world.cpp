@@ -11,10 +11,10 @@
 #include <string>
 
 #include "fuzz/random.h"
-#include "scenario/load.h"
+#include "scenario/load/load.h"
+#include "scenario/load/world.h"
 #include "scenario/scenario.h"
 #include "stepslide/settings.h"
-#include "scenario/world.h"
 
 namespace stepslide {
 

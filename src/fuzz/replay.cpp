@@ -1,7 +1,7 @@
 #include "fuzz/replay.h"
 
 #include "fuzz/invariants.h"
-#include "scenario/load.h"
+#include "scenario/load/load.h"
 
 namespace stepslide {
 

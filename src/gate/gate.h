@@ -1,41 +1,43 @@
-// The regression gate (SPEC §3) in one include, for callers that use much of
-// it (the CLI, tests, the HTML report). Each part has its own header, and the
-// gate's own files include only the parts they use:
-//   csv.h, diff.h, diff_report.h   trajectories on disk and their comparison
-//   tolerances.h                   --exact and --tol over the default rules
-//   discovery.h, sharding.h        which scenarios, where their goldens are
-//   metadata.h, scenario_file.h    what a stored trajectory records of its run
-//   check.h, check_scenarios.h     the verdict on one scenario, and on many
-//   check_run.h, bless.h, run.h,   one library call per command
-//   compare_files.h, validate.h,
-//   plot_run.h, trace_run.h,
-//   accept.h, review.h, listing.h
-//   pending.h                      pending results (GOLDEN.csv.new) and the update mode
-//   filter.h, ci.h, command_hint.h --filter, CI detection, the commands hints name
+// The regression gate (docs/format.md §3) in one include, for cli/ and the
+// tests only: no file under src/ includes it; each includes the parts it uses.
+// The rooms, each its own library, lowest first:
+//   core/      trajectories on disk (csv.h, metadata.h, fingerprint.h), their
+//              comparison (diff.h, diff_report.h, tolerances.h), which
+//              scenarios and where their goldens are (discovery.h, filter.h,
+//              sharding.h, scenario_file.h), the verdict on one scenario and on
+//              many (check.h, check_scenarios.h), pending results (pending.h),
+//              JUnit, the project file, console, CI detection, exit codes
+//   plot/      SVG plots of a run over its golden (plot.h)
+//   trace/     every query of a tick (trace.h)
+//   view/      the 3D page (view.h)
+//   commands/  one library call per command: check_run.h, bless.h, run.h,
+//              compare_files.h, validate.h, plot_run.h, trace_run.h,
+//              view_run.h, accept.h, review.h, listing.h, probe.h,
+//              import_level.h, project_settings.h
 #pragma once
 
-#include "gate/accept.h"
-#include "gate/bless.h"
-#include "gate/check.h"
-#include "gate/check_run.h"
-#include "gate/check_scenarios.h"
-#include "gate/ci.h"
-#include "gate/command_hint.h"
-#include "gate/compare_files.h"
-#include "gate/csv.h"
-#include "gate/diff.h"
-#include "gate/diff_report.h"
-#include "gate/discovery.h"
-#include "gate/exit_code.h"
-#include "gate/filter.h"
-#include "gate/listing.h"
-#include "gate/metadata.h"
-#include "gate/pending.h"
-#include "gate/review.h"
-#include "gate/run.h"
-#include "gate/scenario_file.h"
-#include "gate/sharding.h"
-#include "gate/tolerances.h"
-#include "gate/trace_run.h"
-#include "gate/plot_run.h"
-#include "gate/validate.h"
+#include "gate/commands/accept.h"
+#include "gate/commands/bless.h"
+#include "gate/commands/check_run.h"
+#include "gate/commands/compare_files.h"
+#include "gate/commands/listing.h"
+#include "gate/commands/plot_run.h"
+#include "gate/commands/review.h"
+#include "gate/commands/run.h"
+#include "gate/commands/trace_run.h"
+#include "gate/commands/validate.h"
+#include "gate/core/check.h"
+#include "gate/core/check_scenarios.h"
+#include "gate/core/ci.h"
+#include "gate/core/command_hint.h"
+#include "gate/core/csv.h"
+#include "gate/core/diff.h"
+#include "gate/core/diff_report.h"
+#include "gate/core/discovery.h"
+#include "gate/core/exit_code.h"
+#include "gate/core/filter.h"
+#include "gate/core/metadata.h"
+#include "gate/core/pending.h"
+#include "gate/core/scenario_file.h"
+#include "gate/core/sharding.h"
+#include "gate/core/tolerances.h"

@@ -1,4 +1,4 @@
-// The trajectory columns (SPEC §2 and stepslide's extensions): the one place
+// The trajectory columns (docs/format.md §2 and stepslide's extensions): the one place
 // the layout is defined. The runner fills a row by reading every column from
 // the tick; the gate takes its default tolerances and its list of known
 // column names from here. A new column is one new row of the table.
@@ -33,7 +33,7 @@ struct Column {
   /// A count, flag or index: any difference is a behaviour change, so it is
   /// compared exactly (tolerance 0).
   bool discrete;
-  /// One of SPEC §2's contract columns, which every trajectory starts with;
+  /// One of docs/format.md §2's contract columns, which every trajectory starts with;
   /// false for stepslide's extensions that follow them.
   bool fixed;
   double (*read)(const TickSample&);
@@ -46,7 +46,7 @@ const std::vector<Column>& trajectory_columns();
 /// The names of trajectory_columns(), in order.
 const std::vector<std::string>& column_names();
 
-/// The fixed columns of SPEC §2, in order. More may follow in a trajectory.
+/// The fixed columns of docs/format.md §2, in order. More may follow in a trajectory.
 const std::vector<std::string>& fixed_columns();
 
 /// The column called `name`, or null when there is none.

@@ -1,6 +1,6 @@
-// A trajectory in memory (SPEC §2): the per-tick table the runner
+// A trajectory in memory (docs/format.md §2): the per-tick table the runner
 // (simulate.h) produces. Its columns are defined in columns.h; its CSV form is
-// gate/csv.h and its comparison gate/diff.h, since only the gate reads and
+// gate/core/csv.h and its comparison gate/core/diff.h, since only the gate reads and
 // compares stored trajectories.
 #pragma once
 

@@ -1,4 +1,4 @@
-// File helpers against what is not a regular file (issue 16): writes replace
+// File helpers against what is not a regular file: writes replace
 // only regular files, trajectory reads open only regular files, and an output
 // is never one of the inputs. Each of these failed before the fix: the rename
 // turned a FIFO, a symbolic link (to /dev/null) and a scenario into new files.

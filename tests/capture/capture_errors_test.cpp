@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 
 #include "capture/game_rig.h"
-#include "scenario/load.h"
+#include "scenario/load/load.h"
 #include "support/temp_dir.h"
 
 namespace stepslide::test {

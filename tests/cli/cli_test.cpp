@@ -269,10 +269,9 @@ TEST_F(Cli, ShardingSplitsTheSortedList) {
   EXPECT_CONTAINS(r.err, "GTEST_SHARD_INDEX");
 }
 
-// Issue 14: a scenario outside the root used to be checked against
-// golden/<file name>.csv, and its hint blessed it there, where the next full
-// check failed on it as an orphan. Now it has no golden, and the report
-// gives the roots under which it would have one.
+// A scenario outside the root has no golden (golden/<file name>.csv would
+// fail the next full check as an orphan), and the report gives the roots
+// under which it would have one.
 TEST_F(Cli, CheckOutsideTheRootGivesRootsOfItsOwn) {
   write("scenarios/a.json", floor_scenario(2));
   write("bugs/report.json", floor_scenario(2));

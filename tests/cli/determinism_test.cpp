@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "gate/discovery.h"
-#include "scenario/load.h"
+#include "gate/core/csv.h"
+#include "gate/core/discovery.h"
+#include "scenario/load/load.h"
+#include "scenario/run/simulate.h"
 #include "scenario/scenario.h"
-#include "gate/csv.h"
-#include "scenario/simulate.h"
 
 namespace stepslide {
 namespace {

@@ -1,4 +1,4 @@
-// Hostile files, end to end (issue 16; the file side of robustness_test.cpp):
+// Hostile files, end to end (the file side of robustness_test.cpp):
 // NaN never passes, a cut golden is malformed, golden reads are bounded, and
 // outputs replace only regular files that are not inputs. Each test names
 // what the binary did before the fix.

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "gate/csv.h"
+#include "gate/core/csv.h"
 #include "scenario/columns.h"
 #include "support/temp_dir.h"
 

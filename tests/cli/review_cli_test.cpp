@@ -1,4 +1,4 @@
-// Issue 14 as a new user meets it, through the executable: pending results
+// What a new user meets, through the executable: pending results
 // and accept/reject/list, the update modes, CI values, --filter, scenarios
 // outside the root, and orphans when paths are given.
 #include <gtest/gtest.h>

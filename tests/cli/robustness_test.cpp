@@ -20,9 +20,9 @@
 #include <unistd.h>
 
 #include "base/file_io.h"
-#include "gate/fingerprint.h"
+#include "gate/commands/self_check.h"
+#include "gate/core/fingerprint.h"
 #include "gate/gate.h"
-#include "gate/self_check.h"
 #include "support/temp_dir.h"
 
 namespace {

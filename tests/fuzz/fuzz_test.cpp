@@ -15,16 +15,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "stepslide/controller.h"
 #include "fuzz/campaign.h"
 #include "fuzz/invariants.h"
 #include "fuzz/random.h"
-#include "fuzz/shrink.h"
 #include "fuzz/random_world.h"
+#include "fuzz/shrink.h"
 #include "gate/gate.h"
-#include "scenario/load.h"
+#include "scenario/load/load.h"
+#include "scenario/run/simulate.h"
 #include "scenario/scenario.h"
-#include "scenario/simulate.h"
+#include "stepslide/controller.h"
 #include "support/temp_dir.h"
 
 namespace stepslide {

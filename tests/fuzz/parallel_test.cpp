@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 
 #include "fuzz/campaign.h"
-#include "scenario/world.h"
+#include "scenario/load/world.h"
 #include "stepslide/controller.h"
 #include "support/temp_dir.h"
 

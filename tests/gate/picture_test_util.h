@@ -13,8 +13,8 @@
 
 #include "base/file_io.h"
 #include "gate/gate.h"
-#include "scenario/json_reader.h"
-#include "scenario/load.h"
+#include "scenario/json/reader.h"
+#include "scenario/load/load.h"
 #include "support/chromium.h"
 #include "support/temp_dir.h"
 #include "support/xml_check.h"

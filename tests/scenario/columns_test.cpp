@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "gate/diff.h"
-#include "scenario/load.h"
+#include "gate/core/diff.h"
+#include "scenario/load/load.h"
+#include "scenario/run/simulate.h"
 #include "scenario/scenario.h"
-#include "scenario/simulate.h"
 
 namespace stepslide {
 namespace {

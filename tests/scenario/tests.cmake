@@ -1,32 +1,5 @@
-# The unit tests of src/scenario/ (tests/CMakeLists.txt adds every folder's list).
+# The unit tests of the scenario model in src/scenario/ (scenario.h, the trajectory and its columns);
+# tests/CMakeLists.txt adds every folder's list.
 list(APPEND STEPSLIDE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/columns_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/expectations_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/height_image_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/input_track_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/json_reader_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/json_sax_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/level_include_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/limits_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/load_character_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/load_expect_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/load_input_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/load_motion_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/load_shapes_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/load_tolerance_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/load_world_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/mesh_import_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/real_level_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/reference_controller_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/scenario_load_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/schema_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/simulate_finite_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/spawn_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/steering_run_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/steering_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/trajectory_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/world_box_margin_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/world_cost_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/world_scale_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/world_shapes_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/world_test.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/trajectory_test.cpp)

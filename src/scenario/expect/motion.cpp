@@ -1,0 +1,99 @@
+// Expectations on how the feet move (docs/format.md §1.4): speed and progress
+// measured from positions between rows, jitter as path length minus net
+// displacement, and a point reached. Positions, not the velocity columns: a
+// character pressed into a wall can report a velocity while going nowhere, and
+// these checks are about where it actually went.
+
+#include <cmath>
+#include <vector>
+
+#include "base/format.h"
+#include "scenario/expect/parts.h"
+
+namespace stepslide::expectations {
+
+namespace {
+
+std::string range_text(std::int64_t first, std::int64_t last) {
+  return "[" + std::to_string(first) + ", " + std::to_string(last) + "]";
+}
+
+double distance(const Vec3& a, const Vec3& b) {
+  const double dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
+  return std::sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+}  // namespace
+
+std::optional<Problem> check_speed_between(const ExpectCheck& check, const Track& track) {
+  for (std::int64_t tick = check.first; tick <= track.last(check); ++tick) {
+    const double speed = track.horizontal_speed(tick);
+    if (speed >= check.lo && speed <= check.hi) continue;
+    return Problem{tick, "feet moved at " + readable_beside(speed, speed < check.lo ? check.lo : check.hi) +
+                             " m/s horizontally, outside [" + format_number(check.lo) + ", " +
+                             format_number(check.hi) + "]"};
+  }
+  return std::nullopt;
+}
+
+std::optional<Problem> check_moving(const ExpectCheck& check, const Track& track) {
+  const std::int64_t last = track.last(check);
+  bool any_push = false;
+  for (std::int64_t tick = check.first; tick <= last; ++tick) {
+    if (!track.pushed(tick)) continue;
+    any_push = true;
+    const double speed = track.horizontal_speed(tick);
+    if (speed >= check.min_speed) continue;
+    return Problem{tick, "feet moved at " + readable_beside(speed, check.min_speed) +
+                             " m/s horizontally while the input pushed, slower than " +
+                             format_number(check.min_speed) + " m/s"};
+  }
+  // A check that never looked at a tick says nothing; that is a mistake in the scenario.
+  if (any_push) return std::nullopt;
+  return Problem{check.first, "the input never pushes in ticks " + range_text(check.first, last) +
+                                  " (stick and wish_velocity zero), so there is nothing to check"};
+}
+
+std::optional<Problem> check_no_oscillation(const ExpectCheck& check, const Track& track) {
+  const std::int64_t first = check.first;
+  const std::int64_t last = track.last(check);
+  // Path length from `first` to each row, so that a window's path is one subtraction.
+  std::vector<double> path(static_cast<std::size_t>(last - first) + 1, 0.0);
+  auto path_to = [&](std::int64_t tick) -> double& { return path[static_cast<std::size_t>(tick - first)]; };
+  for (std::int64_t tick = first + 1; tick <= last; ++tick) {
+    path_to(tick) = path_to(tick - 1) + distance(track.feet(tick - 1), track.feet(tick));
+  }
+  // A window of W ticks is W steps of motion: rows start to start + W.
+  for (std::int64_t start = first; start + check.window <= last; ++start) {
+    const std::int64_t end = start + check.window;
+    const double travelled = path_to(end) - path_to(start);
+    const double net = distance(track.feet(start), track.feet(end));
+    const double wander = travelled - net;
+    if (wander <= check.max_wander) continue;
+    return Problem{start, "over ticks " + range_text(start, end) + " the feet travelled " + readable_number(travelled) +
+                              " m but ended " + readable_number(net) + " m from where they started: wander " +
+                              readable_beside(wander, check.max_wander) + " m, more than " +
+                              format_number(check.max_wander)};
+  }
+  return std::nullopt;
+}
+
+std::optional<Problem> check_reaches(const ExpectCheck& check, const Track& track) {
+  const std::int64_t by = check.tick_is_end ? track.scenario().ticks : check.tick;
+  std::int64_t closest_tick = 0;
+  double closest = INFINITY;
+  for (std::int64_t tick = 0; tick <= by; ++tick) {
+    const double d = distance_to(track.feet(tick), check.position);
+    if (d <= check.tolerance) return std::nullopt;
+    if (d < closest) {
+      closest = d;
+      closest_tick = tick;
+    }
+  }
+  return Problem{by, "feet never came within " + format_number(check.tolerance) + " m of " +
+                         point_text(check.position) + " by tick " + std::to_string(by) + "; closest " +
+                         readable_beside(closest, check.tolerance) + " m at tick " + std::to_string(closest_tick) +
+                         ", feet at " + feet_text(track.feet(closest_tick))};
+}
+
+}  // namespace stepslide::expectations

@@ -1,0 +1,64 @@
+// The character (docs/format.md §1, settings §1.3): its shape, start position and velocity, the
+// controller settings, each checked against the settings table, and the state to resume.
+
+#include "scenario/load/parts.h"
+#include "stepslide/settings.h"
+
+namespace stepslide::loader {
+
+namespace {
+
+void read_settings(JsonReader& r, const Field& f, ControllerSettings& settings) {
+  if (!r.object(f)) return;
+  const Json::Members members = f.value->members();
+  std::size_t i = 0;
+  for (auto it = members.begin(); it != members.end(); ++it, ++i) {
+    const Field value{&it->second, Where::member(f.where, it->first, i)};
+    const SettingInfo* info = find_setting(it->first);
+    if (!info) {
+      r.error(value.where, "unknown setting " + quote(it->first));
+      continue;
+    }
+    const Range range = between(info->min_value, info->max_value);
+    if (info->is_integer) {
+      int v = 0;
+      if (r.integer(value, range, v)) set_setting(settings, *info, v);
+    } else {
+      double v = 0.0;
+      if (r.number(value, range, v)) set_setting(settings, *info, v);
+    }
+  }
+}
+
+/// `state`: the rest of the controller's state at tick 0 (docs/format.md §1).
+void read_state(JsonReader& r, const Field& f, ResumeState& state) {
+  if (!r.object(f)) return;
+  ObjectReader o(r, f);
+  Vec3 normal{};
+  if (r.numbers(o.optional("ground_normal"), between(-1.0, 1.0), normal)) state.ground_normal = normal;
+  r.number(o.optional("camera_dy"), kCoordinate, state.camera_dy);
+  r.boolean(o.optional("jump_held"), state.jump_held);
+  r.number(o.optional("ground_yaw_deg"), kAngle, state.ground_yaw_deg);
+  o.reject_unknown();
+}
+
+}  // namespace
+
+const Options<Placement> kPlacements = {{"on_floor", Placement::OnFloor}};
+
+void read_character(JsonReader& r, const Field& f, CharacterDef& character) {
+  if (!r.object(f)) return;
+  ObjectReader o(r, f);
+  read_character_shape(r, o.optional("shape"), character.shape);
+  const Field place = o.optional("place");
+  // "on_floor" drops the character from a point: without one there is nothing to drop from.
+  const Field position = place ? o.required("position") : o.optional("position");
+  r.numbers(position, kCoordinate, character.position);
+  if (place && r.choice(place, kPlacements, character.place)) character.requested_position = character.position;
+  r.numbers(o.optional("velocity"), kSpeed, character.velocity);
+  read_settings(r, o.optional("settings"), character.settings);
+  read_state(r, o.optional("state"), character.state);
+  o.reject_unknown();
+}
+
+}  // namespace stepslide::loader

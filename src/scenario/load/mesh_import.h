@@ -1,0 +1,90 @@
+// Triangle meshes from files (docs/format.md §1.1 "mesh file"): glTF 2.0
+// (.gltf with its buffers, .glb), Wavefront OBJ and FBX, read by Assimp
+// behind this small interface. Node transforms are applied; vertices are
+// welded; degenerate and duplicate triangles are dropped and counted. The
+// result depends only on the bytes of the files: nodes are visited in file
+// order, never in pointer or hash order.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "scenario/load/input_files.h"
+#include "scenario/scenario.h"
+#include "stepslide/expected.h"
+
+namespace stepslide {
+
+/// Largest mesh file (and each buffer it names) read: a level with embedded
+/// textures is far larger than its triangles.
+inline constexpr std::int64_t kMaxMeshFileBytes = 512ll * 1024 * 1024;
+/// Vertices are welded on a grid of this pitch (2^-20 m, about 1 µm): each
+/// coordinate is rounded to the nearest multiple, and vertices that round to
+/// the same point are one vertex.
+inline constexpr double kWeldPitch = 1.0 / 1048576.0;
+
+struct MeshImportOptions {
+  /// Applied after the node transforms. An FBX file's own unit (UnitScaleFactor)
+  /// is applied too, so a file in centimetres comes in in metres at scale 1.
+  double scale = 1.0;
+  UpAxis up_axis = UpAxis::Y;  ///< Z: the file is Z-up and is turned so its +Z becomes +Y
+  /// Globs (`*`, `?`) matched against a node's name, its ancestors' names and
+  /// the mesh's name: a mesh is kept when `include` is empty or any name
+  /// matches an include glob, and no name matches an exclude glob.
+  std::vector<std::string> include, exclude;
+  bool merge = true;  ///< one part for the whole file; false: one part per node
+  /// Triangles this file may hold (counted as read, after filtering, before
+  /// cleaning): what the scenario's triangle limit leaves after the meshes
+  /// before it, which hold `triangles_before`.
+  std::int64_t max_triangles = ScenarioLimits::max_triangles;
+  std::int64_t triangles_before = 0;
+  PathPolicy paths;  ///< where the buffers a file names may lie
+};
+
+/// Triangles ready for a static mesh body: welded, each with non-zero area,
+/// no two on the same three vertices.
+struct MeshPart {
+  std::string name;  ///< the node's name (unique within the file); "" when merged
+  std::vector<Vec3> vertices;
+  std::vector<std::array<std::int32_t, 3>> triangles;
+};
+
+struct MeshImportStats {
+  std::int64_t nodes = 0;             ///< nodes with kept triangles
+  std::int64_t source_triangles = 0;  ///< triangles of the kept meshes, before cleaning
+  std::int64_t degenerate = 0;        ///< dropped: two corners weld together, or no area
+  std::int64_t duplicate = 0;         ///< dropped: same three vertices as an earlier one (either winding)
+  std::int64_t source_vertices = 0;   ///< corners referenced before welding
+  std::int64_t vertices = 0;          ///< after welding
+  std::int64_t triangles = 0;         ///< kept
+};
+
+struct ImportedMesh {
+  std::vector<MeshPart> parts;  ///< in file order (depth-first, children in order)
+  MeshImportStats stats;
+  std::vector<InputFile> files;  ///< the file and every buffer it named, as opened, with digests
+};
+
+/// How the reason starts when a file holds more triangles than
+/// MeshImportOptions::max_triangles.
+inline constexpr const char* kOverTriangleLimit = "over the triangle limit";
+
+/// "mesh", "glTF 2.0", ...: the formats by file extension, lower case
+/// (".gltf", ".glb", ".obj", ".fbx"); null for any other.
+const char* mesh_format_name(const std::string& path);
+
+/// Reads `path` (already resolved, see resolve_input_path). Fails with a
+/// one-line reason: unknown format, unreadable, corrupt, not a mesh, no
+/// triangles left, non-finite or too distant vertices, over the triangle
+/// limit. Never throws; Assimp's own logging stays silent.
+Expected<ImportedMesh> import_mesh_file(const std::string& path, const MeshImportOptions& options);
+
+/// "1204 triangles in 3 nodes; dropped 2 degenerate, 5 duplicate; 3612 corners welded to 700 vertices"
+std::string describe_import(const MeshImportStats& stats);
+
+/// True when `name` matches `glob` (`*` any run of characters, `?` one).
+
+
+}  // namespace stepslide

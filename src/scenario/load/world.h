@@ -1,0 +1,90 @@
+// Builds a Bullet collision world from a scenario's bodies and moves its
+// kinematic bodies. Generators (stairs, ramps) expand into static boxes.
+#pragma once
+
+#include <btBulletCollisionCommon.h>
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "scenario/scenario.h"
+
+namespace stepslide {
+
+/// One collision object in the world, with the definition it came from.
+struct WorldBody {
+  std::string name;           ///< the body's name, or "world[i]" when it has none
+  std::size_t def_index = 0;  ///< index into Scenario::world
+  btCollisionObject* object = nullptr;
+  btTransform local_offset = btTransform::getIdentity();  ///< the shape origin within the body frame
+};
+
+class World {
+ public:
+  explicit World(const Scenario& scenario);
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  btCollisionWorld* collision_world() { return world_.get(); }
+  const std::vector<WorldBody>& bodies() const { return bodies_; }
+  /// Name of the body owning `object`, or "" when unknown.
+  std::string body_name(const btCollisionObject* object) const;
+
+  /// Poses every kinematic body for time `tick / tick_rate` and refreshes the
+  /// broadphase. Call with tick k+1 before stepping the character from row k.
+  void set_time(std::int64_t tick);
+
+  /// Bodies posed by set_time so far: one per moving body per call, none for
+  /// static ones, so a tick's world update costs the same among 10 or 100 000
+  /// static bodies (tests/scenario/load/world_cost_test.cpp).
+  std::int64_t bodies_posed() const { return bodies_posed_; }
+
+  /// Pose of body definition `def_index` at `tick` (static bodies: their placement).
+  btTransform body_pose(std::size_t def_index, std::int64_t tick) const;
+
+ private:
+  /// Builds body `def_index`'s collision object and adds it to the world.
+  void add_body(std::size_t def_index);
+  /// The collision shape for `s`, owned by this World with anything it refers
+  /// to (meshes, heights, generator parts). Primitives of the same type and
+  /// size share one shape. `offset`: where the shape's origin sits within the
+  /// body frame, when not at the body's origin.
+  btCollisionShape* shape_for(const ShapeDef& s, btTransform& offset);
+  std::unique_ptr<btCollisionShape> make_shape(const ShapeDef& s, btTransform& offset);
+
+  /// A primitive's type and size (box: half extents; sphere, capsule,
+  /// cylinder: radius and height), which decide its whole shape.
+  struct PrimitiveKey {
+    ShapeType type;
+    double a, b, c;
+    bool operator==(const PrimitiveKey& o) const { return type == o.type && a == o.a && b == o.b && c == o.c; }
+  };
+  struct PrimitiveHash {
+    std::size_t operator()(const PrimitiveKey& k) const;
+  };
+
+  const Scenario& scenario_;
+  std::unique_ptr<btDefaultCollisionConfiguration> config_;
+  std::unique_ptr<btCollisionDispatcher> dispatcher_;
+  std::unique_ptr<btBroadphaseInterface> broadphase_;
+  btDbvtBroadphase* dbvt_ = nullptr;  ///< broadphase_, whose trees World::World builds
+  std::unique_ptr<btCollisionWorld> world_;
+  std::vector<std::unique_ptr<btCollisionShape>> shapes_;
+  std::vector<std::unique_ptr<btStridingMeshInterface>> meshes_;
+  std::vector<std::unique_ptr<std::vector<double>>> heightfield_data_;
+  /// One per body definition, in one allocation: a world of 100 000 bodies
+  /// made 100 000 allocations here.
+  std::unique_ptr<btCollisionObject[]> objects_;
+  /// The shape made for each primitive type and size. Not reserved for every
+  /// body: it holds one entry per distinct size, which stays small (and in
+  /// cache) for levels that repeat a few sizes.
+  std::unordered_map<PrimitiveKey, btCollisionShape*, PrimitiveHash> primitives_;
+  std::vector<WorldBody> bodies_;
+  std::vector<std::size_t> moving_;  ///< indices into bodies_ of the kinematic bodies, in order
+  std::int64_t bodies_posed_ = 0;
+};
+
+}  // namespace stepslide

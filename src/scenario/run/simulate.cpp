@@ -1,0 +1,167 @@
+#include "scenario/run/simulate.h"
+
+#include "scenario/load/convert.h"
+
+#include <chrono>
+#include <type_traits>
+
+#include "scenario/columns.h"
+#include "scenario/load/world.h"
+#include "scenario/run/finite.h"
+#include "scenario/run/input_track.h"
+#include "scenario/run/reference_controller.h"
+#include "stepslide/controller.h"
+
+namespace stepslide {
+
+namespace {
+
+/// The row for `tick`: the ground body and the feet in its frame are worked
+/// out here, since only the runner knows the world; the columns read the rest.
+std::vector<double> row_of(std::int64_t tick, int tick_rate, const CharacterState& s, const TickReport& report,
+                           const World& world) {
+  TickSample sample{tick, tick_rate, s, report};
+  if (s.grounded && s.ground_object != nullptr && s.ground_object->getUserIndex() >= 0) {
+    sample.ground_body = s.ground_object->getUserIndex();
+    sample.local_feet = world.body_pose(static_cast<std::size_t>(sample.ground_body), tick).inverse() * s.position;
+  }
+  return read_row(sample);
+}
+
+/// The state beyond the feet and velocity that reset() cannot know
+/// (docs/format.md §1 `character.state`); the defaults change nothing.
+void resume(CharacterState& s, const ResumeState& state) {
+  if (state.ground_normal && s.grounded) s.ground_normal = to_bt(*state.ground_normal);
+  s.camera_dy = state.camera_dy;
+  s.jump_was_held = state.jump_held;
+  s.ground_yaw_deg = state.ground_yaw_deg;
+}
+
+}  // namespace
+
+const char* controller_name(ControllerKind kind) {
+  return kind == ControllerKind::Bullet ? "bullet" : "stepslide";
+}
+
+std::optional<ControllerKind> controller_from_name(const std::string& name) {
+  for (ControllerKind kind : {ControllerKind::Stepslide, ControllerKind::Bullet}) {
+    if (name == controller_name(kind)) return kind;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+/// Runs `controller` (ours or the reference) through the scenario in
+/// `world`, one row per tick from row 0 (after reset).
+template <class Controller>
+class Runner {
+ public:
+  Runner(const Scenario& scenario, const SimulationOptions& options, World& world, Controller& controller)
+      : scenario_(scenario),
+        options_(options),
+        world_(world),
+        controller_(controller),
+        measure_penetration_(options.always_measure_penetration || needs_penetration(scenario)),
+        input_(scenario.input, scenario.up, scenario.character.settings.walk_speed, 1.0 / scenario.tick_rate) {}
+
+  SimulationResult run() {
+    controller_.reset(to_bt(scenario_.character.position), to_bt(scenario_.character.velocity));
+    if constexpr (kOurs) resume(controller_.state(), scenario_.character.state);
+    result_.trajectory.columns = column_names();
+    result_.trajectory.rows.reserve(static_cast<std::size_t>(scenario_.ticks) + 1);
+    const TickReport none;
+    if (!record(0, none)) return std::move(result_);
+    observe(0, 0, none);
+    const double dt = 1.0 / scenario_.tick_rate;
+    for (std::int64_t tick = 0; tick < scenario_.ticks; ++tick) {
+      if (!step(tick, dt)) return std::move(result_);
+    }
+    result_.expectation_failures =
+        check_expectations(scenario_, result_.trajectory, penetration_, input_.pushed_rows());
+    return std::move(result_);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  static constexpr bool kOurs = std::is_same_v<Controller, CharacterController>;
+
+  /// False when the run stopped at a non-finite value.
+  bool step(std::int64_t tick, double dt) {
+    // The world moves first, then the character (docs/format.md §1.1).
+    world_.set_time(tick + 1);
+    const TickReport report = update(input_.at(tick, controller_.state()), dt);
+    result_.total_sweeps += report.sweeps;
+    if (!record(tick + 1, report)) return false;
+    observe(tick + 1, tick, report);
+    return true;
+  }
+
+  /// The controller's update, timed when asked (wall time never reaches a row).
+  TickReport update(const CharacterInput& input, double dt) {
+    if (!options_.measure_time) return controller_.update(input, dt);
+    const Clock::time_point start = Clock::now();
+    TickReport report = controller_.update(input, dt);
+    result_.update_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+    return report;
+  }
+
+  /// Adds row `tick`; false (with SimulationResult::error set and the row
+  /// left out) when one of its cells is not finite: no later row can mean
+  /// anything, and a NaN must never reach a trajectory or a golden.
+  bool record(std::int64_t tick, const TickReport& report) {
+    std::vector<double> row = row_of(tick, scenario_.tick_rate, controller_.state(), report, world_);
+    const std::vector<std::string>& columns = result_.trajectory.columns;
+    if (const std::optional<NonFiniteCell> bad = first_non_finite(row, columns, static_cast<std::size_t>(tick))) {
+      result_.error = "tick " + std::to_string(tick) + ": column " + bad->column + " is " +
+                      non_finite_text(bad->value) + " (the controller's state overflowed)";
+      return false;
+    }
+    result_.trajectory.rows.push_back(std::move(row));
+    if (measure_penetration_) penetration_.push_back(controller_.penetration_depth());
+    return true;
+  }
+
+  /// Shows row `row`, made with the input of tick `input_tick`, to the
+  /// observer; ours only.
+  void observe(std::int64_t row, std::int64_t input_tick, const TickReport& report) {
+    if constexpr (kOurs) {
+      if (options_.on_tick) {
+        const CharacterInput& input = input_.at(input_tick, controller_.state());
+        options_.on_tick(TickView{row, world_, controller_, input, report, input_.steering_note()});
+      }
+    }
+  }
+
+  const Scenario& scenario_;
+  const SimulationOptions& options_;
+  World& world_;
+  Controller& controller_;
+  const bool measure_penetration_;
+  InputTrack input_;
+  std::vector<double> penetration_;  ///< overlap depth per row, when measured
+  SimulationResult result_;
+};
+
+template <class Controller>
+SimulationResult run_ticks(const Scenario& scenario, const SimulationOptions& options, World& world,
+                           Controller& controller) {
+  return Runner<Controller>(scenario, options, world, controller).run();
+}
+
+}  // namespace
+
+SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
+  World world(scenario);
+  const CharacterShapeDesc shape = character_shape_desc(scenario.character.shape);
+  if (options.controller == ControllerKind::Bullet) {
+    ReferenceController reference(world.collision_world(), shape, scenario.character.settings, to_bt(scenario.up),
+                                  to_bt(scenario.gravity));
+    return run_ticks(scenario, options, world, reference);
+  }
+  CharacterController controller(world.collision_world(), shape, scenario.character.settings, to_bt(scenario.up),
+                                 to_bt(scenario.gravity));
+  return run_ticks(scenario, options, world, controller);
+}
+
+}  // namespace stepslide

@@ -1,0 +1,77 @@
+// The fixed-step runner: scenario in, trajectory out, expectations checked.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scenario/expect/expectations.h"
+#include "scenario/scenario.h"
+#include "scenario/trajectory.h"
+
+namespace stepslide {
+
+class World;
+class CharacterController;
+struct SteeringNote;
+struct CharacterInput;
+struct TickReport;
+
+/// What an observer sees after row `tick` is written (tick 0: after reset,
+/// with an empty report and the input of tick 0).
+struct TickView {
+  std::int64_t tick = 0;
+  const World& world;
+  CharacterController& controller;
+  const CharacterInput& input;  ///< the input that produced this row
+  const TickReport& report;
+  /// What steering worked out for that input; null when no steering keyframe drove it.
+  const SteeringNote* steering = nullptr;
+};
+
+/// Which controller moves the character.
+enum class ControllerKind {
+  Stepslide,  ///< ours (controller.h); the only one goldens record
+  Bullet,     ///< Bullet's btKinematicCharacterController, the reference (reference_controller.h)
+};
+/// "stepslide" or "bullet".
+const char* controller_name(ControllerKind kind);
+/// The kind named `name` (as controller_name gives it), or nullopt.
+std::optional<ControllerKind> controller_from_name(const std::string& name);
+
+struct SimulationOptions {
+  /// Compute the per-tick overlap depth even when no expectation asks for it.
+  bool always_measure_penetration = false;
+  /// The controller to run. `on_tick` is called for Stepslide only.
+  ControllerKind controller = ControllerKind::Stepslide;
+  /// Time the controller's updates (wall clock) into
+  /// SimulationResult::update_seconds, for reports and benchmarks. The
+  /// trajectory never depends on it.
+  bool measure_time = false;
+  /// Called after every row, for checks that need more than the trajectory
+  /// (`stepslide fuzz`); it must not change the simulation.
+  std::function<void(const TickView&)> on_tick;
+};
+
+struct SimulationResult {
+  Trajectory trajectory;  ///< the columns of columns.h, one row per tick from 0, no metadata
+  std::vector<ExpectationFailure> expectation_failures;
+  std::int64_t total_sweeps = 0;
+  /// Set when a row held a NaN or an infinity: "tick N: column x is nan (the
+  /// controller's state overflowed)". The run stopped there: `trajectory`
+  /// holds the rows before it and no expectation was checked. The loader's
+  /// limits are meant to make this impossible, so it is a product bug
+  /// (docs/format.md §3, exit code 3), never a result.
+  std::string error;
+  /// Wall time spent inside the controller's updates; 0 unless
+  /// SimulationOptions::measure_time.
+  double update_seconds = 0.0;
+};
+
+/// Runs `scenario` from row 0 to row `ticks`, or until a row holds a
+/// non-finite value (SimulationResult::error). Deterministic: same binary,
+/// same scenario, same bytes.
+SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options = {});
+
+}  // namespace stepslide

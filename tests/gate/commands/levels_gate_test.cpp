@@ -1,0 +1,294 @@
+// Levels in the gate: every input's digest in golden metadata and the note
+// naming a changed level or mesh file; `import`, `probe`, and directory
+// searches that skip level files. End to end through the binary.
+#include <gtest/gtest.h>
+
+#include "gate/commands/point_option.h"
+#include "gate/core/metadata.h"
+#include "support/gltf_writer.h"
+#include "support/temp_dir.h"
+
+namespace stepslide {
+namespace {
+
+namespace fs = std::filesystem;
+using test::RunResult;
+using test::TempDirTest;
+using testing::GltfNode;
+using testing::make_glb;
+using testing::quad_node;
+
+TEST(InputsMetadata, AScenarioAloneKeepsTheFormerMetadataExactly) {
+  const std::string bytes = R"({"format": "stepslide/scenario@1", "ticks": 1})";
+  EXPECT_EQ(trajectory_metadata("walk", std::vector<InputFile>{{"walk.json", fnv1a64_of(bytes)}}, "build 1"),
+            trajectory_metadata("walk", bytes, "build 1"));
+}
+
+TEST(InputsMetadata, ListsEveryInputAndHashesThemTogether) {
+  const std::vector<InputFile> inputs = {{"walk.json", 1}, {"levels/my house.glb", 0xabc}, {"100%.json", 2}};
+  const std::vector<std::string> lines = trajectory_metadata("walk", inputs, "build 1");
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[2],
+            " inputs walk.json fnv1a64:0000000000000001 levels/my%20house.glb fnv1a64:0000000000000abc "
+            "100%25.json fnv1a64:0000000000000002");
+  Trajectory t;
+  t.metadata = lines;
+  const std::vector<InputFile> read = metadata_inputs(t);
+  ASSERT_EQ(read.size(), 3u);
+  EXPECT_EQ(read[1].path, "levels/my house.glb");
+  EXPECT_EQ(read[1].fnv1a64, 0xabcu);
+  EXPECT_EQ(read[2].path, "100%.json");
+  // The scenario hash covers every input: any file changing changes it.
+  std::vector<InputFile> changed = inputs;
+  changed[1].fnv1a64 = 0xabd;
+  EXPECT_NE(trajectory_metadata("walk", changed, "build 1")[1], lines[1]);
+}
+
+TEST(InputsMetadata, TheChangeNoteNamesEachFileThatChangedCameOrWent) {
+  Trajectory golden, actual;
+  golden.metadata = trajectory_metadata("w", {{"w.json", 1}, {"levels/a.json", 2}, {"levels/a.glb", 3}}, "b");
+  actual.metadata = trajectory_metadata("w", {{"w.json", 1}, {"levels/a.json", 2}, {"levels/a.glb", 4}}, "b");
+  EXPECT_EQ(scenario_change_note(golden, actual),
+            "note: levels/a.glb changed since the golden was blessed (fnv1a64:0000000000000003, now "
+            "fnv1a64:0000000000000004)\n");
+  actual.metadata = trajectory_metadata("w", {{"w.json", 1}, {"levels/b.glb", 3}}, "b");
+  EXPECT_EQ(scenario_change_note(golden, actual),
+            "note: levels/b.glb is read now but was not when the golden was blessed\n"
+            "note: levels/a.json was read when the golden was blessed, not now\n"
+            "note: levels/a.glb was read when the golden was blessed, not now\n");
+  EXPECT_EQ(scenario_change_note(golden, golden), "");
+}
+
+TEST(PointOption, ParsesTwoOrThreeNumbers) {
+  const Expected<PointOption> xz = parse_point_option("1.5, -2", false);
+  ASSERT_TRUE(xz);
+  EXPECT_EQ(xz->x, 1.5);
+  EXPECT_EQ(xz->z, -2.0);
+  EXPECT_FALSE(xz->y);
+  const Expected<PointOption> xyz = parse_point_option("1,2,3", true);
+  ASSERT_TRUE(xyz);
+  EXPECT_EQ(*xyz->y, 2.0);
+  EXPECT_EQ(parse_point_option("1,2,3", false).error(), "error: --at: expected X,Z, got 3 numbers in \"1,2,3\"\n");
+  EXPECT_FALSE(parse_point_option("1,nan", false));
+  EXPECT_FALSE(parse_point_option("1,", false));
+  EXPECT_FALSE(parse_point_option("a,b", true));
+}
+
+class LevelsGate : public TempDirTest {
+ protected:
+  /// scenarios/house/levels/house.glb (ground at `ground_y`, an upper floor at 3),
+  /// scenarios/house/levels/house.json (that mesh, split per node) and two walks including it.
+  void write_project(float ground_y = 0.0f) {
+    write("scenarios/house/levels/house.glb",
+          make_glb({quad_node("Ground", 20.0f, ground_y), quad_node("Upper", 4.0f, 3.0f)}));
+    write("scenarios/house/levels/house.json",
+          R"({"format": "stepslide/level@1", "world": [
+               {"name": "house", "shape": {"type": "mesh", "file": "house.glb", "merge": false}}]})");
+    for (const char* walk : {"walk_a", "walk_b"}) {
+      write(std::string("scenarios/house/") + walk + ".json",
+            R"({"format": "stepslide/scenario@1", "ticks": 20,
+                "character": {"position": [6, 2, 0], "place": "on_floor"},
+                "world": [{"include": "levels/house.json"}],
+                "input": [{"tick": 0, "move": [0, 1]}]})");
+    }
+  }
+};
+
+TEST_F(LevelsGate, BlessThenCheckThenALevelFileChangesAndCheckNamesIt) {
+  write_project();
+  RunResult r = run("bless");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(exists("golden/house/walk_a.csv"));
+  EXPECT_FALSE(exists("golden/house/levels/house.csv"));  // a level file is not a scenario
+  const std::string golden = read("golden/house/walk_a.csv");
+  EXPECT_CONTAINS(golden, "# inputs walk_a.json fnv1a64:");
+  EXPECT_CONTAINS(golden, " levels/house.json fnv1a64:");
+  EXPECT_CONTAINS(golden, " levels/house.glb fnv1a64:");
+  r = run("check");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_CONTAINS(r.out, "2 passed, 0 failed");
+
+  write_project(-0.25f);  // the ground moves down: the character falls further
+  r = run("check");
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_CONTAINS(r.out, "note: levels/house.glb changed since the golden was blessed (fnv1a64:");
+  EXPECT_EQ(r.out.find("levels/house.json changed"), std::string::npos);
+  EXPECT_CONTAINS(r.out, "0 passed, 2 failed");
+}
+
+TEST_F(LevelsGate, ValidateSkipsLevelFilesInDirectoriesAndPrintsMeshNotes) {
+  write_project();
+  const RunResult r = run("validate scenarios");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "ok scenarios/house/walk_a.json\n"
+            "note: scenarios/house/walk_a.json: levels/house.json#/world/0/shape/file: levels/house.glb: 4 triangles "
+            "in 2 nodes; dropped 0 degenerate, 0 duplicate; 12 corners welded to 8 vertices\n"
+            "ok scenarios/house/walk_b.json\n"
+            "note: scenarios/house/walk_b.json: levels/house.json#/world/0/shape/file: levels/house.glb: 4 triangles "
+            "in 2 nodes; dropped 0 degenerate, 0 duplicate; 12 corners welded to 8 vertices\n");
+  // Named explicitly, a level file is loaded as a scenario and says what it is.
+  const RunResult level = run("validate scenarios/house/levels/house.json");
+  EXPECT_EQ(level.code, 2);
+  EXPECT_CONTAINS(level.err, "expected \"stepslide/scenario@1\", got \"stepslide/level@1\"");
+}
+
+TEST_F(LevelsGate, ImportWritesAScenarioThatReferencesTheLevelAndRunsIt) {
+  GltfNode upper = quad_node("Upper", 4.0f, 3.0f);
+  upper.translation = {20, 0, 0};
+  write("levels/house.glb", make_glb({quad_node("Ground", 20.0f), upper}));
+  RunResult r = run("import levels/house.glb --out walk.json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  // The largest walkable triangle is one of the ground's; the character drops onto it from its
+  // height (1.8 m) and 0.1 m above its centroid.
+  EXPECT_EQ(r.out,
+            "wrote walk.json: levels/house.glb, character on_floor from (-3.333, 1.9, 3.333) to feet (-3.333, 0, 3.333)\n"
+            "note: walk.json: /world/0/shape/file: levels/house.glb: 4 triangles in 2 nodes; dropped 0 degenerate, "
+            "0 duplicate; 12 corners welded to 8 vertices\n");
+  EXPECT_EQ(read("walk.json"),
+            "{\n"
+            "  \"format\": \"stepslide/scenario@1\",\n"
+            "  \"description\": \"Imported from house.glb by stepslide import: the character stands where it is "
+            "placed.\",\n"
+            "  \"ticks\": 60,\n"
+            "  \"character\": {\n"
+            "    \"position\": [-3.333, 1.9, 3.333],\n"
+            "    \"place\": \"on_floor\"\n"
+            "  },\n"
+            "  \"world\": [\n"
+            "    {\n"
+            "      \"name\": \"level\",\n"
+            "      \"shape\": {\n"
+            "        \"type\": \"mesh\",\n"
+            "        \"file\": \"levels/house.glb\"\n"
+            "      }\n"
+            "    }\n"
+            "  ]\n"
+            "}\n");
+  r = run("run walk.json --out walk.csv");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "walk: 60 ticks, feet (-3.333, 0, 3.333), grounded 1");
+
+  // --at X,Z drops from above the whole level: onto the upper floor.
+  r = run("import levels/house.glb --out upper.json --at 20,0");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "to feet (20, 3, 0)");
+  // --at X,Y,Z from under it: onto the ground.
+  r = run("import levels/house.glb --out under.json --at 20,0.5,0");
+  EXPECT_EQ(r.code, 2);  // the ground ends at x 10: nothing below
+  EXPECT_CONTAINS(r.err, "/character/place: no floor below (20, 0.5, 0)");
+  EXPECT_FALSE(exists("under.json"));
+}
+
+TEST_F(LevelsGate, ImportRefusesWhatItCannotDoAndWritesNothing) {
+  write("levels/floor.glb", make_glb({quad_node("Floor", 4.0f)}));
+  write("walk.json", "{}");
+  RunResult r = run("import levels/floor.glb --out walk.json");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "error: walk.json exists; pass --force to overwrite it\n");
+  EXPECT_EQ(read("walk.json"), "{}");
+  r = run("import levels/floor.glb --out walk.json --force");
+  EXPECT_EQ(r.code, 0) << r.err;
+  r = run("import levels/floor.glb --out sub/walk.json");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_CONTAINS(r.err, "levels/floor.glb lies outside the directory of sub/walk.json");
+  EXPECT_FALSE(exists("sub/walk.json"));
+  r = run("import levels/floor.glb --out sub/walk.json --allow-outside");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_CONTAINS(read("sub/walk.json"), "\"file\": \"../levels/floor.glb\"");
+  EXPECT_EQ(run("validate sub/walk.json").code, 2);
+  EXPECT_EQ(run("validate sub/walk.json --allow-outside").code, 0);
+  r = run("import levels/missing.glb --out m.json");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_CONTAINS(r.err, "levels/missing.glb: cannot read: no such file");
+  write("notes.txt", "hello");
+  r = run("import notes.txt --out n.json");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_CONTAINS(r.err, "notes.txt: expected a mesh file (.gltf, .glb, .obj, .fbx) or a level file");
+  r = run("import levels/floor.glb --out u.json --up-axis x");
+  EXPECT_EQ(r.err, "error: --up-axis: expected y or z, got \"x\"\n");
+  r = run("import levels/floor.glb --out u.json --scale 0");
+  EXPECT_EQ(r.err, "error: --scale: expected a number > 0, got 0\n");
+  EXPECT_FALSE(exists("m.json") || exists("n.json") || exists("u.json"));
+}
+
+TEST_F(LevelsGate, ImportIsDeterministic) {
+  std::vector<GltfNode> nodes;
+  for (int i = 0; i < 4; ++i) {
+    GltfNode tile = testing::grid_node("Tile" + std::to_string(i), 6, 5.0f);
+    tile.translation = {5.0 * i, 0.0, 0.0};
+    nodes.push_back(tile);
+  }
+  write("level.glb", make_glb(nodes));
+  ASSERT_EQ(run("import level.glb --out a.json").code, 0);
+  ASSERT_EQ(run("import level.glb --out b.json").code, 0);
+  EXPECT_EQ(read("a.json"), read("b.json"));
+  ASSERT_EQ(run("run a.json --out a.csv").code, 0);
+  ASSERT_EQ(run("run a.json --out b.csv").code, 0);
+  EXPECT_EQ(read("a.csv"), read("b.csv"));
+}
+
+TEST_F(LevelsGate, ProbeListsTheFloorsUnderAPoint) {
+  write("levels/house.glb", make_glb({quad_node("Ground", 20.0f), quad_node("Upper", 4.0f, 3.0f)}));
+  write("walk.json", R"({"format": "stepslide/scenario@1", "ticks": 1,
+                         "world": [{"name": "house", "shape": {"type": "mesh", "file": "levels/house.glb", "merge": false}},
+                                   {"name": "steep", "shape": {"type": "ramp", "length": 2, "width": 2, "angle_deg": 60},
+                                    "position": [8, 0, 1]}]})");
+  RunResult r = run("probe walk.json --at 1,-1");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "floors under x=1 z=-1 in walk.json, top to bottom:\n"
+            "  y 3  normal (0, 1, 0)  slope 0 deg  walkable  body house/Upper\n"
+            "  y 0  normal (0, 1, 0)  slope 0 deg  walkable  body house/Ground\n");
+  r = run("probe walk.json --at 8,0.5");
+  EXPECT_CONTAINS(r.out, "slope 60 deg  too steep  body steep\n");
+  r = run("probe walk.json --at 50,50");
+  EXPECT_EQ(r.out, "floors under x=50 z=50 in walk.json, top to bottom:\n  (none)\n");
+  r = run("probe walk.json --at 1");
+  EXPECT_EQ(r.code, 2);
+  r = run("probe missing.json --at 1,1");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_CONTAINS(r.err, "missing.json");
+}
+
+/// The README's "Reproduce a bug on your own level", command by command, on
+/// the courtyard it ships, so the walkthrough cannot rot.
+TEST_F(LevelsGate, ReadmeWalkthroughOnTheCourtyard) {
+  fs::create_directories(path("scenarios/courtyard"));
+  fs::copy_file(fs::path(STEPSLIDE_SOURCE_DIR) / "examples/level/courtyard.glb", path("scenarios/courtyard/courtyard.glb"));
+  RunResult r = run("import scenarios/courtyard/courtyard.glb --out scenarios/courtyard/curb.json --at 0,2");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "wrote scenarios/courtyard/curb.json: courtyard.glb, character on_floor from (0, 1.4, 2) to feet (0, 0, 2)\n"
+            "note: scenarios/courtyard/curb.json: /world/0/shape/file: courtyard.glb: 14 triangles in 2 nodes; "
+            "dropped 0 degenerate, 0 duplicate; 42 corners welded to 12 vertices\n");
+  std::string scenario = read("scenarios/courtyard/curb.json");
+  scenario.replace(scenario.find("\"ticks\": 60,"), 12, "\"ticks\": 120,\n  \"input\": [{\"tick\": 0, \"move\": [0, 1]}],");
+  write("scenarios/courtyard/curb.json", scenario);
+  r = run("run scenarios/courtyard/curb.json");
+  EXPECT_EQ(r.out, "curb: 120 ticks, feet (0, 0, -1.69), grounded 1, 120 sweeps, expectations ok -> out/curb.csv\n");
+  r = run("probe scenarios/courtyard/curb.json --at 0,-2.5");
+  EXPECT_EQ(r.out,
+            "floors under x=0 z=-2.5 in scenarios/courtyard/curb.json, top to bottom:\n"
+            "  y 0.4  normal (0, 1, 0)  slope 0 deg  walkable  body level\n"
+            "  y 0  normal (0, 1, 0)  slope 0 deg  walkable  body level\n");
+  r = run("bless scenarios/courtyard/curb.json");
+  EXPECT_EQ(r.out, "blessed golden/courtyard/curb.csv (new)\n");
+  r = run("check scenarios/courtyard/curb.json");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_CONTAINS(r.out, "PASS scenarios/courtyard/curb.json\n");
+  // Re-exported with a lower curb (0.3 m, one the character steps up).
+  testing::GltfNode ground = quad_node("Ground", 12.0f);
+  testing::GltfNode curb;
+  curb.name = "Curb";
+  curb.positions = {{-2, 0, -3}, {2, 0, -3}, {2, 0, -2}, {-2, 0, -2}, {-2, 0.3f, -3}, {2, 0.3f, -3}, {2, 0.3f, -2}, {-2, 0.3f, -2}};
+  curb.indices = {4, 7, 6, 4, 6, 5, 0, 1, 2, 0, 2, 3, 0, 4, 5, 0, 5, 1, 3, 2, 6, 3, 6, 7, 0, 3, 7, 0, 7, 4, 1, 5, 6, 1, 6, 2};
+  write("scenarios/courtyard/courtyard.glb", make_glb({ground, curb}));
+  r = run("check scenarios/courtyard/curb.json");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_CONTAINS(r.out, "note: courtyard.glb changed since the golden was blessed (fnv1a64:6c0c4b8d17710fdd, now fnv1a64:");
+  EXPECT_CONTAINS(r.out, "first divergence at tick 48, column y");
+}
+
+}  // namespace
+}  // namespace stepslide
