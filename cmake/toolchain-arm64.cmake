@@ -1,5 +1,5 @@
 # Cross-compiling stepslide for arm64 (aarch64) with Debian's cross toolchain
-# and multiarch libraries (tools/arm64-gate.sh; README "arm64"):
+# and multiarch libraries (tools/arm64-gate.sh; docs/fuzzing.md "arm64"):
 #   dpkg --add-architecture arm64 && apt-get update
 #   apt-get install crossbuild-essential-arm64 libbullet-dev:arm64 libpng-dev:arm64 libassimp-dev:arm64
 #   (libgtest-dev:arm64 for the unit tests), or tools/install-deps.sh with STEPSLIDE_WITH_ARM64=1

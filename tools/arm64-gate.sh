@@ -5,7 +5,7 @@
 # tolerances (the gate's verdict: this script's exit status) and with
 # --exact (how many goldens match bit for bit), and lists the largest
 # deviations from the goldens. Nothing is written into golden/ (--update no).
-# Not part of .ci/run: under qemu it takes minutes (README "arm64").
+# Not part of .ci/run: under qemu it takes minutes (docs/fuzzing.md "arm64"); tools/nightly.sh runs it with STEPSLIDE_WITH_ARM64=1.
 #
 # Needs the arm64 packages: STEPSLIDE_WITH_ARM64=1 tools/install-deps.sh
 # (dpkg --add-architecture arm64, crossbuild-essential-arm64, the :arm64

@@ -24,7 +24,7 @@ fi
 if [[ "${STEPSLIDE_WITH_CLANG:-0}" == 1 ]]; then
   packages+=(clang libclang-rt-14-dev)
 fi
-# The arm64 cross build and qemu-user, for tools/arm64-gate.sh (README "arm64"):
+# The arm64 cross build and qemu-user, for tools/arm64-gate.sh (docs/fuzzing.md "arm64"):
 # opt in with STEPSLIDE_WITH_ARM64=1. Adds the arm64 architecture to dpkg
 # (multiarch) first. About 1 GB: the cross compiler, the arm64 libraries
 # stepslide links (Bullet, assimp and its dependencies, libpng, zlib, glibc),

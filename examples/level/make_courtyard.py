@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes courtyard.glb, the glTF level of the README's "Reproduce a bug on your own level":
+"""Writes courtyard.glb, the glTF level of docs/levels.md's "Reproduce a bug on your own level":
 a 12 m x 12 m ground (node "Ground") and a curb 4 m wide, 1 m deep and CURB_HEIGHT high
 across the way north (node "Curb"). Any exporter's glb would do; this one is small enough to
 read. Usage: python3 make_courtyard.py [CURB_HEIGHT] (default 0.4)."""
