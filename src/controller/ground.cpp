@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "internal.h"
+#include "controller/internal.h"
 
 namespace stepslide {
 

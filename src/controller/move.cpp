@@ -1,7 +1,7 @@
 // The move of a tick: walking along the ground plane, or flying.
 #include "stepslide/stages.h"
 
-#include "internal.h"
+#include "controller/internal.h"
 
 namespace stepslide {
 

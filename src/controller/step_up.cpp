@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "internal.h"
-#include "step_up_rules.h"
+#include "controller/internal.h"
+#include "controller/step_up_rules.h"
 
 namespace stepslide {
 

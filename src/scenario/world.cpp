@@ -1,7 +1,7 @@
 #include "scenario/world.h"
 
 #include "scenario/convert.h"
-#include "stepslide/box_margin.h"
+#include "stepslide/character.h"
 #include "stepslide/math.h"
 
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>

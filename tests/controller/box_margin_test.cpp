@@ -9,7 +9,7 @@
 
 #include "stepslide/character.h"
 #include "stepslide/collision.h"
-#include "stepslide/exact_queries.h"
+#include "geometry/capsule_box.h"
 
 namespace stepslide::test {
 namespace {
