@@ -273,8 +273,8 @@ struct Intent {
   bool jumped = false;
   bool airborne = false;  ///< not grounded, or jumping this tick
   /// False when this tick's depenetration already lifted the feet: that lift
-  /// was the tick's step, and a step-up on top of it rose 0.60 m in one tick
-  /// where a step is 0.35 m (issue #15). Set by the tick, not by steer.
+  /// was the tick's step, and a step-up on top of it would rise nearly two steps
+  /// in one tick. Set by the tick, not by steer.
   bool may_step_up = true;
 };
 /// `velocity` with its part along `gravity` limited to `terminal_velocity`

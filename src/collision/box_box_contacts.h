@@ -23,9 +23,9 @@ bool box_box_beyond(const btCollisionObject* character, const btCollisionObject*
 /// touching within 1e-9 m, neither overlapping nor apart). A compound's
 /// children whose tree bounds miss the character's grown by `max_distance`
 /// are skipped, as Bullet's compound algorithm skips them. Cores overlapping: their exact
-/// penetration (box_box_overlap, exact_box_box.h), as before for any
+/// penetration (box_box_overlap, box_box.h), as before for any
 /// `max_distance`. Cores apart: their exact distance (box_box_distance,
-/// exact_box_distance.h) when it is at most `max_distance`, at the middle of
+/// box_distance.h) when it is at most `max_distance`, at the middle of
 /// where they face each other (box_box_patch_middle). Bullet's GJK would
 /// also report pairs out to the manifold's breaking threshold beyond
 /// `max_distance`; like every exact pair of the adapter, this reports none.

@@ -1,6 +1,6 @@
 // Private to the collision adapter: a box-shaped character's sweeps against
 // the triangles of meshes and heightfields and against boxes, answered
-// exactly (box_triangle_sweep, box_box_sweep, exact_sweeps.h). Not installed.
+// exactly (box_triangle_sweep, box_box_sweep, box_sweeps.h). Not installed.
 #pragma once
 
 #include <btBulletCollisionCommon.h>

@@ -1,7 +1,6 @@
 // A box-shaped character against mesh and heightfield triangles, exactly
-// (box_triangle_contacts.h). Bullet's GJK/EPA on this pair reported no
-// penetration at one pose and 15.9 mm two millimetres higher (issue #15,
-// fuzz seed 4200001518), so every decision that the character is clear
+// (box_triangle_contacts.h). Bullet's GJK/EPA on this pair can report no
+// penetration at one pose and a deep one a little higher, so every decision that the character is clear
 // (depenetration, the ground probe, the end-of-move check) was unreliable.
 #include "collision/box_triangle_contacts.h"
 

@@ -32,8 +32,7 @@ class ContactMemo {
   /// Remembers the queries of `object` only (null: none). The adapter
   /// passes the character's own object: the depenetration's passes and the
   /// end-of-move checks repeat its queries, while the ground probe's never
-  /// repeat within a tick (measured over the 14 dearest scenarios), and
-  /// remembering them cost the cheapest ticks 2 %.
+  /// repeat within a tick, and remembering them would only cost.
   void open(const btCollisionObject* object);
   void close();
   bool is_open() const { return remembered_ != nullptr; }

@@ -5,9 +5,9 @@
 
 #include "collision/queries_impl.h"
 
-#include "collision/box_box_contacts.h"  // hook: box characters' overlapping boxes (issue #13)
-#include "collision/box_triangle_contacts.h"  // hook: box characters' triangle pairs (overlaps engineer, issue #15)
-#include "collision/cylinder_contacts.h"       // hook: every pair with a cylinder (issue #13)
+#include "collision/box_box_contacts.h"
+#include "collision/box_triangle_contacts.h"
+#include "collision/cylinder_contacts.h"
 #include "collision/query_bounds.h"
 #include "geometry/shapes.h"
 #include "collision/triangle_pairs.h"
@@ -76,10 +76,10 @@ struct PairContacts : btBroadphaseAabbCallback {
     // answers those pairs (they take box and cylinder characters, and
     // cylinder bodies), and exact() adds nothing where it has no answer.
     if (capsule_ && exact(other)) return true;
-    // Hook (issue #15): a box character's triangles are answered exactly.
+    // A box character's triangles and boxes are answered exactly.
     if (detail::box_triangle_contacts(object_, other, threshold_, callback_->out_)) return true;
-    if (detail::box_box_contacts(object_, other, threshold_, callback_->out_)) return true;  // hook (issue #13)
-    // Any pair with a cylinder: exact, without Bullet's narrowphase (issue #13).
+    if (detail::box_box_contacts(object_, other, threshold_, callback_->out_)) return true;
+    // Any pair with a cylinder: exact, without Bullet's narrowphase.
     if (detail::cylinder_contacts(object_, other, threshold_, callback_->out_)) return true;
     if (detail::compound_cylinder_contacts(object_, other, threshold_, callback_->out_)) return true;
     world_->contactPairTest(object_, other, *callback_);
@@ -146,7 +146,7 @@ struct PairContacts : btBroadphaseAabbCallback {
     const double radius = radius_ + box->getMargin();
     const btVector3& core = box->getHalfExtentsWithoutMargin();
     ExactContact e = capsule_box(a_, b_, radius, pose, core);
-    // The segment on or in the core: its exact penetration, not EPA's (issue #13).
+    // The segment on or in the core: its exact penetration, not EPA's.
     if (!e.separated) e = capsule_box_penetration(a_, b_, radius, pose, core);
     if (e.distance > threshold_) return true;  // Bullet may report a few of these, never all: none
     Contact c;

@@ -1,6 +1,6 @@
 // Sweeps on convex_distance: a cylinder character against boxes and
 // triangles, and the round bodies and hulls sweep_pairs.cpp hands over
-// (convex_sweeps.h): Bullet's conservative advancement on convex_distance,
+// (convex_sweep_pairs.h): Bullet's conservative advancement on convex_distance,
 // whose GJK runs on the exact support functions (its last steps Newton's
 // between curved surfaces), starts each step from the last step's normal and
 // stops once a step is proved to overshoot the motion.

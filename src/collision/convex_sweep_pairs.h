@@ -1,8 +1,7 @@
-// Private to the collision adapter: the sweeps of a cylinder character
-// against boxes and triangles, and of characters against round bodies
-// (cylinders, spheres, capsules) and hulls, answered by Bullet's own cast
-// (conservative advancement, cast_advance.h) on convex_distance's exact
-// distances instead of Bullet's GJK at every step (issue #13). Not installed.
+// The sweeps of a cylinder character against boxes and triangles, and of
+// characters against round bodies (cylinders, spheres, capsules) and hulls,
+// answered by Bullet's own cast (conservative advancement, convex_sweep.h)
+// on convex_distance's exact distances instead of Bullet's GJK at every step.
 #pragma once
 
 #include <btBulletCollisionCommon.h>
@@ -24,13 +23,11 @@ namespace stepslide::detail {
 /// (exact_sweep_pair in sweep_pairs.cpp says why not the others).
 ///
 /// Against a box Bullet's GJK converges to rounding and the two casts stop
-/// together (tests/controller/convex_sweeps_test.cpp). Against a cylinder
-/// its GJK stops at a relative error between two curved surfaces: its
-/// normals were seen 1.5e-2 off and its stops up to 1.7e-4 m apart within
-/// the millimetre band (in 317 of 2 250 random hits it stopped inside the
-/// body or short of the band); ours stop in the band, by exact distances
-/// whose last GJK steps are Newton's (convex_newton.cpp: before it, 20 000
-/// instructions a step). Hulls and other shapes stay Bullet's.
+/// together (tests/collision/convex_sweep_pairs_test.cpp). Against a
+/// cylinder its GJK stops at a relative error between two curved surfaces:
+/// its normals are off and it may stop inside the body or short of the
+/// millimetre band; ours stop in the band, by exact distances whose last
+/// GJK steps are Newton's (newton.cpp). Hulls and other shapes stay Bullet's.
 bool convex_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                        const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
 

@@ -1,9 +1,7 @@
 // Contacts of pairs with a cylinder in them (cylinder_contacts.h): the exact
-// signed distance of the two solids (convex_distance.h) for a convex body,
-// each child of a compound and each triangle of a mesh or heightfield.
-// Bullet's GJK/EPA answered these before, then its plane was checked and,
-// where its depth was too shallow (up to 0.37 m), searched for: some 55 000
-// instructions per pair (issue #13).
+// signed distance of the two solids (gjk.h) for a convex body,
+// each child of a compound and each triangle of a mesh or heightfield,
+// where Bullet's GJK/EPA can report a depth far too shallow.
 #include "collision/cylinder_contacts.h"
 
 #include <BulletCollision/CollisionShapes/btConcaveShape.h>
@@ -118,7 +116,7 @@ void add_contact(const PairInput& in, const ConvexSolid& body, const ConvexDista
 /// `at` (the character's centre): for a box, its face `at` lies beyond the
 /// most (standing on a face, the answer's normal: GJK ends in a few steps);
 /// else the line between the centres (for a cylinder body, its cap or the
-/// way out from its axis measured slower on the lying-cylinder scenarios).
+/// way out from its axis was slower).
 btVector3 first_direction(const btConvexShape* shape, const btTransform& pose, const btVector3& at) {
   const btVector3 l = pose.invXform(at);
   if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {

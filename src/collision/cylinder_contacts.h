@@ -1,6 +1,6 @@
 // Private to the collision adapter: the contacts of every pair with a
 // cylinder in it, and of every character with sphere, capsule and hull
-// bodies, answered exactly from support functions (convex_distance.h)
+// bodies, answered exactly from support functions (gjk.h)
 // instead of Bullet's narrowphase. Not installed.
 #pragma once
 
@@ -24,8 +24,8 @@ namespace stepslide::detail {
 ///
 /// Each contact is the exact signed distance of the two solids (cores grown
 /// by their margins) along its normal, never shallower than the truth and
-/// within kConvexDistanceTolerance of it; Bullet's EPA put a cylinder
-/// character up to 0.37 m too shallow into lying cylinders (issue #15).
+/// within kConvexDistanceTolerance of it, where Bullet's EPA can put a
+/// cylinder character far too shallow into a lying cylinder.
 /// Its point is on the body's extent along the normal, below the middle of
 /// the character's lowest feature along it (a rim point, the middle of a
 /// side's line or a cap, a box's corner, edge or face, a capsule's end or

@@ -27,15 +27,15 @@ namespace stepslide {
 ///
 /// It also holds the triangles of meshes around the character
 /// (TriangleCache), active while its walks run the queries' callbacks: the
-/// mesh pairs (triangle_pairs.cpp) and rays (ray_query.cpp) that those
+/// mesh pairs (triangle_pairs.cpp) and rays (rays.cpp) that those
 /// callbacks answer take their triangles from it instead of the mesh's tree.
 class QueryRegion {
  public:
   /// How far the region reaches beyond the query that gathers it.
   static constexpr double kGrowth = 1.0;
   /// Below this many leaves in both trees, Bullet's walk is as cheap as
-  /// filtering a region (measured: +7 % on a flat walk among 3 bodies,
-  /// +2 % on a one-mesh level) and the region is not used.
+  /// filtering a region (a flat walk among a few bodies, a one-mesh level)
+  /// and the region is not used.
   static constexpr int kMinLeaves = 256;
 
   /// As `broadphase->aabbTest(low, high, callback)`.

@@ -1,6 +1,6 @@
 // The sweep's exact pairs: one broadphase candidate of CollisionQueries::sweep
 // answered without Bullet's convex cast where a pair function has the answer
-// (exact_sweeps.h), reported to the result callback as Bullet's
+// (box_sweeps.h), reported to the result callback as Bullet's
 // objectQuerySingle reports it.
 #include <algorithm>
 #include <tuple>
@@ -243,12 +243,9 @@ bool cylinder_compound_sweep(const btConvexShape* shape, const btTransform& from
 bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                       const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
   const int target = object->getCollisionShape()->getShapeType();
-  // Round bodies and convex hulls: convex_sweep on exact support functions
-  // (issue #13). Where a cylinder's rim meets a box's or hull's edge its
-  // normal is exact since convex_distance finishes on the crease
-  // (tied_minimum); before, GJK left it ~1e-5 rad off and step decisions
-  // flipped under a 1e-9 m shift (box_snap_beside_spinning_cylinder,
-  // seed102348_overlap), so those pairs were Bullet's cast.
+  // Round bodies and convex hulls: convex_sweep on exact support functions.
+  // Where a cylinder's rim meets a box's or hull's edge its normal is exact,
+  // convex_distance finishing on the crease (tied_minimum).
   const bool round_or_hull_body = round_or_hull(target);
   switch (shape->getShapeType()) {
     case BOX_SHAPE_PROXYTYPE:  // a box character

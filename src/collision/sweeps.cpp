@@ -75,8 +75,8 @@ struct SweepPairs : btBroadphaseRayCallback {
     // character rests beside it (the memo replays the report). A moving
     // (kinematic) one, flagged static too by default, changes pose every
     // tick: the memo would only miss. The exact pair sweeps are cheap but
-    // for a cylinder's against curved bodies (25 000 instructions, GJK's
-    // last steps Newton's at each of its steps): those are remembered too.
+    // for a cylinder's against curved bodies (GJK's last steps Newton's at
+    // each of its steps): those are remembered too.
     if (detail::curved_sweep_pair(shape_, object) && unmoving_convex(object)) {
       memo_->cast(shape_, from_, to_, object, result_, detail::convex_sweep_pair);
       return true;

@@ -17,7 +17,7 @@ namespace stepslide {
 
 /// One triangle of a region, as handed to a TriangleVisitor: what Bullet's
 /// walk hands out (vertices, part, index), its plane as the exact pairs
-/// compute it (exact_triangle.h's plane_of: n, unit, flat), and a slot where
+/// compute it (capsule_triangle.h's plane_of: n, unit, flat), and a slot where
 /// the exact sweeps keep the last start contact they computed with it (the
 /// unbounded closest points of the capsule a→b of radius, in the shape's
 /// frame), valid while the region lives: a tick sweeps from the same place
@@ -100,8 +100,8 @@ class TriangleCache {
   /// How far a region reaches beyond the query that gathers it (m, in the
   /// shape's frame), at most: halved for a mesh, down to kMinGrowth, while a
   /// region of it holds more than kMaxRegionTriangles (a dense mesh, where
-  /// filtering a large region would cost more than Bullet's walk; measured,
-  /// bench/README.md). Any mesh size gains (2 triangles: -3.6 % per tick).
+  /// filtering a large region would cost more than Bullet's walk). Any mesh
+  /// size gains, down to two triangles.
   static constexpr double kGrowth = 1.0;
   static constexpr double kMinGrowth = 0.125;
   static constexpr std::size_t kMaxRegionTriangles = 128;

@@ -66,7 +66,7 @@ bool same_bits(const btVector3& x, const btVector3& y) {
 /// very capsule's (the same bits: the answer is a function of its inputs),
 /// else computed and kept. Contact queries do not keep theirs: most are
 /// culled by the plane before any closest points, and keeping the rest
-/// cost more than it saved (measured: the oa_dm3 walks' median tick +3 %).
+/// cost more than it saved.
 class Remembered final : public StartContact {
  public:
   Remembered(const btVector3& a, const btVector3& b, double radius, const Triangle& tri, const TrianglePlane& plane,

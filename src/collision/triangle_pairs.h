@@ -2,7 +2,7 @@
 // triangle mesh (btBvhTriangleMeshShape) or a heightfield
 // (btHeightfieldTerrainShape): only the triangles whose bounds meet the
 // query's are visited (the shape's own tree or grid walk), each culled by its
-// plane before the exact pair function (exact_triangle.h). Private to the
+// plane before the exact pair function (capsule_triangle.h). Private to the
 // adapter's files.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Exact overlap of two boxes by separating axes (exact_box_box.h). Computed
+// Exact overlap of two boxes by separating axes (box_box.h). Computed
 // in b's frame: b is the axis-aligned core [-hb, hb] there.
 #include "geometry/box_box.h"
 

@@ -3,7 +3,7 @@
 // cores overlap: Bullet answers that pair with EPA (btGjkEpaPenetration-
 // DepthSolver), the dearest query of a box character's tick (the ground
 // probe, grown by 2 cm, overlaps the floor every tick). Tested against
-// Bullet's contactPairTest on random pairs (tests/controller/exact_box_box_test.cpp).
+// Bullet's contactPairTest on random pairs (tests/geometry/box_box_test.cpp).
 #pragma once
 
 #include <btBulletCollisionCommon.h>

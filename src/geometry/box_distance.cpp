@@ -1,4 +1,4 @@
-// Exact distance of two separated boxes (exact_box_distance.h). Computed in
+// Exact distance of two separated boxes (box_distance.h). Computed in
 // b's frame, where b is the axis-aligned core [-hb, hb].
 #include "geometry/box_distance.h"
 

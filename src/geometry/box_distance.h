@@ -1,7 +1,7 @@
 // Exact distance of two separated boxes (closest features), used by the box
 // character's exact sweep against the world's boxes (box_box_sweep,
-// exact_sweeps.h), where Bullet runs GJK at every step of its cast. Tested
-// against a brute-force search (tests/controller/exact_box_sweeps_test.cpp).
+// box_sweeps.h), where Bullet runs GJK at every step of its cast. Tested
+// against a brute-force search (tests/geometry/box_sweeps_test.cpp).
 #pragma once
 
 #include <btBulletCollisionCommon.h>

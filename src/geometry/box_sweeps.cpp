@@ -1,4 +1,4 @@
-// Exact sweeps (see exact_sweeps.h).
+// Exact sweeps (see box_sweeps.h).
 #include "geometry/box_sweeps.h"
 
 #include <algorithm>

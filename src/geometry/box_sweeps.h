@@ -3,7 +3,7 @@
 // mesh or heightfield, answered with exact distances instead of Bullet's
 // GJK. The collision adapter (sweep_pairs.cpp) asks these before Bullet's
 // convex cast; each is tested against Bullet's answer on random cases
-// (tests/controller/exact_sweeps_test.cpp).
+// (tests/geometry/capsule_box_sweep_test.cpp).
 #pragma once
 
 #include <btBulletCollisionCommon.h>
@@ -34,7 +34,7 @@ struct ExactSweep {
 
 /// The capsule (the segment a→b grown by `radius`; a sphere when a == b)
 /// moving by `motion` against a box whose core of `core_half` extents at
-/// `box` is rounded by `margin` (Bullet's box: see contact_query.cpp).
+/// `box` is rounded by `margin` (Bullet's box: see contacts.cpp).
 ///
 /// It is Bullet's cast, conservative advancement, run on exact distances
 /// (capsule_box) in place of GJK: from the start, advance by the distance
@@ -59,7 +59,7 @@ ExactSweep capsule_box_sweep(const btVector3& a, const btVector3& b, double radi
 /// `triangle` (same frame) grown by `triangle_margin`, as Bullet's cast runs
 /// it for a triangle of a mesh or heightfield (btTriangleConvexcastCallback):
 /// the same conservative advancement as capsule_box_sweep, on box_triangle's
-/// exact distances (exact_box_triangle.h). Where the box's core starts on
+/// exact distances (box_triangle.h). Where the box's core starts on
 /// the triangle, answered as Bullet's cast answers from EPA's penetration: a
 /// hit at 0 with the direction of least penetration (exact here, from the
 /// separating axes) when the motion goes into it, else a miss (the inflated
@@ -73,7 +73,7 @@ ExactSweep box_triangle_sweep(const btTransform& box, const btVector3& core_half
 
 /// A box character (as above) moving by `motion` (no turn) against the box
 /// of core `other_core` at `other` rounded by `other_margin`: the same
-/// advancement on box_box_distance's exact distances (exact_box_distance.h).
+/// advancement on box_box_distance's exact distances (box_distance.h).
 /// A start with the cores overlapping is answered from box_box_overlap's
 /// exact penetration as Bullet answers from EPA's (a hit at 0 when moving
 /// into it); one with the cores touching within rounding, and rounding

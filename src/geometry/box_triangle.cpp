@@ -1,4 +1,4 @@
-// Exact box-versus-triangle contact by separating axes (exact_box_triangle.h).
+// Exact box-versus-triangle contact by separating axes (box_triangle.h).
 // Everything is computed in the box's frame: the box is then the axis-aligned
 // core [-h, h], and only the triangle is transformed.
 #include "geometry/box_triangle.h"

@@ -1,9 +1,8 @@
 // Exact contact of a box with a triangle (separating axes), used by the
 // collision adapter for a box-shaped character against mesh and heightfield
-// triangles: Bullet's GJK/EPA answer for that pair is unreliable (issue #15:
-// 0 penetration reported at one pose, 15.9 mm two millimetres higher).
-// Tested against a brute-force search over directions
-// (tests/controller/exact_box_triangle_test.cpp).
+// triangles: Bullet's GJK/EPA answer for that pair is unreliable (no
+// penetration at one pose, a deep one a little higher). Tested against a
+// brute-force search over directions (tests/geometry/box_triangle_test.cpp).
 #pragma once
 
 #include <btBulletCollisionCommon.h>

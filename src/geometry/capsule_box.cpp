@@ -1,4 +1,4 @@
-// Exact closed-form queries (see exact_queries.h).
+// Exact closed-form queries (see capsule_box.h).
 #include "geometry/capsule_box.h"
 
 #include <algorithm>

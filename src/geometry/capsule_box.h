@@ -1,7 +1,7 @@
 // Exact closed-form queries for the common pairs, used by the collision
 // adapter instead of Bullet's iterative ones (GJK, subsimplex casts) where
 // the answer has a formula. Each is tested against Bullet's answer on random
-// cases (tests/controller/exact_queries_test.cpp).
+// cases (tests/geometry/capsule_box_test.cpp).
 #pragma once
 
 #include <btBulletCollisionCommon.h>

@@ -1,4 +1,4 @@
-// Exact capsule-vs-triangle queries (see exact_triangle.h).
+// Exact capsule-vs-triangle queries (see capsule_triangle.h).
 //
 // The distance from a segment to a triangle is the least of: each endpoint
 // to the triangle's face (where it projects inside), and the segment to each
@@ -28,7 +28,7 @@ constexpr double kSameFaceRounding = 1e-14;
 constexpr double kBulletStop = 0.001;
 constexpr int kBulletIterations = 64;
 /// Steps of the advancement taken before asking whether the capsule comes
-/// within kBulletStop at all (sweep_from); measured on the oa_dm3 walks.
+/// within kBulletStop at all (sweep_from).
 constexpr int kStepsBeforeTouch = 4;
 /// A step that ends this much closer than kBulletStop proves the grown
 /// capsule touched (sweep_from): 0.1 µm, far beyond rounding.

@@ -3,7 +3,7 @@
 // and the time of first contact along a straight motion. Plain double
 // arithmetic in a fixed order, so the answer depends only on the inputs.
 // Tested against Bullet's GJK and convex cast on random cases
-// (tests/controller/exact_triangle_test.cpp). Private to the controller.
+// (tests/geometry/capsule_triangle_test.cpp).
 #pragma once
 
 #include <btBulletCollisionCommon.h>
@@ -78,7 +78,7 @@ struct TriangleSweep {
   /// to the face or an edge (flush), the closest points form a segment and
   /// this is the first found (the end `a` when both ends are over the face),
   /// not a canonical point of it: no verdict may depend on which (as
-  /// exact_sweeps.h's ExactSweep::point).
+  /// box_sweeps.h's ExactSweep::point).
   btVector3 point{0, 0, 0};
 };
 

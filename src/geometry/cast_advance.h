@@ -1,7 +1,7 @@
-// Private to the collision adapter: Bullet's convex cast (conservative
+// Bullet's convex cast (conservative
 // advancement, btContinuousConvexCollision::calcTimeOfImpact) run on exact
-// distances, shared by the exact sweeps (exact_sweeps.cpp) and the convex
-// pairs' sweeps (convex_sweeps.cpp). Not installed.
+// distances, shared by the exact sweeps (box_sweeps.cpp) and the convex
+// pairs' sweeps (convex_sweep_pairs.cpp). Not installed.
 #pragma once
 
 #include <btBulletCollisionCommon.h>

@@ -1,5 +1,5 @@
 // Support functions of the convex solids convex_distance works on
-// (convex_distance.h): Bullet's solids, written out for the common shapes
+// (gjk.h): Bullet's solids, written out for the common shapes
 // (no virtual call, no margin bookkeeping per evaluation).
 #include "geometry/gjk.h"
 

@@ -11,7 +11,7 @@ namespace stepslide::detail {
 namespace {
 
 /// Nearer than this the cores touch (their difference is rounding): Bullet's
-/// penetration solver answers, as it does for box pairs (exact_sweeps.cpp).
+/// penetration solver answers, as it does for box pairs (box_sweeps.cpp).
 constexpr double kCoreTouching = 1e-9;
 
 }  // namespace

@@ -1,4 +1,4 @@
-// EPA for convex_distance (convex_distance.h): the polytope of support
+// EPA for convex_distance (gjk.h): the polytope of support
 // points grown toward the face nearest the origin, on the same exact support
 // functions as GJK; between two smooth curved surfaces, Newton's method on
 // the support function once the polytope has found the minimum's basin.
@@ -136,8 +136,7 @@ class Polytope {
   }
 
   // Inlined into add_vertex's loop, where three or four faces are made a
-  // step: the call itself was a tenth of a face's cost (3 % of the
-  // lying-cylinder scenarios' instructions).
+  // step: the call itself was a tenth of a face's cost.
   [[gnu::always_inline]] int make_face(int i, int j, int k) {
     const int slot = free_count_ > 0 ? free_[--free_count_] : new_slot();
     Face& f = faces_[slot];

@@ -1,12 +1,12 @@
 // The first touch of a capsule moving along a straight line and a triangle,
-// in closed form (the exact sweeps of exact_triangle.cpp): the motion, as a
+// in closed form (the exact sweeps of capsule_triangle.cpp): the motion, as a
 // ray, enters the triangle grown by the segment (a convex polytope) grown by
 // the radius through an offset face (an endpoint onto the face, or the
 // segment onto an edge, where both closest points are interior), a cylinder
 // (an endpoint onto an edge, or a vertex onto the segment) or a sphere (an
 // endpoint onto a vertex). Each feature's first touch, kept where its closest
 // points are really on the feature, is a point of the grown shape, and the
-// entry is one of them: the least is exact. Private to exact_triangle.cpp and
+// entry is one of them: the least is exact. Private to capsule_triangle.cpp and
 // first_touch.cpp.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The signed distance of two convex solids (convex_distance.h): GJK on their
+// The signed distance of two convex solids (gjk.h): GJK on their
 // cores while they are apart, EPA on the same exact support functions once
 // the cores overlap. Both keep a lower and an upper bound on the cores'
 // distance (or depth) and stop when they meet within the tolerance; the
@@ -298,9 +298,8 @@ bool tied_separation(const ConvexSolid& a, const ConvexSolid& b, const Tie& tie,
 }  // namespace
 
 ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess, double cutoff) {
-  // The gap (m) at which GJK stops: the tolerance (at 1e-12, as the pattern
-  // search it replaced, 10 % more instructions on the lying-cylinder
-  // scenarios). Rounding can stall it first (a cylinder's side against a
+  // The gap (m) at which GJK stops: the tolerance (tighter costs more for
+  // nothing). Rounding can stall it first (a cylinder's side against a
   // side: the simplex flat); then it starts again from its newest point.
   constexpr double kGap = kConvexDistanceTolerance;
   constexpr double kTouching = 1e-12;  // nearer than this the cores touch: EPA

@@ -1,7 +1,7 @@
-// Private to the collision adapter: the exact signed distance of two convex
-// solids from their support functions (GJK when apart, EPA when their cores
-// overlap), for the pairs Bullet's narrowphase gets wrong or answers slowly
-// (cylinders, issue #15 and #13). Not installed.
+// The exact signed distance of two convex solids from their support
+// functions (GJK when apart, EPA when their cores overlap: epa.cpp; Newton's
+// finishes: newton.cpp), for the pairs Bullet's narrowphase gets wrong or
+// answers slowly (cylinders).
 #pragma once
 
 #include <btBulletCollisionCommon.h>
@@ -60,7 +60,7 @@ class ConvexSolid {
 };
 
 // Inline, forced: two per GJK, EPA or Newton step, most of a step's
-// arithmetic (a call each was 1 % of the lying-cylinder scenarios).
+// arithmetic.
 [[gnu::always_inline]] inline btVector3 ConvexSolid::support(const btVector3& u) const {
   if (kind_ == Kind::Triangle) {
     const double d0 = corners_[0].dot(u);
@@ -142,13 +142,11 @@ struct ConvexDistance {
 };
 
 /// The gap between the lower and upper bounds at which GJK and EPA stop
-/// (m): the answer is within it of the true signed distance. At 1e-9 a
-/// cylinder character pinned between a spinning disc and a hull
-/// (cylinder_snapped_beside_spinning_disc) moved 2.1e-4 m under a 1e-9 m
-/// shift of its spawn (EPA's stopping point moves with the input by up to
-/// the tolerance); at 1e-10, 3.5e-5 m, for 4 % more instructions; with
-/// EPA's smooth minima handed to Newton's method (exact, so moving with the
-/// input as the true depth does), 3.2e-8 m.
+/// (m): the answer is within it of the true signed distance. EPA's stopping
+/// point moves with the input by up to the tolerance, so a looser one lets a
+/// character pinned between curved bodies move visibly under a tiny shift of
+/// its spawn; EPA's smooth minima are handed to Newton's method (exact, so
+/// moving with the input as the true depth does).
 constexpr double kConvexDistanceTolerance = 1e-10;
 
 /// The signed distance of `a` and `b` (see ConvexDistance). `guess` is a

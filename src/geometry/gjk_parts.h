@@ -1,4 +1,4 @@
-// Private to convex_distance.cpp and convex_epa.cpp: the points GJK and EPA
+// Private to gjk.cpp and epa.cpp: the points GJK and EPA
 // work with and the helpers both use. Not installed.
 #pragma once
 
@@ -79,17 +79,9 @@ bool tied_minimum(const ConvexSolid& a, const ConvexSolid& b, const Tie& tie, bt
 /// again. Between two smooth curved surfaces (a cylinder's rim on a lying
 /// cylinder's side) their simplex and polytope close the gap only linearly,
 /// halving it in a step or two, while Newton's method converges in two or
-/// three. Measured in EPA's support evaluations over a whole scenario, EPA
-/// alone → a first try at 1e-3 (at 1e-4; at 1e-2):
-/// lowered_onto_lying_cylinder 1 401 → 996 (902; 1 107),
-/// snapped_into_lying_cylinder 521 → 196 (264; 237),
-/// snapped_beside_spinning_disc 9 997 → 8 084 (8 386; 8 438).
-/// Since EPA tries Newton only where its polytope already shows the basin
-/// (convex_epa.cpp), an early try costs little when it is not yet time:
-/// first at 3e-2, instructions a tick against 1e-3 (1e-2; 1e-1):
-/// lowered_onto_lying_cylinder 61 186 → 59 031 (59 801; 59 503),
-/// snapped_into_lying_cylinder 199 460 → 184 186 (191 340; 190 171),
-/// snapped_beside_spinning_disc 258 748 → 258 479 (260 047; 258 901).
+/// three, so trying Newton early saves EPA's support evaluations. Since EPA
+/// tries Newton only where its polytope already shows the basin (epa.cpp),
+/// an early try costs little when it is not yet time.
 constexpr double kNewtonGap = 3e-2;
 constexpr double kNewtonAgain = 0.1;
 
@@ -100,7 +92,7 @@ ConvexDistance smooth_answer(const btVector3& u, const Vertex& minimum, const Co
                              int evaluations);
 
 /// EPA from the tetrahedron `start` (its hull holds the origin), after
-/// `evaluations` by GJK (convex_epa.cpp).
+/// `evaluations` by GJK (epa.cpp).
 ConvexDistance expand_polytope(const ConvexSolid& a, const ConvexSolid& b, const Vertex (&start)[4], int evaluations);
 
 }  // namespace stepslide::detail

@@ -1,5 +1,5 @@
 // Newton's method on the support function of two convex solids' difference
-// (convex_distance_parts.h): the last steps of EPA and GJK between smooth
+// (gjk_parts.h): the last steps of EPA and GJK between smooth
 // curved surfaces, where their polytope and simplex close in only linearly.
 #include <cmath>
 

@@ -1,7 +1,6 @@
-// Private to the collision adapter: the ray against an upright cylinder,
-// exactly (ray_query.cpp asks it instead of Bullet's subsimplex cast, whose
-// answer on a cylinder stops some 1e-4 m short and costs ~5 600
-// instructions). Not installed.
+// The ray against an upright cylinder, exactly (the collision adapter's
+// rays.cpp asks it instead of Bullet's subsimplex cast, whose answer on a
+// cylinder stops short, and slowly).
 #pragma once
 
 #include <btBulletCollisionCommon.h>

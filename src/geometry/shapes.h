@@ -26,7 +26,7 @@ inline bool has_core(const btVector3& core) { return core.x() >= 0.0 && core.y()
 /// Whether a body of Bullet shape type `type` is round (a cylinder, sphere
 /// or capsule) or a convex hull: the bodies the adapter answers from support
 /// functions (convex_distance) for characters other shape functions do not
-/// cover (cylinder_contacts.h, convex_sweeps.h).
+/// cover (cylinder_contacts.h, convex_sweep_pairs.h).
 inline bool round_or_hull(int type) {
   return type == CYLINDER_SHAPE_PROXYTYPE || type == SPHERE_SHAPE_PROXYTYPE || type == CAPSULE_SHAPE_PROXYTYPE ||
          type == CONVEX_HULL_SHAPE_PROXYTYPE;

@@ -1,5 +1,5 @@
 // A cylinder character's sweeps against convex bodies (controller/
-// convex_sweeps.h): Bullet's conservative advancement on convex_distance,
+// convex_sweep_pairs.h): Bullet's conservative advancement on convex_distance,
 // against Bullet's own cast (objectQuerySingle) on random pairs, and what
 // the adapter reports for them.
 #include <gtest/gtest.h>
@@ -163,7 +163,7 @@ TEST(ConvexSweep, MatchesBulletsCastOnRandomBoxes) {
 
 /// Against Bullet's cast on cylinders in any orientation, where Bullet's GJK
 /// stops at a relative error between two curved surfaces and ours hands its
-/// last steps to Newton's method (convex_newton.cpp): hit or miss always
+/// last steps to Newton's method (newton.cpp): hit or miss always
 /// the same (no grazing case seen), and every hit either agrees as on boxes
 /// (seen 596 of 2 250) or is a counted disagreement checked against the
 /// exact gap: a step apart in the band (1 297), Bullet inside the body or

@@ -1,5 +1,5 @@
 // capsule_triangle_sweep asks whether the capsule comes within Bullet's
-// 1 mm stop at all only when its steps do not settle it (exact_triangle.cpp,
+// 1 mm stop at all only when its steps do not settle it (capsule_triangle.cpp,
 // sweep_from); capsule_triangle_sweep_eager asks at the first step, as the
 // answer was first written. They must agree bit for bit on every case:
 // misses the steps end, misses only the question ends (a capsule creeping

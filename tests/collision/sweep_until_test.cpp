@@ -1,6 +1,6 @@
 // A sweep against a mesh stops each triangle's advancement once it passes a
 // hit already found that opposes the motion (triangle_pairs.cpp,
-// SweepInShape::until_; exact_triangle.h, capsule_triangle_sweep's
+// SweepInShape::until_; capsule_triangle.h, capsule_triangle_sweep's
 // `until`): such a later hit could never be reported. The pair alone must
 // answer exactly as without `until` except that a hit after it is a miss,
 // and a mesh sweep must report to a closest-hit callback exactly what every
@@ -63,7 +63,7 @@ TEST(SweepUntil, APairAnswersAsWithoutItButAHitAfterItIsAMiss) {
   EXPECT_GT(kept, 2000);
 }
 
-/// The controller's callback's rule (sweep_query.cpp, ClosestOpposingSweep):
+/// The controller's callback's rule (sweeps.cpp, ClosestOpposingSweep):
 /// a hit whose normal the motion only grazes (within 1e-6) is skipped; any
 /// other closer than the closest so far becomes it.
 struct ClosestOpposing : btCollisionWorld::ConvexResultCallback {

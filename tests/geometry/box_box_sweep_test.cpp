@@ -1,5 +1,5 @@
-// A box character's exact sweep against boxes (box_box_sweep, exact_sweeps.h)
-// and the distance it runs on (box_box_distance, exact_box_distance.h):
+// A box character's exact sweep against boxes (box_box_sweep, box_sweeps.h)
+// and the distance it runs on (box_box_distance, box_distance.h):
 // the distance against an independent reference (the box against each of
 // the other box's 12 surface triangles, box_triangle, itself tested against
 // brute force), the sweep against Bullet's own convex cast on random pairs.

@@ -1,4 +1,4 @@
-// Exact box-box overlap (exact_box_box.h): against a search over directions
+// Exact box-box overlap (box_box.h): against a search over directions
 // (it is the true penetration depth) and against Bullet's own answer for the
 // pair (EPA, which the adapter no longer asks where the cores overlap).
 #include <gtest/gtest.h>

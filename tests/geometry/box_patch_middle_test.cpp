@@ -1,5 +1,5 @@
 // Where two separated boxes face each other (box_box_patch_middle,
-// exact_box_distance.h): the middle of the patch where a face lies over a
+// box_distance.h): the middle of the patch where a face lies over a
 // face or an edge along one, the closest point where that is unique, and a
 // point that moves with the boxes rather than jumping between corners.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // A box character's exact sweep against triangles (box_triangle_sweep,
-// exact_sweeps.h) against Bullet's own convex cast on random pairs, and the
+// box_sweeps.h) against Bullet's own convex cast on random pairs, and the
 // adapter's sweep against Bullet's convexSweepTest on random meshes.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// box_triangle (exact_box_triangle.h) against a brute-force search over
+// box_triangle (box_triangle.h) against a brute-force search over
 // directions, and the adapter's contacts of a box character with a mesh.
 #include <gtest/gtest.h>
 
@@ -156,7 +156,7 @@ TEST(ExactBoxTriangle, MatchesBruteForceOnRandomCases) {
   EXPECT_GT(separated, 200);
 }
 
-// The cutoff (issue #13: most triangles a query's bounds gather are farther
+// The cutoff (most triangles a query's bounds gather are farther
 // than it asks for) changes nothing the caller keeps: at or below the cutoff
 // the answer is bit-for-bit the full one; above it, so is the full answer.
 TEST(ExactBoxTriangle, CutoffDropsOnlyWhatIsBeyondIt) {

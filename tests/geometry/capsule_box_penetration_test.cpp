@@ -1,4 +1,4 @@
-// capsule_box_penetration (exact_queries.h): a capsule whose segment enters
+// capsule_box_penetration (capsule_box.h): a capsule whose segment enters
 // or touches a box's core, against a brute-force search over directions (the
 // reference), against Bullet's contactPairTest (GJK/EPA, what the adapter
 // asked before), and against capsule_box at the boundary (depth -> 0).

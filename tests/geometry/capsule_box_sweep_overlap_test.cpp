@@ -1,4 +1,4 @@
-// capsule_box_sweep (exact_sweeps.h) started with the capsule's segment on
+// capsule_box_sweep (box_sweeps.h) started with the capsule's segment on
 // the box's core: Bullet's cast (btContinuousConvexCollision) then asks its
 // GJK/EPA pair detector for the penetration and answers a hit at fraction 0
 // with EPA's normal and witness point when the motion goes into that normal

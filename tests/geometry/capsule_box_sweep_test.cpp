@@ -1,4 +1,4 @@
-// The exact sweeps (exact_sweeps.h) against Bullet's own convex cast on
+// The exact sweeps (box_sweeps.h) against Bullet's own convex cast on
 // random cases, and the adapter's sweep against Bullet's convexSweepTest on
 // random worlds of boxes and compounds of boxes.
 #include <gtest/gtest.h>
@@ -232,7 +232,7 @@ TEST(CapsuleBoxSweep, StartingOverlappedIsAHitAtZeroWhenMovingIn) {
 }
 
 /// Bullet's convexSweepTest with the adapter's filter: the closest hit whose
-/// normal opposes the motion (collision.cpp's ClosestOpposingSweep).
+/// normal opposes the motion (queries.cpp's ClosestOpposingSweep).
 struct OpposingSweep : btCollisionWorld::ConvexResultCallback {
   explicit OpposingSweep(const btVector3& motion) : motion_(motion) {}
   btScalar addSingleResult(btCollisionWorld::LocalConvexResult& result, bool) override {

@@ -1,4 +1,4 @@
-// The exact queries (exact_queries.h) against Bullet's own answers on random
+// The exact queries (capsule_box.h) against Bullet's own answers on random
 // cases, and the adapter's rays against Bullet's rayTest on random worlds.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The exact capsule-vs-triangle queries (exact_triangle.h) against Bullet's
+// The exact capsule-vs-triangle queries (capsule_triangle.h) against Bullet's
 // own answers on random single triangles (contactPairTest: GJK/EPA;
 // objectQuerySingle: the conservative-advancement convex cast), with the
 // tolerances stated at each test, and their closed-form cases.

@@ -1,4 +1,4 @@
-// convex_distance (controller/convex_distance.h) against a brute-force
+// convex_distance (controller/gjk.h) against a brute-force
 // search over directions, for cylinders against boxes, cylinders, capsules
 // and triangles in any orientation, apart, touching and deep; its cost; and
 // the adapter's contacts that use it (cylinder_contacts.h).
@@ -339,7 +339,7 @@ int check_adapter_contacts(const Drawn& d, RandomGeometry& random, const std::st
 /// triangles, against the brute force: each a true separation along its
 /// normal, within 2e-10 m of the brute force, one per body or triangle
 /// closer than the threshold, and none missed. Bullet's EPA alone reported
-/// depths up to 0.37 m too shallow here (issue #15).
+/// depths up to 0.37 m too shallow here.
 TEST(CylinderContacts, AdapterContactsAreExactForBodiesAndTriangles) {
   RandomGeometry random(15);
   int compared = 0;
