@@ -19,7 +19,7 @@ constexpr double kSweepReach = 0.001 + 1e-6;
 }  // namespace
 
 bool box_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
-                             const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+                             const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result, TriangleCache* triangles) {
   if (shape->getShapeType() != BOX_SHAPE_PROXYTYPE || !is_triangle_shape(object->getCollisionShape())) return false;
   const auto* box = static_cast<const btBoxShape*>(shape);
   const btVector3 core = box->getHalfExtentsWithoutMargin();
@@ -51,7 +51,7 @@ bool box_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from
                               box_triangle_sweep(start, core, box->getMargin(), motion, vertices, margin);
                           return s.answered ? s : bullet_triangle_sweep(shape, start, end, vertices, margin);
                         });
-  process_triangles(world_shape, &gather, low, high);
+  process_triangles(world_shape, &gather, low, high, triangles);
   report_triangle_hits(&gather.hits, object, 0.0, result);
   return true;
 }

@@ -5,6 +5,8 @@
 
 #include <btBulletCollisionCommon.h>
 
+#include "collision/triangle_cache.h"
+
 namespace stepslide::detail {
 
 /// The sweep of `shape` (an unscaled box) from `from` to `to` (no turn)
@@ -17,7 +19,7 @@ namespace stepslide::detail {
 /// Bullet's cast alone (bullet_triangle_sweep), the others still ours.
 /// Returns false, reporting nothing, for other shapes or objects.
 bool box_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
-                             const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
+                             const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result, TriangleCache* triangles = nullptr);
 
 /// The sweep of `shape` (an unscaled box) from `from` to `to` (no turn)
 /// against `object` (a box): box_box_sweep's hit reported to `result` as

@@ -61,7 +61,7 @@ struct TriangleContacts : btTriangleCallback {
 }  // namespace
 
 bool box_triangle_contacts(const btCollisionObject* character, const btCollisionObject* other, double max_distance,
-                           std::vector<Contact>* out) {
+                           std::vector<Contact>* out, TriangleCache* cache) {
   const btCollisionShape* shape = character->getCollisionShape();
   const btCollisionShape* level = other->getCollisionShape();
   if (shape->getShapeType() != BOX_SHAPE_PROXYTYPE || !level->isConcave()) return false;
@@ -86,7 +86,7 @@ bool box_triangle_contacts(const btCollisionObject* character, const btCollision
   const btVector3 slack(kCullSlack, kCullSlack, kCullSlack);
   triangles.low = low - slack;
   triangles.high = high + slack;
-  process_triangles(static_cast<const btConcaveShape*>(level), &triangles, low, high);
+  process_triangles(static_cast<const btConcaveShape*>(level), &triangles, low, high, cache);
   return true;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "stepslide/collision.h"
+#include "collision/triangle_cache.h"
 
 namespace stepslide::detail {
 
@@ -16,6 +17,6 @@ namespace stepslide::detail {
 /// would, and returns true; else adds nothing and returns false (Bullet
 /// answers the pair).
 bool box_triangle_contacts(const btCollisionObject* character, const btCollisionObject* other, double max_distance,
-                           std::vector<Contact>* out);
+                           std::vector<Contact>* out, TriangleCache* triangles = nullptr);
 
 }  // namespace stepslide::detail

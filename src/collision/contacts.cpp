@@ -8,6 +8,7 @@
 #include "collision/box_box_contacts.h"
 #include "collision/box_triangle_contacts.h"
 #include "collision/cylinder_contacts.h"
+#include "collision/dispatch.h"
 #include "collision/query_bounds.h"
 #include "geometry/shapes.h"
 #include "collision/triangle_pairs.h"
@@ -22,7 +23,9 @@ namespace stepslide {
 namespace {
 
 using detail::as_capsule;
+using detail::ContactPair;
 using detail::face_normal;
+using detail::MoverKind;
 
 struct AllContacts : btCollisionWorld::ContactResultCallback {
   AllContacts(const btCollisionObject* character, const btCollisionObject* self, std::vector<Contact>* out)
@@ -57,33 +60,47 @@ struct AllContacts : btCollisionWorld::ContactResultCallback {
   std::vector<Contact>* out_;
 };
 
-/// Contacts of the query object with each broadphase candidate: exact for a
-/// capsule or sphere against boxes, meshes and heightfields (one contact per
-/// triangle, as Bullet reports them), for a box character against boxes and
-/// triangles, and for every pair with a cylinder (cylinder_contacts.h);
+/// Contacts of the query object with each broadphase candidate, from the
+/// pair functions of its cell in the dispatch table (dispatch.h): exact for
+/// a capsule or sphere against boxes, meshes and heightfields (one contact
+/// per triangle, as Bullet reports them), for a box character against boxes
+/// and triangles, and for every pair with a cylinder (cylinder_contacts.h);
 /// Bullet's contactPairTest for the rest.
 struct PairContacts : btBroadphaseAabbCallback {
   PairContacts(btCollisionWorld* world, btCollisionObject* object, const btCollisionObject* self, double threshold,
-               AllContacts* callback)
-      : world_(world), object_(object), self_(self), threshold_(threshold), callback_(callback) {
+               AllContacts* callback, TriangleCache* triangles)
+      : world_(world),
+        object_(object),
+        self_(self),
+        threshold_(threshold),
+        callback_(callback),
+        triangles_(triangles),
+        mover_(detail::mover_kind(object->getCollisionShape())) {
     capsule_ = as_capsule(object, &a_, &b_, &radius_);
   }
 
   bool process(const btBroadphaseProxy* proxy) override {
     auto* other = static_cast<btCollisionObject*>(proxy->m_clientObject);
     if (other == object_ || other == self_ || !callback_->needsCollision(other->getBroadphaseHandle())) return true;
-    // A capsule or sphere against boxes and triangles first: no hook below
-    // answers those pairs (they take box and cylinder characters, and
-    // cylinder bodies), and exact() adds nothing where it has no answer.
-    if (capsule_ && exact(other)) return true;
-    // A box character's triangles and boxes are answered exactly.
-    if (detail::box_triangle_contacts(object_, other, threshold_, callback_->out_)) return true;
-    if (detail::box_box_contacts(object_, other, threshold_, callback_->out_)) return true;
-    // Any pair with a cylinder: exact, without Bullet's narrowphase.
-    if (detail::cylinder_contacts(object_, other, threshold_, callback_->out_)) return true;
-    if (detail::compound_cylinder_contacts(object_, other, threshold_, callback_->out_)) return true;
-    world_->contactPairTest(object_, other, *callback_);
+    for (const ContactPair pair : detail::pair_cell(mover_, other->getCollisionShape()).contacts) {
+      if (answer(pair, other)) return true;
+    }
     return true;
+  }
+
+  /// Runs one pair function: true when it answered (its contacts added).
+  bool answer(ContactPair pair, btCollisionObject* other) {
+    std::vector<Contact>* out = callback_->out_;
+    switch (pair) {
+      case ContactPair::CapsuleExact: return capsule_ && exact(other);
+      case ContactPair::BoxBoxes: return detail::box_box_contact(object_, other, threshold_, out);
+      case ContactPair::BoxTriangles: return detail::box_triangle_contacts(object_, other, threshold_, out, triangles_);
+      case ContactPair::Convex: return detail::cylinder_pair_contacts(object_, other, threshold_, out, triangles_);
+      case ContactPair::CompoundCylinder:
+        return detail::compound_cylinder_contacts(object_, other, threshold_, out, triangles_);
+      case ContactPair::Bullet: world_->contactPairTest(object_, other, *callback_); return true;
+    }
+    return false;
   }
 
   /// Adds the exact contacts with `other` and returns true, or adds nothing
@@ -107,7 +124,8 @@ struct PairContacts : btBroadphaseAabbCallback {
     if (shape->getShapeType() == COMPOUND_SHAPE_PROXYTYPE) {
       return add_compound(other, static_cast<const btCompoundShape*>(shape), pose, out);
     }
-    return detail::is_triangle_shape(shape) && detail::triangle_contacts(a_, b_, radius_, other, threshold_, out);
+    return detail::is_triangle_shape(shape) &&
+           detail::triangle_contacts(a_, b_, radius_, other, threshold_, out, triangles_);
   }
 
   /// A small compound of boxes (a level's stairs), child by child in index
@@ -164,6 +182,8 @@ struct PairContacts : btBroadphaseAabbCallback {
   const btCollisionObject* self_;
   double threshold_;
   AllContacts* callback_;
+  TriangleCache* triangles_;
+  MoverKind mover_;
   bool capsule_ = false;
   btVector3 a_;
   btVector3 b_;
@@ -194,7 +214,7 @@ void CollisionQueries::query_contacts(btCollisionObject* object, double max_dist
   // capsule or sphere against a box (or a compound of boxes), a mesh or a
   // heightfield is answered exactly (capsule_box, triangle_contacts) while
   // its axis stays outside the box or triangles.
-  PairContacts pairs(world_, object, self_, max_distance, &callback);
+  PairContacts pairs(world_, object, self_, max_distance, &callback, &impl_->region.triangles());
   btVector3 low;
   btVector3 high;
   object->getCollisionShape()->getAabb(object->getWorldTransform(), low, high);

@@ -69,7 +69,7 @@ bool convex_sweep_pair(const btConvexShape* shape, const btTransform& from, cons
 }
 
 bool cylinder_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
-                                  const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+                                  const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result, TriangleCache* triangles) {
   if (!upright_cylinder(shape) || !is_triangle_shape(object->getCollisionShape())) return false;
   if (!(from.getBasis() == to.getBasis())) return false;  // the sweep turns: Bullet's cast
   const auto* world_shape = static_cast<const btConcaveShape*>(object->getCollisionShape());
@@ -98,7 +98,7 @@ bool cylinder_triangle_sweep_pair(const btConvexShape* shape, const btTransform&
                               convex_sweep(mover, triangle, motion, start.getOrigin() - (v[0] + v[1] + v[2]) / 3.0);
                           return s.answered ? s : bullet_triangle_sweep(shape, start, end, v, margin);
                         });
-  process_triangles(world_shape, &gather, low, high);
+  process_triangles(world_shape, &gather, low, high, triangles);
   report_triangle_hits(&gather.hits, object, 0.0, result);
   return true;
 }

@@ -7,6 +7,7 @@
 #include <btBulletCollisionCommon.h>
 
 #include "geometry/convex_sweep.h"
+#include "collision/triangle_cache.h"
 
 namespace stepslide::detail {
 
@@ -40,14 +41,6 @@ bool convex_sweep_pair(const btConvexShape* shape, const btTransform& from, cons
 /// (bullet_triangle_sweep). False, reporting nothing, for other shapes and
 /// objects.
 bool cylinder_triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
-                                  const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
-
-/// Whether the sweep of `shape` against `object` is one of convex_sweep_pair's
-/// between two curved bodies (a cylinder character against a cylinder):
-/// dear enough to remember (CastMemo). Asked of every pair a sweep meets.
-inline bool curved_sweep_pair(const btConvexShape* shape, const btCollisionObject* object) {
-  return shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE &&
-         object->getCollisionShape()->getShapeType() == CYLINDER_SHAPE_PROXYTYPE;
-}
+                                  const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result, TriangleCache* triangles = nullptr);
 
 }  // namespace stepslide::detail

@@ -81,6 +81,7 @@ struct PairInput {
   double max_distance;
   const btCollisionObject* object;
   std::vector<Contact>* out;
+  TriangleCache* triangles;  ///< may be null: the shape's own walk
 };
 
 /// Appends the contact `d` of the character with `body` when within the
@@ -203,7 +204,7 @@ void triangle_pairs(const PairInput& world_in, const btConvexShape* character_sh
   const double reach = std::max(0.0, world_in.max_distance) + pairs.margin + 1e-9;
   low -= btVector3(reach, reach, reach);
   high += btVector3(reach, reach, reach);
-  TriangleCache* cache = TriangleCache::active();
+  TriangleCache* cache = world_in.triangles;
   if (cache == nullptr || !cache->process_all_triangles(shape, &pairs, low, high))
     shape->processAllTriangles(&pairs, low, high);
 }
@@ -234,13 +235,13 @@ bool compound_pairs(const PairInput& in, const btConvexShape* character_shape, c
 }  // namespace
 
 bool compound_cylinder_contacts(const btCollisionObject* character, const btCollisionObject* other,
-                                double max_distance, std::vector<Contact>* out) {
+                                double max_distance, std::vector<Contact>* out, TriangleCache* triangles) {
   if (!has_cylinder_child(other->getCollisionShape())) return false;
-  return cylinder_pair_contacts(character, other, max_distance, out);
+  return cylinder_pair_contacts(character, other, max_distance, out, triangles);
 }
 
 bool cylinder_pair_contacts(const btCollisionObject* character, const btCollisionObject* other, double max_distance,
-                            std::vector<Contact>* out) {
+                            std::vector<Contact>* out, TriangleCache* triangles) {
   const btCollisionShape* mine = character->getCollisionShape();
   const btCollisionShape* theirs = other->getCollisionShape();
   if (!mine->isConvex()) return false;
@@ -248,7 +249,7 @@ bool cylinder_pair_contacts(const btCollisionObject* character, const btCollisio
   const auto* character_shape = static_cast<const btConvexShape*>(mine);
   const btTransform& pose = other->getWorldTransform();
   const ConvexSolid solid = ConvexSolid::of(character_shape, character->getWorldTransform());
-  const PairInput in{mine, &character->getWorldTransform(), &solid, max_distance, other, out};
+  const PairInput in{mine, &character->getWorldTransform(), &solid, max_distance, other, out, triangles};
   if (theirs->isConvex()) {
     convex_pair(in, static_cast<const btConvexShape*>(theirs), pose);
     return true;

@@ -10,6 +10,7 @@
 
 #include "geometry/shapes.h"
 #include "stepslide/collision.h"
+#include "collision/triangle_cache.h"
 
 namespace stepslide::detail {
 
@@ -31,23 +32,12 @@ namespace stepslide::detail {
 /// side's line or a cap, a box's corner, edge or face, a capsule's end or
 /// axis) where the body is there, else where the two touch.
 bool cylinder_pair_contacts(const btCollisionObject* character, const btCollisionObject* other, double max_distance,
-                            std::vector<Contact>* out);
-
-/// cylinder_pair_contacts for a cylinder character or a round or hull body;
-/// false at once for the rest (asked for every pair of every query: a few
-/// loads and compares).
-inline bool cylinder_contacts(const btCollisionObject* character, const btCollisionObject* other,
-                              double max_distance, std::vector<Contact>* out) {
-  if (character->getCollisionShape()->getShapeType() != CYLINDER_SHAPE_PROXYTYPE &&
-      !round_or_hull(other->getCollisionShape()->getShapeType()))
-    return false;
-  return cylinder_pair_contacts(character, other, max_distance, out);
-}
+                            std::vector<Contact>* out, TriangleCache* triangles = nullptr);
 
 /// cylinder_pair_contacts for a compound with a cylinder child (asked only
 /// before Bullet answers a pair: the capsule's exact compounds of boxes
 /// never scan their children for one).
 bool compound_cylinder_contacts(const btCollisionObject* character, const btCollisionObject* other,
-                                double max_distance, std::vector<Contact>* out);
+                                double max_distance, std::vector<Contact>* out, TriangleCache* triangles = nullptr);
 
 }  // namespace stepslide::detail

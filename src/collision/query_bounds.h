@@ -58,15 +58,6 @@ inline bool as_capsule(const btCollisionObject* object, btVector3* a, btVector3*
   return capsule_segment(object->getCollisionShape(), object->getWorldTransform(), a, b, radius);
 }
 
-/// Answers the sweep of `shape` from `from` to `to` against `object` exactly,
-/// reporting any hit to `result` as Bullet's objectQuerySingle would (a
-/// LocalConvexResult with the fraction, the world normal and point), and
-/// returns true; or returns false and reports nothing when no exact pair
-/// function covers this pair, and Bullet answers it. Defined in
-/// sweep_pairs.cpp.
-bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
-                      const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
-
 /// Reports an exact sweep's hit of `object` (world normal and point) to
 /// `result` as Bullet's objectQuerySingle reports a convex pair's: only when
 /// nearer than the closest hit so far.

@@ -26,9 +26,9 @@ namespace stepslide {
 /// broadphase is walked as before.
 ///
 /// It also holds the triangles of meshes around the character
-/// (TriangleCache), active while its walks run the queries' callbacks: the
-/// mesh pairs (triangle_pairs.cpp) and rays (rays.cpp) that those
-/// callbacks answer take their triangles from it instead of the mesh's tree.
+/// (TriangleCache, triangles()): the queries hand it to the pair functions
+/// they call (triangle_pairs.cpp, cylinder_contacts.cpp, rays.cpp), which
+/// take their triangles from it instead of the mesh's tree.
 class QueryRegion {
  public:
   /// How far the region reaches beyond the query that gathers it.
@@ -41,7 +41,6 @@ class QueryRegion {
   /// As `broadphase->aabbTest(low, high, callback)`.
   void aabb_test(btBroadphaseInterface* broadphase, const btVector3& low, const btVector3& high,
                  btBroadphaseAabbCallback& callback) {
-    TriangleCache::Use use(&triangles_);
     if (btDbvtBroadphase* dbvt = worth_a_region(broadphase)) {
       region_aabb_test(dbvt, low, high, callback);
     } else {
@@ -52,7 +51,6 @@ class QueryRegion {
   void ray_test(btBroadphaseInterface* broadphase, const btVector3& from, const btVector3& to,
                 btBroadphaseRayCallback& callback, const btVector3& low = btVector3(0, 0, 0),
                 const btVector3& high = btVector3(0, 0, 0)) {
-    TriangleCache::Use use(&triangles_);
     if (btDbvtBroadphase* dbvt = worth_a_region(broadphase)) {
       region_ray_test(dbvt, from, to, callback, low, high);
     } else {
@@ -70,6 +68,8 @@ class QueryRegion {
   int reuses() const { return reuses_; }
   /// The meshes' triangles around the character.
   const TriangleCache& triangles() const { return triangles_; }
+  /// The triangles the queries' pair functions read (passed to them).
+  TriangleCache& triangles() { return triangles_; }
 
  private:
   struct Token {

@@ -8,6 +8,7 @@
 #include "geometry/capsule_box.h"
 #include "collision/triangle_cache.h"
 
+#include "collision/dispatch.h"
 #include "collision/query_bounds.h"
 #include "geometry/shapes.h"
 #include "geometry/ray_cylinder.h"
@@ -15,6 +16,8 @@
 namespace stepslide {
 
 namespace {
+
+using detail::RayPair;
 
 /// rayTestSingle's callback for a triangle mesh (btCollisionWorld.cpp's
 /// BridgeTriangleRaycastCallback): each triangle hit, its normal turned
@@ -37,11 +40,14 @@ struct MeshRayBridge : btTriangleRaycastCallback {
 };
 
 /// The closest ray hit over the broadphase's candidates, as Bullet's own
-/// rayTest walks them, but a box hit from outside is answered by the exact
-/// slab test instead of Bullet's subsimplex cast (about 40 times cheaper).
+/// rayTest walks them, each answered by its pair function in the dispatch
+/// table's ray row (dispatch.h): a box or an upright cylinder hit from
+/// outside exactly (the box's slab test about 40 times cheaper than Bullet's
+/// subsimplex cast), a mesh from the TriangleCache; Bullet's rayTestSingle
+/// where the pair function declines.
 struct ClosestRay : btBroadphaseRayCallback {
-  ClosestRay(const btVector3& from, const btVector3& to, const btCollisionObject* self)
-      : from_(from), to_(to), self_(self), result(from, to) {
+  ClosestRay(const btVector3& from, const btVector3& to, const btCollisionObject* self, TriangleCache* triangles)
+      : from_(from), to_(to), self_(self), triangles_(triangles), result(from, to) {
     detail::aim_ray(this, from, to);
   }
 
@@ -50,35 +56,44 @@ struct ClosestRay : btBroadphaseRayCallback {
     auto* object = static_cast<btCollisionObject*>(proxy->m_clientObject);
     if (object == self_ || !result.needsCollision(object->getBroadphaseHandle())) return true;
     const btCollisionShape* shape = object->getCollisionShape();
-    ExactRayHit hit;
-    if (exact_ray(shape, object->getWorldTransform(), &hit)) {
-      if (hit.hit && hit.fraction < result.m_closestHitFraction) {
-        btCollisionWorld::LocalRayResult local(object, nullptr, hit.normal, hit.fraction);
-        result.addSingleResult(local, true);
-      }
-      return true;
-    }
-    if (cached_mesh_ray(object, shape)) return true;
+    if (answer(detail::kRayPairs[static_cast<int>(detail::body_kind(shape))], object, shape)) return true;
     btCollisionWorld::rayTestSingle(btTransform(btMatrix3x3::getIdentity(), from_),
                                     btTransform(btMatrix3x3::getIdentity(), to_), object, shape,
                                     object->getWorldTransform(), result);
     return true;
   }
 
-  /// The closest hit of the ray on `shape` at `pose` in `*hit`, when it has
-  /// an exact answer: a box or an upright cylinder the ray starts outside
-  /// of, or a small compound of such boxes (the stairs of a level). False:
-  /// ask Bullet.
-  bool exact_ray(const btCollisionShape* shape, const btTransform& pose, ExactRayHit* hit) const {
-    if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {
-      bool inside = false;
-      *hit = ray_box(from_, to_, pose, static_cast<const btBoxShape*>(shape)->getHalfExtentsWithMargin(), &inside);
-      return !inside;
+  /// Runs one pair function: true when it answered (its hit reported).
+  bool answer(RayPair pair, const btCollisionObject* object, const btCollisionShape* shape) {
+    ExactRayHit hit;
+    const btTransform& pose = object->getWorldTransform();
+    switch (pair) {
+      case RayPair::Box: {
+        bool inside = false;
+        hit = ray_box(from_, to_, pose, static_cast<const btBoxShape*>(shape)->getHalfExtentsWithMargin(), &inside);
+        if (inside) return false;
+        break;
+      }
+      case RayPair::Cylinder:
+        if (!detail::ray_cylinder(from_, to_, *static_cast<const btCylinderShape*>(shape), pose, &hit)) return false;
+        break;
+      case RayPair::CompoundBoxes:
+        if (!compound_boxes(static_cast<const btCompoundShape*>(shape), pose, &hit)) return false;
+        break;
+      case RayPair::CachedMesh: return cached_mesh_ray(object, shape);
+      case RayPair::Bullet: return false;
     }
-    if (shape->getShapeType() == CYLINDER_SHAPE_PROXYTYPE)
-      return detail::ray_cylinder(from_, to_, *static_cast<const btCylinderShape*>(shape), pose, hit);
-    if (shape->getShapeType() != COMPOUND_SHAPE_PROXYTYPE) return false;
-    const auto* compound = static_cast<const btCompoundShape*>(shape);
+    if (hit.hit && hit.fraction < result.m_closestHitFraction) {
+      btCollisionWorld::LocalRayResult local(object, nullptr, hit.normal, hit.fraction);
+      result.addSingleResult(local, true);
+    }
+    return true;
+  }
+
+  /// The closest hit of the ray on a small compound of boxes (the stairs of
+  /// a level) at `pose` in `*hit`, when the ray starts outside every child.
+  /// False: ask Bullet.
+  bool compound_boxes(const btCompoundShape* compound, const btTransform& pose, ExactRayHit* hit) const {
     constexpr int kMaxExactChildren = 64;  // beyond, Bullet's tree over the children pays off
     if (compound->getNumChildShapes() > kMaxExactChildren) return false;
     *hit = ExactRayHit{};
@@ -103,22 +118,22 @@ struct ClosestRay : btBroadphaseRayCallback {
 
   /// rayTestSingle against a triangle mesh (its branch for
   /// btBvhTriangleMeshShape, step for step) with the triangles from the
-  /// active TriangleCache instead of the mesh's tree; false, having done
-  /// nothing, where the cache does not answer for the shape.
+  /// TriangleCache instead of the mesh's tree; false, having done nothing,
+  /// where the cache does not answer for the shape (a heightfield).
   bool cached_mesh_ray(const btCollisionObject* object, const btCollisionShape* shape) {
-    TriangleCache* cache = TriangleCache::active();
-    if (cache == nullptr || shape->getShapeType() != TRIANGLE_MESH_SHAPE_PROXYTYPE) return false;
+    if (triangles_ == nullptr || shape->getShapeType() != TRIANGLE_MESH_SHAPE_PROXYTYPE) return false;
     const btTransform to_local = object->getWorldTransform().inverse();
     const btVector3 from_local = to_local * from_;
     const btVector3 to_local_point = to_local * to_;
     MeshRayBridge bridge(from_local, to_local_point, &result, object);
     bridge.m_hitFraction = result.m_closestHitFraction;
-    return cache->perform_raycast(shape, &bridge, from_local, to_local_point);
+    return triangles_->perform_raycast(shape, &bridge, from_local, to_local_point);
   }
 
   btVector3 from_;
   btVector3 to_;
   const btCollisionObject* self_;
+  TriangleCache* triangles_;
   btCollisionWorld::ClosestRayResultCallback result;
 };
 
@@ -129,7 +144,7 @@ RayHit CollisionQueries::ray(const btVector3& from, const btVector3& to) {
     ++counts_.repeated_rays;
     return impl_->last_ray.hit;
   }
-  ClosestRay callback(from, to, self_);
+  ClosestRay callback(from, to, self_, &impl_->region.triangles());
   impl_->region.ray_test(world_->getBroadphase(), from, to, callback);
   RayHit hit;
   if (callback.result.hasHit()) {

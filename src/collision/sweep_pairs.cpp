@@ -1,14 +1,17 @@
-// The sweep's exact pairs: one broadphase candidate of CollisionQueries::sweep
-// answered without Bullet's convex cast where a pair function has the answer
-// (box_sweeps.h), reported to the result callback as Bullet's
-// objectQuerySingle reports it.
+// The sweep's pair functions, run by the entries of the dispatch table
+// (dispatch.h): one broadphase candidate of CollisionQueries::sweep answered
+// without Bullet's convex cast where a pair function has the answer,
+// reported to the result callback as Bullet's objectQuerySingle reports it.
 #include <algorithm>
 #include <tuple>
 
 #include <BulletCollision/BroadphaseCollision/btDbvt.h>
 
+#include "collision/sweep_pairs.h"
+
 #include "collision/box_sweep_pairs.h"
 #include "collision/convex_sweep_pairs.h"
+#include "collision/dispatch.h"
 #include "collision/query_bounds.h"
 #include "geometry/shapes.h"
 #include "geometry/box_sweeps.h"
@@ -240,30 +243,31 @@ bool cylinder_compound_sweep(const btConvexShape* shape, const btTransform& from
 
 }  // namespace
 
-bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
-                      const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
-  const int target = object->getCollisionShape()->getShapeType();
-  // Round bodies and convex hulls: convex_sweep on exact support functions.
-  // Where a cylinder's rim meets a box's or hull's edge its normal is exact,
-  // convex_distance finishing on the crease (tied_minimum).
-  const bool round_or_hull_body = round_or_hull(target);
-  switch (shape->getShapeType()) {
-    case BOX_SHAPE_PROXYTYPE:  // a box character
-      if (target == BOX_SHAPE_PROXYTYPE) return box_box_sweep_pair(shape, from, to, object, result);
-      if (target == COMPOUND_SHAPE_PROXYTYPE) return box_compound_sweep(shape, from, to, object, result);
-      if (round_or_hull_body) return convex_sweep_pair(shape, from, to, object, result);
-      return box_triangle_sweep_pair(shape, from, to, object, result);  // meshes, heightfields; false otherwise
-    case CYLINDER_SHAPE_PROXYTYPE:  // a cylinder character
-      if (target == BOX_SHAPE_PROXYTYPE || round_or_hull_body) return convex_sweep_pair(shape, from, to, object, result);
-      if (target == COMPOUND_SHAPE_PROXYTYPE) return cylinder_compound_sweep(shape, from, to, object, result);
-      return cylinder_triangle_sweep_pair(shape, from, to, object, result);
-    default:  // a capsule or sphere
-      if (target == BOX_SHAPE_PROXYTYPE || target == COMPOUND_SHAPE_PROXYTYPE) {
-        return capsule_sweep(shape, from, to, object, result);
-      }
-      if (round_or_hull_body) return convex_sweep_pair(shape, from, to, object, result);
-      return triangle_sweep_pair(shape, from, to, object, result);  // meshes, heightfields; false otherwise
+bool sweep_pair(SweepPair pair, const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result,
+                TriangleCache* triangles) {
+  switch (pair) {
+    case SweepPair::CapsuleBoxes: return capsule_sweep(shape, from, to, object, result);
+    case SweepPair::CapsuleTriangles: return triangle_sweep_pair(shape, from, to, object, result, triangles);
+    case SweepPair::BoxBox: return box_box_sweep_pair(shape, from, to, object, result);
+    case SweepPair::BoxCompound: return box_compound_sweep(shape, from, to, object, result);
+    case SweepPair::BoxTriangles: return box_triangle_sweep_pair(shape, from, to, object, result, triangles);
+    case SweepPair::CylinderCompound: return cylinder_compound_sweep(shape, from, to, object, result);
+    case SweepPair::CylinderTriangles: return cylinder_triangle_sweep_pair(shape, from, to, object, result, triangles);
+    // Round bodies and convex hulls: convex_sweep on exact support functions.
+    // Where a cylinder's rim meets a box's or hull's edge its normal is exact,
+    // convex_distance finishing on the crease (tied_minimum).
+    case SweepPair::Convex:
+    case SweepPair::ConvexRemembered: return convex_sweep_pair(shape, from, to, object, result);
   }
+  return false;
+}
+
+bool exact_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                      const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result,
+                      TriangleCache* triangles) {
+  const SweepPair pair = pair_cell(mover_kind(shape), object->getCollisionShape()).sweep;
+  return sweep_pair(pair, shape, from, to, object, result, triangles);
 }
 
 }  // namespace stepslide::detail

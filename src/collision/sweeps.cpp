@@ -1,6 +1,6 @@
 // The adapter's convex cast: the closest hit that opposes the motion.
 // Bullet's convexSweepTest, unrolled so each broadphase candidate can be
-// answered by an exact pair function (exact_sweep_pair) before Bullet's
+// answered by its pair function in the dispatch table (dispatch.h) before Bullet's
 // iterative cast: the same broadphase walk, the same per-object
 // objectQuerySingle, the same result callback.
 #include "stepslide/collision.h"
@@ -8,6 +8,8 @@
 #include "collision/queries_impl.h"
 
 #include "collision/convex_sweep_pairs.h"
+#include "collision/dispatch.h"
+#include "collision/sweep_pairs.h"
 #include "collision/query_bounds.h"
 #include "geometry/shapes.h"
 
@@ -18,6 +20,8 @@
 namespace stepslide {
 
 namespace {
+
+using detail::SweepPair;
 
 constexpr double kGrazingCosine = 1e-6;
 
@@ -62,8 +66,15 @@ struct ClosestOpposingSweep : btCollisionWorld::ConvexResultCallback {
 /// exactly where a pair function has the answer and by Bullet otherwise.
 struct SweepPairs : btBroadphaseRayCallback {
   SweepPairs(const btCollisionWorld* world, const btConvexShape* shape, const btTransform& from,
-             const btTransform& to, ClosestOpposingSweep* result, CastMemo* memo)
-      : world_(world), shape_(shape), from_(from), to_(to), result_(result), memo_(memo) {
+             const btTransform& to, ClosestOpposingSweep* result, CastMemo* memo, TriangleCache* triangles)
+      : world_(world),
+        shape_(shape),
+        from_(from),
+        to_(to),
+        result_(result),
+        memo_(memo),
+        triangles_(triangles),
+        mover_(detail::mover_kind(shape)) {
     detail::aim_ray(this, from.getOrigin(), to.getOrigin());
   }
 
@@ -77,11 +88,12 @@ struct SweepPairs : btBroadphaseRayCallback {
     // tick: the memo would only miss. The exact pair sweeps are cheap but
     // for a cylinder's against curved bodies (GJK's last steps Newton's at
     // each of its steps): those are remembered too.
-    if (detail::curved_sweep_pair(shape_, object) && unmoving_convex(object)) {
+    const SweepPair pair = detail::pair_cell(mover_, object->getCollisionShape()).sweep;
+    if (pair == SweepPair::ConvexRemembered && unmoving_convex(object)) {
       memo_->cast(shape_, from_, to_, object, result_, detail::convex_sweep_pair);
       return true;
     }
-    if (detail::exact_sweep_pair(shape_, from_, to_, object, result_)) return true;
+    if (detail::sweep_pair(pair, shape_, from_, to_, object, result_, triangles_)) return true;
     if (unmoving_convex(object)) {
       memo_->cast(shape_, from_, to_, object, result_);
       return true;
@@ -101,6 +113,8 @@ struct SweepPairs : btBroadphaseRayCallback {
   btTransform to_;
   ClosestOpposingSweep* result_;
   CastMemo* memo_;
+  TriangleCache* triangles_;
+  detail::MoverKind mover_;
 };
 
 /// The bounds of `shape` at `from`'s rotation about the origin, which the
@@ -166,7 +180,7 @@ SweepHit CollisionQueries::sweep(const btConvexShape* shape, const btTransform& 
   btVector3 low;
   btVector3 high;
   shape_bounds(shape, from, &low, &high);
-  SweepPairs pairs(world_, shape, from, to, &callback, &impl_->cast_memo);
+  SweepPairs pairs(world_, shape, from, to, &callback, &impl_->cast_memo, &impl_->region.triangles());
   impl_->region.ray_test(world_->getBroadphase(), from.getOrigin(), to_origin, pairs, low, high);
   return callback.hit;
 }

@@ -132,25 +132,7 @@ class TriangleCache {
   int gathers() const { return gathers_; }
   int reuses() const { return reuses_; }
 
-  /// The cache the adapter's triangle pairs use while one of
-  /// CollisionQueries' walks runs (set by Use), or null: Bullet's walk.
-  static TriangleCache* active() { return active_; }
-  /// Makes `cache` the active one for its lifetime (restores the previous).
-  class Use {
-   public:
-    explicit Use(TriangleCache* cache) : previous_(active_) { active_ = cache; }
-    ~Use() { active_ = previous_; }
-    Use(const Use&) = delete;
-    Use& operator=(const Use&) = delete;
-
-   private:
-    TriangleCache* previous_;
-  };
-
  private:
-  // Inline, so setting it costs a store, not a call, per query.
-  static inline thread_local TriangleCache* active_ = nullptr;
-
   /// The leaves of one mesh's region, in the tree's array order: quantised
   /// boxes in blocks of kBlock (structure of arrays, padded with boxes that
   /// meet nothing) for a filter the compiler vectorises, and per leaf the

@@ -45,13 +45,13 @@ void bounds(const btVector3* points, int count, double grow, btVector3* low, btV
 }
 
 /// The shape's triangles whose bounds meet low..high, to `gather` (a
-/// btTriangleCallback and a TriangleVisitor): from the active TriangleCache
+/// btTriangleCallback and a TriangleVisitor): from `cache` (may be null)
 /// where it answers for the shape (the same triangles in the same order,
 /// with their planes and remembered closest points, but only those within
 /// kCullSlack of the box), else from the shape's own walk.
 template <class Gather>
-void each_triangle(const btConcaveShape* shape, Gather* gather, const btVector3& low, const btVector3& high) {
-  TriangleCache* cache = TriangleCache::active();
+void each_triangle(const btConcaveShape* shape, Gather* gather, const btVector3& low, const btVector3& high,
+                   TriangleCache* cache) {
   const btVector3 slack(kCullSlack, kCullSlack, kCullSlack);
   if (cache == nullptr || !cache->visit_triangles(shape, low, high, low - slack, high + slack, gather))
     shape->processAllTriangles(gather, low, high);
@@ -241,8 +241,7 @@ struct SweepInShape final : btTriangleCallback, TriangleVisitor {
 }  // namespace
 
 void process_triangles(const btConcaveShape* shape, btTriangleCallback* callback, const btVector3& low,
-                       const btVector3& high) {
-  TriangleCache* cache = TriangleCache::active();
+                       const btVector3& high, TriangleCache* cache) {
   if (cache == nullptr || !cache->process_all_triangles(shape, callback, low, high))
     shape->processAllTriangles(callback, low, high);
 }
@@ -252,7 +251,7 @@ bool is_triangle_shape(const btCollisionShape* shape) {
 }
 
 bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, const btCollisionObject* object,
-                       double max_distance, std::vector<Contact>* out) {
+                       double max_distance, std::vector<Contact>* out, TriangleCache* triangles) {
   if (!is_triangle_shape(object->getCollisionShape())) return false;
   const auto* shape = static_cast<const btConcaveShape*>(object->getCollisionShape());
   const btTransform& pose = object->getWorldTransform();
@@ -263,7 +262,7 @@ bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, co
   btVector3 low;
   btVector3 high;
   bounds(ends, 2, radius + margin + std::max(max_distance, 0.0), &low, &high);
-  each_triangle(shape, &gather, low, high);
+  each_triangle(shape, &gather, low, high, triangles);
   if (gather.touching) return false;
   const btMatrix3x3& basis = pose.getBasis();
   for (const TriangleContact& t : gather.found) {
@@ -279,7 +278,7 @@ bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, co
 }
 
 bool triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
-                         const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+                         const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result, TriangleCache* triangles) {
   if (!is_triangle_shape(object->getCollisionShape())) return false;  // cast only once it is one
   const auto* world_shape = static_cast<const btConcaveShape*>(object->getCollisionShape());
   btVector3 a;
@@ -299,7 +298,7 @@ bool triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, co
   // capsule_triangle_sweep, reports those too): the set visited is then all
   // of them whatever the tree's quantised bounds add.
   bounds(ends, 4, radius + margin + kSweepReach, &low, &high);
-  each_triangle(world_shape, &gather, low, high);
+  each_triangle(world_shape, &gather, low, high, triangles);
   if (gather.touching) return false;
   report_triangle_hits(&gather.hits, object, margin, result);
   return true;

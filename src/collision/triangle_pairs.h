@@ -42,7 +42,7 @@ inline bool triangle_meets_bounds(const btVector3* v, const btVector3& low, cons
 /// active TriangleCache where it answers for the shape (the same triangles
 /// in the same order, with the same vertices, part and index).
 void process_triangles(const btConcaveShape* shape, btTriangleCallback* callback, const btVector3& low,
-                       const btVector3& high);
+                       const btVector3& high, TriangleCache* triangles);
 
 /// Appends to `out` one contact per triangle of `object` (a mesh or
 /// heightfield) closer than `max_distance` to the capsule a→b of `radius`,
@@ -50,7 +50,7 @@ void process_triangles(const btConcaveShape* shape, btTriangleCallback* callback
 /// true; or appends nothing and returns false when the capsule's axis
 /// touches a triangle (no unique normal: Bullet answers).
 bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, const btCollisionObject* object,
-                       double max_distance, std::vector<Contact>* out);
+                       double max_distance, std::vector<Contact>* out, TriangleCache* triangles = nullptr);
 
 /// The sweep of `shape` (a capsule or sphere) from `from` to `to` against
 /// `object` (a mesh or heightfield), each triangle's first touch reported to
@@ -67,7 +67,7 @@ bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, co
 /// Returns false, reporting nothing, for other shapes or objects, or when the
 /// shape starts with its axis touching a triangle (Bullet answers).
 bool triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
-                         const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result);
+                         const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result, TriangleCache* triangles = nullptr);
 
 /// True when the closest points a sweep remembered in `slot` (of another
 /// capsule and the same triangle, in the same frame) prove that the capsule

@@ -92,10 +92,8 @@ void expect_as_brute_force(bool field) {
     // The sweep: the earliest fraction of every triangle's own sweep.
     btCollisionWorld::ClosestConvexResultCallback ours(at, at + motion);
     bool answered = false;
-    {
-      TriangleCache::Use use(step % 3 == 0 ? nullptr : &cache);  // with and without the cache
-      answered = detail::box_triangle_sweep_pair(&box, from, to, &ground.object, &ours);
-    }
+    answered = detail::box_triangle_sweep_pair(&box, from, to, &ground.object, &ours,
+                                               step % 3 == 0 ? nullptr : &cache);  // with and without the cache
     const btTransform start = pose.inverseTimes(from);
     const btVector3 local_motion = pose.getBasis().transpose() * (to.getOrigin() - from.getOrigin());
     bool all_answered = true;
@@ -117,10 +115,8 @@ void expect_as_brute_force(bool field) {
     character.setWorldTransform(from);
     const double max_distance = random.uniform(0.0, 0.3);
     std::vector<Contact> found;
-    {
-      TriangleCache::Use use(step % 3 == 1 ? nullptr : &cache);
-      ASSERT_TRUE(detail::box_triangle_contacts(&character, &ground.object, max_distance, &found));
-    }
+    ASSERT_TRUE(detail::box_triangle_contacts(&character, &ground.object, max_distance, &found,
+                                              step % 3 == 1 ? nullptr : &cache));
     std::vector<double> distances;
     for (const auto& t : ground.all.triangles) {
       const btVector3 world[3] = {pose * t.v[0], pose * t.v[1], pose * t.v[2]};

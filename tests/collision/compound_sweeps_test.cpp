@@ -11,6 +11,7 @@
 
 #include "collision/convex_sweep_pairs.h"
 #include "collision/query_bounds.h"
+#include "collision/sweep_pairs.h"
 #include "geometry/shapes.h"
 #include "stepslide/character.h"
 #include "support/cast_agreement.h"

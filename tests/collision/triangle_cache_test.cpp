@@ -407,10 +407,7 @@ AdapterCounts expect_answers_as_without(btCollisionShape* shape, const btTransfo
     std::vector<Contact> cached;
     const bool plain_answered = detail::triangle_contacts(at - axis, at + axis, 0.3, &ground, threshold, &plain);
     bool cached_answered = false;
-    {
-      TriangleCache::Use use(cache);
-      cached_answered = detail::triangle_contacts(at - axis, at + axis, 0.3, &ground, threshold, &cached);
-    }
+    cached_answered = detail::triangle_contacts(at - axis, at + axis, 0.3, &ground, threshold, &cached, cache);
     EXPECT_EQ(plain_answered, cached_answered) << "step " << step;
     EXPECT_EQ(plain.size(), cached.size()) << "step " << step;
     if (plain.size() != cached.size()) return counts;
@@ -432,10 +429,7 @@ AdapterCounts expect_answers_as_without(btCollisionShape* shape, const btTransfo
       btCollisionWorld::ClosestConvexResultCallback cached_sweep(at, at + motion);
       const bool plain_swept = detail::triangle_sweep_pair(&capsule_shape, pose, to, &ground, &plain_sweep);
       bool cached_swept = false;
-      {
-        TriangleCache::Use use(cache);
-        cached_swept = detail::triangle_sweep_pair(&capsule_shape, pose, to, &ground, &cached_sweep);
-      }
+      cached_swept = detail::triangle_sweep_pair(&capsule_shape, pose, to, &ground, &cached_sweep, cache);
       expect_same_sweep(plain_sweep, plain_swept, cached_sweep, cached_swept, step);
       counts.hits += plain_sweep.hasHit() ? 1 : 0;
       const btTransform box_to(box_pose.getBasis(), at + motion);
@@ -443,10 +437,7 @@ AdapterCounts expect_answers_as_without(btCollisionShape* shape, const btTransfo
       btCollisionWorld::ClosestConvexResultCallback cached_box(at, at + motion);
       const bool plain_boxed = detail::box_triangle_sweep_pair(&box_shape, box_pose, box_to, &ground, &plain_box);
       bool cached_boxed = false;
-      {
-        TriangleCache::Use use(cache);
-        cached_boxed = detail::box_triangle_sweep_pair(&box_shape, box_pose, box_to, &ground, &cached_box);
-      }
+      cached_boxed = detail::box_triangle_sweep_pair(&box_shape, box_pose, box_to, &ground, &cached_box, cache);
       expect_same_sweep(plain_box, plain_boxed, cached_box, cached_boxed, step);
       counts.box_hits += plain_box.hasHit() ? 1 : 0;
     }
