@@ -6,6 +6,7 @@
 
 #include <BulletCollision/BroadphaseCollision/btDbvt.h>
 
+#include "collision/compound.h"
 #include "geometry/shapes.h"
 #include "geometry/box_box.h"
 #include "geometry/box_distance.h"
@@ -79,20 +80,14 @@ bool contact_with_box(const btTransform& a, const btVector3& ha, double ra, cons
   return true;
 }
 
-/// Compounds with more children than this are Bullet's (its tree culls them).
-constexpr int kMaxChildren = 64;
-
 /// The character's contacts with the box children of `compound` whose tree
 /// bounds meet its own grown by `max_distance`; false, with what it added
 /// taken back, where a child is not a box or only Bullet answers it.
 bool contacts_with_children(const btCollisionObject* character, const btVector3& ha, double ra,
                             const btCollisionObject* other, const btCompoundShape* compound, double max_distance,
                             std::vector<Contact>* out) {
-  const int n = compound->getNumChildShapes();
-  if (n > kMaxChildren) return false;
-  for (int i = 0; i < n; ++i) {
-    if (compound->getChildShape(i)->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
-  }
+  const auto box = [](const btCollisionShape* child) { return child->getShapeType() == BOX_SHAPE_PROXYTYPE; };
+  if (!all_children(*compound, box)) return false;
   const btTransform& a = character->getWorldTransform();
   const btTransform& pose = other->getWorldTransform();
   btVector3 low, high;
@@ -101,20 +96,20 @@ bool contacts_with_children(const btCollisionObject* character, const btVector3&
   low -= btVector3(reach, reach, reach);
   high += btVector3(reach, reach, reach);
   const std::size_t before = out->size();
-  const btCompoundShapeChild* children = const_cast<btCompoundShape*>(compound)->getChildList();
-  for (int i = 0; i < n; ++i) {
-    const btDbvtNode* node = children[i].m_node;
-    if (node != nullptr && !TestAabbAgainstAabb2(low, high, node->volume.Mins(), node->volume.Maxs())) continue;
-    const auto* box = static_cast<const btBoxShape*>(children[i].m_childShape);
-    btVector3 hb;
-    double rb = 0.0;
-    if (!core_of(box, &hb, &rb) ||
-        !contact_with_box(a, ha, ra, other, box, pose * children[i].m_transform, hb, rb, max_distance, out)) {
-      out->resize(before);
-      return false;
-    }
-  }
-  return true;
+  const bool answered = walk_children(
+      *compound, pose,
+      [&](const btVector3& leaf_low, const btVector3& leaf_high) {
+        return TestAabbAgainstAabb2(low, high, leaf_low, leaf_high);
+      },
+      [&](const btCollisionShape* child, const btTransform& at, int) {
+        const auto* child_box = static_cast<const btBoxShape*>(child);
+        btVector3 hb;
+        double rb = 0.0;
+        return core_of(child_box, &hb, &rb) &&
+               contact_with_box(a, ha, ra, other, child_box, at, hb, rb, max_distance, out);
+      });
+  if (!answered) out->resize(before);
+  return answered;
 }
 
 }  // namespace

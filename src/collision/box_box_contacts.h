@@ -16,7 +16,7 @@ namespace stepslide::detail {
 /// has no contact, and costs the six axes instead of the exact distance.
 bool box_box_beyond(const btCollisionObject* character, const btCollisionObject* other, double max_distance);
 
-/// When `character` is a box and `other` a box or a compound of at most 64
+/// When `character` is a box and `other` a box or a compound of at most kMaxCompoundChildren
 /// boxes (a ramp, a level's stairs), adds the contact with each box to
 /// `out` and returns true, or returns false with nothing added where only
 /// Bullet answers (another shape, a margin inverting a core, or cores

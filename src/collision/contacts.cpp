@@ -7,6 +7,7 @@
 
 #include "collision/box_box_contacts.h"
 #include "collision/box_triangle_contacts.h"
+#include "collision/compound.h"
 #include "collision/cylinder_contacts.h"
 #include "collision/dispatch.h"
 #include "collision/query_bounds.h"
@@ -134,21 +135,18 @@ struct PairContacts : btBroadphaseAabbCallback {
   /// nothing there), but every child must still be a box for an exact answer.
   bool add_compound(const btCollisionObject* other, const btCompoundShape* compound, const btTransform& pose,
                     std::vector<Contact>* out) {
-    const int n = compound->getNumChildShapes();
-    if (n > 64) return false;
-    for (int i = 0; i < n; ++i) {
-      const btCollisionShape* child = compound->getChildShape(i);
-      if (child->getShapeType() != BOX_SHAPE_PROXYTYPE || inverted(static_cast<const btBoxShape*>(child))) return false;
-    }
+    const auto cored_box = [](const btCollisionShape* child) {
+      return child->getShapeType() == BOX_SHAPE_PROXYTYPE && !inverted(static_cast<const btBoxShape*>(child));
+    };
+    if (!detail::all_children(*compound, cored_box)) return false;
     const double reach = threshold_ + radius_ + detail::kBoundsSlack;
     const bool cull = threshold_ + radius_ >= 0.0;  // else a culled child might be one the segment touches
     const detail::Bounds near = detail::Bounds::of_segment(pose.invXform(a_), pose.invXform(b_), reach);
-    for (int i = 0; i < n; ++i) {
-      if (cull && !detail::child_may_touch(*compound, i, near)) continue;
-      const auto* box = static_cast<const btBoxShape*>(compound->getChildShape(i));
-      if (!add_box(other, box, pose * compound->getChildTransform(i), out)) return false;
-    }
-    return true;
+    return detail::walk_children(
+        *compound, pose, [&](const btVector3& low, const btVector3& high) { return !cull || near.overlaps(low, high); },
+        [&](const btCollisionShape* child, const btTransform& at, int) {
+          return add_box(other, static_cast<const btBoxShape*>(child), at, out);
+        });
   }
 
   static bool inverted(const btBoxShape* box) {

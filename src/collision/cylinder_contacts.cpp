@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "collision/compound.h"
 #include "geometry/gjk.h"
 #include "geometry/shapes.h"
 #include "collision/triangle_cache.h"
@@ -24,18 +25,9 @@ bool is_cylinder(const btCollisionShape* shape) { return shape->getShapeType() =
 /// as on it (rounding; its rounded edges count as sharp).
 constexpr double kOnBody = 1e-9;
 
-/// Children a compound may have for an exact answer (a level's stairs are
-/// a few dozen boxes).
-constexpr int kMaxChildren = 64;
-
 bool has_cylinder_child(const btCollisionShape* shape) {
-  if (shape->getShapeType() != COMPOUND_SHAPE_PROXYTYPE) return false;
-  const auto* compound = static_cast<const btCompoundShape*>(shape);
-  if (compound->getNumChildShapes() > kMaxChildren) return false;
-  for (int i = 0; i < compound->getNumChildShapes(); ++i) {
-    if (is_cylinder(compound->getChildShape(i))) return true;
-  }
-  return false;
+  return shape->getShapeType() == COMPOUND_SHAPE_PROXYTYPE &&
+         any_child(*static_cast<const btCompoundShape*>(shape), is_cylinder);
 }
 
 /// The middle of the feature of `shape` at `pose` lowest along `normal`
@@ -211,10 +203,7 @@ void triangle_pairs(const PairInput& world_in, const btConvexShape* character_sh
 
 bool compound_pairs(const PairInput& in, const btConvexShape* character_shape, const btCompoundShape* compound,
                     const btTransform& pose) {
-  const int n = compound->getNumChildShapes();
-  for (int i = 0; i < n; ++i) {
-    if (!compound->getChildShape(i)->isConvex()) return false;
-  }
+  if (!all_children(*compound, [](const btCollisionShape* child) { return child->isConvex(); })) return false;
   // Children whose tree bounds miss the character's, grown by how far a
   // contact may be, are skipped without composing their pose.
   btVector3 low;
@@ -223,13 +212,15 @@ bool compound_pairs(const PairInput& in, const btConvexShape* character_shape, c
   const double reach = std::max(0.0, in.max_distance) + 1e-9;
   low -= btVector3(reach, reach, reach);
   high += btVector3(reach, reach, reach);
-  for (int i = 0; i < n; ++i) {
-    const btDbvtNode* node = const_cast<btCompoundShape*>(compound)->getChildList()[i].m_node;
-    if (node != nullptr && !TestAabbAgainstAabb2(low, high, node->volume.Mins(), node->volume.Maxs())) continue;
-    convex_pair(in, static_cast<const btConvexShape*>(compound->getChildShape(i)),
-                pose * compound->getChildTransform(i));
-  }
-  return true;
+  return walk_children(
+      *compound, pose,
+      [&](const btVector3& leaf_low, const btVector3& leaf_high) {
+        return TestAabbAgainstAabb2(low, high, leaf_low, leaf_high);
+      },
+      [&](const btCollisionShape* child, const btTransform& at, int) {
+        convex_pair(in, static_cast<const btConvexShape*>(child), at);
+        return true;
+      });
 }
 
 }  // namespace

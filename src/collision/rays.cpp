@@ -8,6 +8,7 @@
 #include "geometry/capsule_box.h"
 #include "collision/triangle_cache.h"
 
+#include "collision/compound.h"
 #include "collision/dispatch.h"
 #include "collision/query_bounds.h"
 #include "geometry/shapes.h"
@@ -94,26 +95,23 @@ struct ClosestRay : btBroadphaseRayCallback {
   /// a level) at `pose` in `*hit`, when the ray starts outside every child.
   /// False: ask Bullet.
   bool compound_boxes(const btCompoundShape* compound, const btTransform& pose, ExactRayHit* hit) const {
-    constexpr int kMaxExactChildren = 64;  // beyond, Bullet's tree over the children pays off
-    if (compound->getNumChildShapes() > kMaxExactChildren) return false;
+    const auto box = [](const btCollisionShape* child) { return child->getShapeType() == BOX_SHAPE_PROXYTYPE; };
+    if (!detail::all_children(*compound, box)) return false;
     *hit = ExactRayHit{};
-    for (int i = 0; i < compound->getNumChildShapes(); ++i) {
-      if (compound->getChildShape(i)->getShapeType() != BOX_SHAPE_PROXYTYPE) return false;
-    }
     // A child whose tree bounds the ray's bounds miss is neither hit nor
     // holds the ray's start: ray_box would answer "no hit, outside".
     const detail::Bounds near =
         detail::Bounds::of_segment(pose.invXform(from_), pose.invXform(to_), detail::kBoundsSlack);
-    for (int i = 0; i < compound->getNumChildShapes(); ++i) {
-      if (!detail::child_may_touch(*compound, i, near)) continue;
-      const btCollisionShape* child = compound->getChildShape(i);
-      bool inside = false;
-      const ExactRayHit h = ray_box(from_, to_, pose * compound->getChildTransform(i),
-                                    static_cast<const btBoxShape*>(child)->getHalfExtentsWithMargin(), &inside);
-      if (inside) return false;
-      if (h.hit && (!hit->hit || h.fraction < hit->fraction)) *hit = h;
-    }
-    return true;
+    return detail::walk_children(
+        *compound, pose, [&](const btVector3& low, const btVector3& high) { return near.overlaps(low, high); },
+        [&](const btCollisionShape* child, const btTransform& at, int) {
+          bool inside = false;
+          const ExactRayHit h =
+              ray_box(from_, to_, at, static_cast<const btBoxShape*>(child)->getHalfExtentsWithMargin(), &inside);
+          if (inside) return false;
+          if (h.hit && (!hit->hit || h.fraction < hit->fraction)) *hit = h;
+          return true;
+        });
   }
 
   /// rayTestSingle against a triangle mesh (its branch for

@@ -10,6 +10,7 @@
 #include "collision/sweep_pairs.h"
 
 #include "collision/box_sweep_pairs.h"
+#include "collision/compound.h"
 #include "collision/convex_sweep_pairs.h"
 #include "collision/dispatch.h"
 #include "collision/query_bounds.h"
@@ -20,11 +21,6 @@
 namespace stepslide::detail {
 
 namespace {
-
-/// Compound shapes with more children than this go to Bullet, whose tree
-/// culls them (as the ray and contact queries do).
-constexpr int kMaxCompoundChildren = 64;
-
 
 /// One child's hit, kept until every child is answered (plain, so the
 /// array of them costs nothing to set up).
@@ -45,9 +41,8 @@ template <typename ChildSweep>
 bool sweep_children(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                     const btCompoundShape* compound, const btTransform& pose, ChildHit* hits, int* count,
                     ChildSweep&& child_sweep) {
-  const int n = compound->getNumChildShapes();
-  if (n > kMaxCompoundChildren) return false;
-  if (n == 0) return true;
+  if (compound->getNumChildShapes() > kMaxCompoundChildren) return false;
+  if (compound->getNumChildShapes() == 0) return true;
   btVector3 low;
   btVector3 high;
   btVector3 to_low;
@@ -58,28 +53,12 @@ bool sweep_children(const btConvexShape* shape, const btTransform& from, const b
   low.setMin(to_low);
   high.setMax(to_high);
   // The tree's leaf for each child holds the bounds Bullet tests.
-  const bool culled = compound->getDynamicAabbTree() != nullptr;
-  // (Bullet offers the child list only to a non-const compound; we read it.)
-  const btCompoundShapeChild* children = const_cast<btCompoundShape*>(compound)->getChildList();
-  for (int i = 0; i < n; ++i) {
-    if (culled && children[i].m_node != nullptr) {
-      const btDbvtVolume& bounds = children[i].m_node->volume;
-      if (!TestAabbAgainstAabb2(low, high, bounds.Mins(), bounds.Maxs())) continue;
-    }
-    if (!child_sweep(children[i].m_childShape, pose * children[i].m_transform, i, hits, count)) return false;
-  }
-  return true;
-}
-
-/// Whether every child of `compound` passes `answered` (checked before any
-/// is swept, so a compound with one child nobody answers costs nothing).
-template <typename Answered>
-bool all_children(const btCompoundShape* compound, Answered&& answered) {
-  const int n = compound->getNumChildShapes();
-  for (int i = 0; i < n; ++i) {
-    if (!answered(compound->getChildShape(i))) return false;
-  }
-  return true;
+  return walk_children(
+      *compound, pose,
+      [&](const btVector3& leaf_low, const btVector3& leaf_high) {
+        return TestAabbAgainstAabb2(low, high, leaf_low, leaf_high);
+      },
+      [&](const btCollisionShape* child, const btTransform& at, int i) { return child_sweep(child, at, i, hits, count); });
 }
 
 /// The moving capsule against the boxes of one object: a box, or the box
@@ -214,7 +193,7 @@ bool sweep_compound(const btConvexShape* shape, const btTransform& from, const b
 bool box_compound_sweep(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                         const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
   const auto* compound = static_cast<const btCompoundShape*>(object->getCollisionShape());
-  if (!is_cored_box(shape) || !all_children(compound, is_cored_box)) return false;
+  if (!is_cored_box(shape) || !all_children(*compound, is_cored_box)) return false;
   const auto* box = static_cast<const btBoxShape*>(shape);
   const btVector3 motion = to.getOrigin() - from.getOrigin();
   return sweep_compound(shape, from, to, object, result, [&](const btCollisionShape* child, const btTransform& at) {
@@ -232,7 +211,7 @@ bool cylinder_compound_sweep(const btConvexShape* shape, const btTransform& from
   const auto answered_child = [](const btCollisionShape* child) {
     return is_cored_box(child) || is_cored_upright_cylinder(child);
   };
-  if (!is_cored_upright_cylinder(shape) || !all_children(compound, answered_child)) return false;
+  if (!is_cored_upright_cylinder(shape) || !all_children(*compound, answered_child)) return false;
   const ConvexSolid mover = ConvexSolid::of(shape, from);
   const btVector3 motion = to.getOrigin() - from.getOrigin();
   return sweep_compound(shape, from, to, object, result, [&](const btCollisionShape* child, const btTransform& at) {
