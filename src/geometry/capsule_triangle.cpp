@@ -282,13 +282,13 @@ bool comes_within_stop(const btVector3& a, const btVector3& b, double radius, co
 }
 
 /// capsule_triangle_sweep, its start contact from `start_contact` (a
-/// template: Bullet's path calls Computed's directly). `eager`: ask
-/// comes_within_stop at the first step, as the answer was first written
-/// (capsule_triangle_sweep_eager, for tests); else only when the steps
-/// alone do not settle it (see below): the same answer, bit for bit.
+/// template: Bullet's path calls Computed's directly). comes_within_stop is
+/// asked only when the steps alone do not settle it (see below); asked at
+/// the first step it gives the same answer, bit for bit
+/// (tests/collision/sweep_touch_deferred_test.cpp).
 template <class Start>
 TriangleSweep sweep_from(const btVector3& a, const btVector3& b, double radius, const btVector3& m, const Triangle& tri,
-                         const Plane& plane, Start& start_contact, bool eager, double until) {
+                         const Plane& plane, Start& start_contact, double until) {
   TriangleSweep result;
   if (beside_plane(a, b, m, tri, plane, radius + kBulletStop)) return result;
   const TriangleContact& start = start_contact.get();
@@ -314,7 +314,6 @@ TriangleSweep sweep_from(const btVector3& a, const btVector3& b, double radius, 
   btVector3 normal = start.normal;
   btVector3 point = start.point;
   bool within_stop = false;  // comes_within_stop asked, and true
-  const int ask_at = eager ? 0 : kStepsBeforeTouch;
   for (int iterations = 0; distance > kBulletStop;) {
     const double closing = -m.dot(normal);
     if (closing <= SIMD_EPSILON) return result;
@@ -322,7 +321,7 @@ TriangleSweep sweep_from(const btVector3& a, const btVector3& b, double radius, 
     if (next > 1.0 || next < 0.0 || next <= lambda) return result;
     // The steps never pass the touch: a hit, if any, comes at or after next.
     if (next > until) return result;
-    if (iterations == ask_at) {
+    if (iterations == kStepsBeforeTouch) {
       if (!comes_within_stop(a, b, radius, m, tri, plane)) return result;
       within_stop = true;
     }
@@ -355,19 +354,12 @@ TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, dou
                                      const Triangle& tri, double until) {
   const Plane plane = plane_of(tri);
   Computed start(a, b, radius, tri, plane);
-  return sweep_from(a, b, radius, m, tri, plane, start, false, until);
+  return sweep_from(a, b, radius, m, tri, plane, start, until);
 }
 
 TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
                                      const Triangle& tri, const Plane& plane, StartContact& start, double until) {
-  return sweep_from(a, b, radius, m, tri, plane, start, false, until);
-}
-
-TriangleSweep capsule_triangle_sweep_eager(const btVector3& a, const btVector3& b, double radius,
-                                           const btVector3& m, const Triangle& tri) {
-  const Plane plane = plane_of(tri);
-  Computed start(a, b, radius, tri, plane);
-  return sweep_from(a, b, radius, m, tri, plane, start, true, 1.0);
+  return sweep_from(a, b, radius, m, tri, plane, start, until);
 }
 
 }  // namespace stepslide::detail

@@ -112,10 +112,5 @@ TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, dou
 TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
                                      const Triangle& triangle, const TrianglePlane& plane, StartContact& start,
                                      double until = 1.0);
-/// capsule_triangle_sweep as first written: whether the capsule comes within
-/// 1 mm at all is asked at the first step of the advancement, not deferred.
-/// The same answer bit for bit; kept so tests can show it.
-TriangleSweep capsule_triangle_sweep_eager(const btVector3& a, const btVector3& b, double radius,
-                                           const btVector3& motion, const Triangle& triangle);
 
 }  // namespace stepslide::detail
