@@ -3,10 +3,15 @@
 // defaults; nothing here queries the world.
 #pragma once
 
-#include <btBulletCollisionCommon.h>
+#include <LinearMath/btTransform.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
+
+class btCollisionObject;
+class btCollisionWorld;
+class btConvexShape;
 
 namespace stepslide {
 
@@ -18,6 +23,23 @@ struct CharacterShapeDesc {
   double height = 1.8;                    ///< capsule (tip to tip), cylinder. m
   btVector3 half_extents{0.3, 0.9, 0.3};  ///< box. m
 };
+
+/// Bullet rounds a box's edges by its collision margin, carved out of the
+/// box (btBoxShape::setMargin keeps the outer size). 1 mm keeps edges crisp
+/// while leaving GJK well conditioned (Bullet's default 4 cm would round them
+/// visibly). The scenario world's boxes, a box-shaped character and the
+/// capture recorder's replica of a world's boxes all use box_margin(), so
+/// they cannot drift apart; a game that builds its level's boxes with it is
+/// captured exactly.
+constexpr double kBoxMargin = 0.001;
+
+/// The margin of a box of `half_extents`: 1 mm, or half its smallest half
+/// extent when that is less, so the core (half extents - margin) keeps at
+/// least half of every extent and never inverts. Depends on the box's size
+/// only, never on which axis is its thinnest.
+inline double box_margin(const btVector3& half_extents) {
+  return std::min(kBoxMargin, 0.5 * std::min({half_extents.x(), half_extents.y(), half_extents.z()}));
+}
 
 /// The Bullet shape for `desc`, grown by `inflation` metres on every side.
 /// Cylinders and boxes get a small collision margin (Bullet's default 4 cm
@@ -33,9 +55,15 @@ struct CharacterInput {
   double move_right = 0.0;    ///< stick, [-1, 1]; the stick vector is clamped to length 1
   double move_forward = 0.0;  ///< stick, [-1, 1]
   double yaw_deg = 0.0;       ///< camera yaw; 0 looks along -Z, positive turns left
+  /// Walk at `wish_velocity` instead of the stick (the stick is ignored).
   bool use_wish_velocity = false;
-  double wish_x = 0.0, wish_z = 0.0;  ///< world-frame horizontal velocity, m/s
-  bool jump = false;                  ///< button held
+  /// The walking velocity wished for, world frame, m/s. When
+  /// use_wish_velocity is set, the tick's velocity across `up` becomes its
+  /// part across `up` at once (its part along `up` is dropped: gravity and
+  /// jumping own that): no acceleration, no friction, no walk_speed limit.
+  /// The scenario format's `wish_velocity` [x, z] is (x, 0, z) here.
+  btVector3 wish_velocity{0, 0, 0};
+  bool jump = false;  ///< button held
 };
 
 /// Everything that persists between ticks.

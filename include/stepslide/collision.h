@@ -2,14 +2,14 @@
 // Every query is counted, so the trajectory can report what a tick cost.
 #pragma once
 
-#include <btBulletCollisionCommon.h>
+#include <LinearMath/btTransform.h>
 
+#include <memory>
 #include <vector>
 
-#include "stepslide/cast_memo.h"
-#include "stepslide/clearance.h"
-#include "stepslide/contact_memo.h"
-#include "stepslide/query_region.h"
+class btCollisionObject;
+class btCollisionWorld;
+class btConvexShape;
 
 namespace stepslide {
 
@@ -64,6 +64,9 @@ class CollisionQueries {
   /// mask accepts DefaultFilter, as the scenario world's static and kinematic
   /// bodies do (they only refuse each other's groups, scenario/world.cpp).
   CollisionQueries(btCollisionWorld* world, const btCollisionObject* self);
+  ~CollisionQueries();
+  CollisionQueries(const CollisionQueries&) = delete;
+  CollisionQueries& operator=(const CollisionQueries&) = delete;
 
   /// Closest hit of `shape` moving from `from` to `to` (rotation taken from
   /// `from`). Hits whose normal does not oppose the motion are ignored:
@@ -94,7 +97,7 @@ class CollisionQueries {
   double penetration_depth(btCollisionObject* object);
 
   /// Closest ray hit from `from` to `to`. Boxes hit from outside are answered
-  /// exactly (ray_box, exact_queries.h); every other pair by Bullet. Within a
+  /// exactly (ray_box, capsule_box.h); every other pair by Bullet. Within a
   /// tick, the same ray cast twice in a row is answered from the first.
   RayHit ray(const btVector3& from, const btVector3& to);
 
@@ -114,32 +117,19 @@ class CollisionQueries {
   /// leaves around the character, gathered once and reused while Bullet's
   /// broadphase tree is unchanged. It needs no such promise (any update of
   /// the tree drops it), but forget_clearance() drops it too.
-  void forget_clearance() {
-    certificate_.forget();
-    region_.forget();
-    memo_.close();
-    last_ray_.valid = false;
-  }
+  void forget_clearance();
   /// How deep an overlap a certificate may overlook: half the controller's
   /// penetration tolerance (overlaps shallower than that are contact).
   static constexpr double kClearanceTolerance = 0.5e-6;
 
   btCollisionWorld* world() const { return world_; }
   const QueryCounts& counts() const { return counts_; }
-  const QueryRegion& region() const { return region_; }
   void reset_counts() { counts_ = QueryCounts{}; }
   /// The controller's update: while the world stands still, a repeated
   /// overlap query of `self` (the character's object) is answered from the
   /// first (ContactMemo). Outside a tick every query asks again.
-  void begin_tick() {
-    reset_counts();
-    memo_.open(self_);
-    last_ray_.valid = false;
-  }
-  void end_tick() {
-    memo_.close();
-    last_ray_.valid = false;
-  }
+  void begin_tick();
+  void end_tick();
 
  private:
   void query_contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out);
@@ -147,23 +137,10 @@ class CollisionQueries {
   btCollisionWorld* world_;
   const btCollisionObject* self_;
   QueryCounts counts_;
-  ClearanceCertificate certificate_;
-  QueryRegion region_;
-  // The broadphase may_hit last walked, and it as a btDbvtBroadphase (or null).
-  const btBroadphaseInterface* walked_ = nullptr;
-  btDbvtBroadphase* walked_dbvt_ = nullptr;
-  ContactMemo memo_;
-  /// Bullet's casts of convex pairs against static bodies, by everything
-  /// they read (CastMemo): valid across ticks, whatever the world does.
-  CastMemo cast_memo_;
-  /// The tick's last ray and its answer (valid only while the memo is open:
-  /// the world stands still and rays ignore the character's own object).
-  struct LastRay {
-    bool valid = false;
-    btVector3 from;
-    btVector3 to;
-    RayHit hit;
-  } last_ray_;
+  /// The caches and memos the queries keep (src/collision/queries_impl.h):
+  /// made once with the queries, reached through one pointer.
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace stepslide

@@ -3,7 +3,8 @@
 // composition of the stages in stages.h. No I/O.
 #pragma once
 
-#include <btBulletCollisionCommon.h>
+#include <BulletCollision/CollisionDispatch/btCollisionObject.h>
+#include <LinearMath/btTransform.h>
 
 #include <memory>
 

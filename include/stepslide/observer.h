@@ -4,7 +4,7 @@
 // disagree with it, and costs one null test per event when absent.
 #pragma once
 
-#include <btBulletCollisionCommon.h>
+#include <LinearMath/btTransform.h>
 
 #include <vector>
 

@@ -5,7 +5,7 @@
 // them. No I/O.
 #pragma once
 
-#include <btBulletCollisionCommon.h>
+#include <LinearMath/btTransform.h>
 
 #include <cmath>
 
@@ -100,14 +100,6 @@ struct Penetration {
   double moving = 0.0;  ///< with moving (kinematic) bodies
 };
 Penetration penetration_at(const CharacterContext& ctx, const btVector3& position);
-
-/// Solves for a correction c with n_i·c >= depth_i for every contact: the
-/// smallest such c when one exists (found exactly over active sets of up to
-/// three contacts); otherwise, for contacts that oppose each other, the
-/// balance point of simultaneous projection after `max_passes` passes.
-/// Exposed for unit tests.
-btVector3 solve_depenetration(const std::vector<btVector3>& normals, const std::vector<double>& depths,
-                              int max_passes = 16);
 
 /// At most this many planes are solved together in one move (the slide
 /// iterations, plus margin); the oldest is dropped beyond it.
@@ -212,7 +204,7 @@ btVector3 wish_direction(const CharacterInput& input, const btVector3& up);
 
 /// Horizontal velocity update on the ground: accelerate the stick's direction
 /// toward walk_speed·|stick| at ground_acceleration; the rest decays by
-/// exp(-friction·dt). Exposed for unit tests.
+/// exp(-friction·dt).
 btVector3 ground_velocity(const btVector3& horizontal, const btVector3& wish, const ControllerSettings& s,
                           double dt);
 /// Horizontal velocity update in the air (air_acceleration toward the wish,
@@ -281,8 +273,8 @@ struct Intent {
   bool jumped = false;
   bool airborne = false;  ///< not grounded, or jumping this tick
   /// False when this tick's depenetration already lifted the feet: that lift
-  /// was the tick's step, and a step-up on top of it rose 0.60 m in one tick
-  /// where a step is 0.35 m (issue #15). Set by the tick, not by steer.
+  /// was the tick's step, and a step-up on top of it would rise nearly two steps
+  /// in one tick. Set by the tick, not by steer.
   bool may_step_up = true;
 };
 /// `velocity` with its part along `gravity` limited to `terminal_velocity`

@@ -181,7 +181,7 @@ Status check_input(const CharacterInput& in, std::int64_t tick) {
     return Status::failure(at + "yaw_deg " + json_number(in.yaw_deg) + " is not a finite angle within 1e6 degrees");
   }
   if (in.use_wish_velocity) {
-    if (!(std::fabs(in.wish_x) <= kMaxSpeed && std::fabs(in.wish_z) <= kMaxSpeed)) {
+    if (!(std::fabs(in.wish_velocity.x()) <= kMaxSpeed && std::fabs(in.wish_velocity.z()) <= kMaxSpeed)) {
       return Status::failure(at + "wish velocity beyond 1e4 m/s (the scenario format's limit)");
     }
   } else if (!(std::fabs(in.move_right) <= 1 && std::fabs(in.move_forward) <= 1)) {
@@ -202,11 +202,11 @@ Expected<std::string> input_json(const ScenarioSource& src, const Window& w) {
     JsonList key(JsonList::Kind::Object, false);
     key.member("tick", json_integer(tick));
     bool changed = false;
-    if (in.use_wish_velocity && (!now.wish || !same_number(in.wish_x, now.wish_x) || !same_number(in.wish_z, now.wish_z))) {
-      key.member("wish_velocity", json_numbers({in.wish_x, in.wish_z}));
+    if (in.use_wish_velocity && (!now.wish || !same_number(in.wish_velocity.x(), now.wish_x) || !same_number(in.wish_velocity.z(), now.wish_z))) {
+      key.member("wish_velocity", json_numbers({in.wish_velocity.x(), in.wish_velocity.z()}));
       now.wish = true;
-      now.wish_x = in.wish_x;
-      now.wish_z = in.wish_z;
+      now.wish_x = in.wish_velocity.x();
+      now.wish_z = in.wish_velocity.z();
       now.right = now.forward = 0.0;
       changed = true;
     } else if (!in.use_wish_velocity &&

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "capture/json_text.h"
-#include "stepslide/box_margin.h"
+#include "stepslide/character.h"
 
 namespace stepslide::capture {
 

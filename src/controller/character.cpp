@@ -1,9 +1,9 @@
 // The character's shape and the names of the step rules.
 #include "stepslide/character.h"
 
-#include <algorithm>
+#include <btBulletCollisionCommon.h>
 
-#include "stepslide/box_margin.h"
+#include <algorithm>
 
 namespace stepslide {
 

@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "internal.h"
+#include "controller/internal.h"
 
 namespace stepslide {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "internal.h"
+#include "controller/internal.h"
 
 namespace stepslide {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "internal.h"
+#include "controller/internal.h"
 
 namespace stepslide {
 

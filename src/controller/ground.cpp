@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "internal.h"
+#include "controller/internal.h"
 
 namespace stepslide {
 
@@ -96,7 +96,7 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
     // stopped), that body neither supports the feet (below) nor stops the
     // snap: else every tick's probe, starting kGroundClearance up, stopped
     // inside it at once and left the feet that much higher, a 2 mm creep per
-    // tick up through the body (issue #15).
+    // tick up through the body.
     if (pinned && inside_moving_body(c, ctx.probe_inflation, kPenetrationTolerance)) continue;
     // A contact beside the shape bounds nothing below it only while the
     // shape is clear of it along its normal. A capsule's or sphere's probe
@@ -106,14 +106,14 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
     // of that: over a triangle rising just inside the bottom edge it points
     // sideways, while the real shape already overlaps the triangle's extent
     // along it and meets the triangle as soon as it moves down. Only the
-    // sweep then says how far down is clear (issue #15).
+    // sweep then says how far down is clear.
     if (rise <= 0.05 && flat && c.distance + ctx.probe_inflation <= 0.0) snap_limit = swept;
     if (rise <= 0.05) continue;
     const double gap = std::max(0.0, c.distance + ctx.probe_inflation);
     snap_limit = std::min(snap_limit, swept + (ctx.is_walkable(c.normal) ? gap / rise : gap));
     // The shape already deep inside the static level where the sweep
     // stopped: the sweep passed into a triangle it should have hit (Bullet's
-    // box cast missed a 25-degree face by 10 cm, issue #15). Moving up by
+    // box cast can miss a sloping face). Moving up by
     // depth/rise clears that contact's plane: the feet go no lower.
     const double depth = -(c.distance + ctx.probe_inflation);
     if (depth > 0.5 * ctx.settings->skin_width && !is_moving_body(c)) {
@@ -211,9 +211,9 @@ Proof exact_without_sweep(const CharacterContext& ctx, const std::vector<Contact
 
 /// Whether the probe's sweep, stopped at `stopped`, passed into the static
 /// level: the real shape there overlaps it by more than half the skin.
-/// Bullet's box cast can miss a mesh face it should hit (issue #15: 26 cm
-/// through a heightfield face, leaving the box 5 cm inside it, the shortest
-/// way out sideways, where no depth/rise bound applies). Asked only when a
+/// Bullet's box cast can miss a mesh face it should hit (through a
+/// heightfield face, leaving the box inside it with the shortest way out
+/// sideways, where no depth/rise bound applies). Asked only when a
 /// probe contact there is that deep.
 bool passed_into_level(const CharacterContext& ctx, const btVector3& stopped, const std::vector<Contact>& contacts) {
   const double allowed = 0.5 * ctx.settings->skin_width;
@@ -336,8 +336,7 @@ double ceiling_depth(const CharacterContext& ctx, const btVector3& position) {
 
 /// The snap may lift the feet (ground found up to kGroundClearance above
 /// them): never into what is just above. Wedged under a static box's
-/// underside, a box character was lifted 2 mm and ended 1.5 mm inside it
-/// (issue #15). Returns how far up the feet may go, at most `lift`: all of
+/// underside, a box character would otherwise be lifted into it. Returns how far up the feet may go, at most `lift`: all of
 /// it when the lifted shape keeps half the skin from every ceiling, else
 /// the highest clear lift found by bisection (0 when even the start is
 /// that close).

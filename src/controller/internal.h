@@ -5,9 +5,22 @@
 #include <btBulletCollisionCommon.h>
 
 #include <cmath>
+#include <vector>
 
 #include "stepslide/stages.h"
 #include "stepslide/math.h"
+
+namespace stepslide {
+
+/// Solves for a correction c with n_i·c >= depth_i for every contact: the
+/// smallest such c when one exists (found exactly over active sets of up to
+/// three contacts); otherwise, for contacts that oppose each other, the
+/// balance point of simultaneous projection after `max_passes` passes.
+/// Internal to depenetrate(); the unit tests call it too.
+btVector3 solve_depenetration(const std::vector<btVector3>& normals, const std::vector<double>& depths,
+                              int max_passes = 16);
+
+}  // namespace stepslide
 
 namespace stepslide::detail {
 

@@ -1,7 +1,7 @@
 // The move of a tick: walking along the ground plane, or flying.
 #include "stepslide/stages.h"
 
-#include "internal.h"
+#include "controller/internal.h"
 
 namespace stepslide {
 
@@ -32,9 +32,9 @@ namespace {
 ///
 /// Moving bodies count as much as the level: the sweeps met them where they
 /// are this tick, so an overlap at the end is the move's, not the body's
-/// (with a thin skin a slide ended 1 mm inside a descending box's underside,
-/// and pushing out of a heightfield beside a box pushed the feet 1.4 mm into
-/// it; issue #15). A character already overlapping a moving body at the
+/// (with a thin skin a slide could end inside a descending box's underside,
+/// and pushing out of a heightfield beside a box could push the feet into
+/// it). A character already overlapping a moving body at the
 /// start (pinned: depenetration could not clear it) is only kept out of
 /// the level, as before: undoing every move would freeze it in place.
 btVector3 clear_end_of_move(const CharacterContext& ctx, const btVector3& start, const btVector3& end) {

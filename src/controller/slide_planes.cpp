@@ -2,7 +2,7 @@
 // allow that is closest to the one asked for.
 #include "stepslide/stages.h"
 
-#include "internal.h"
+#include "controller/internal.h"
 
 namespace stepslide {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "internal.h"
-#include "step_up_rules.h"
+#include "controller/internal.h"
+#include "controller/step_up_rules.h"
 
 namespace stepslide {
 
@@ -17,8 +17,8 @@ namespace {
 /// within Bullet's cast tolerance (1 mm), and on a mesh the hit's normal may
 /// be blended with an edge's, tilting the ray: without this margin the ray
 /// passes a hair short of the wall the character rests against, and the
-/// five sweeps of a doomed step-up follow, tick after tick (issue #15: 8
-/// sweeps a tick at rest in a dense mesh's corner).
+/// five sweeps of a doomed step-up follow, tick after tick (at rest in a
+/// dense mesh's corner).
 constexpr double kRiserReachTolerance = 2e-3;
 /// How far above and below a contact the rays of touched_above_step look:
 /// a contact on an edge has material on one side of it only.
@@ -30,7 +30,7 @@ constexpr double kRiserRayOffset = 1e-3;
 /// the shape touches flush the contact is a segment, and the exact sweeps
 /// report its lowest point (Bullet's GJK some higher one), so a rule that
 /// reads the riser's height from the point changes its verdict with the
-/// query (issue #15: 1 -> 4 sweeps a tick at rest against a 0.5 m riser).
+/// query (and a character at rest against a tall riser sweeps for nothing).
 /// The ray looks as far as the face through the contact (plus the skin the
 /// point may sit off it and the reach tolerance), no further: a riser
 /// behind a shallow tread is the next step's, not this one's. Not the
@@ -51,7 +51,7 @@ bool riser_above_step(const CharacterContext& ctx, const btVector3& position, co
 /// of a sloping underside at 1.1 m); rays just above and below the
 /// contact's height see it (the second only when the first misses). Without
 /// it, each refused attempt costs five sweeps, tick after tick, in a wedge
-/// under a stair (issue #15). On a flush contact every point of the contact
+/// under a stair. On a flush contact every point of the contact
 /// segment lies on the face met, so these rays see it from any point above
 /// the step; when the point reported lies lower, the face above it is
 /// riser_above_step's to see.

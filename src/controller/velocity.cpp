@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "internal.h"
+#include "controller/internal.h"
 
 namespace stepslide {
 
@@ -89,7 +89,7 @@ Intent steer(const CharacterContext& ctx, CharacterState& state, const Character
   intent.airborne = !state.grounded || intent.jumped;
   btVector3 horizontal = horizontal_part(state.velocity, up);
   if (input.use_wish_velocity) {
-    horizontal = horizontal_part(btVector3(input.wish_x, 0, input.wish_z), up);
+    horizontal = horizontal_part(input.wish_velocity, up);
   } else if (state.grounded) {
     horizontal = ground_velocity(horizontal, wish, s, dt);
   } else {

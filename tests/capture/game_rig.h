@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "stepslide/box_margin.h"
+#include "stepslide/character.h"
 #include "stepslide/capture/recorder.h"
 #include "stepslide/controller.h"
 #include "stepslide/math.h"
@@ -201,8 +201,7 @@ inline CharacterInput course_input(int tick) {
     in.jump = tick >= 200 && tick < 212;
   } else if (tick < 330) {
     in.use_wish_velocity = true;
-    in.wish_x = -1.25;
-    in.wish_z = -2.5;
+    in.wish_velocity = btVector3(-1.25, 0, -2.5);
   } else if (tick < 480) {
     in.yaw_deg = -45.5;
     in.move_right = -1;

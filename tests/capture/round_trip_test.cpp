@@ -231,8 +231,7 @@ TEST_F(CaptureRoundTrip, AWallThinnestAlongXIsRebuiltWithItsMargin) {
   for (int t = 0; t < 90; ++t) {
     CharacterInput pressed;
     pressed.use_wish_velocity = true;
-    pressed.wish_x = 2;
-    pressed.wish_z = -3;
+    pressed.wish_velocity = btVector3(2, 0, -3);
     rig.tick(pressed);
   }
   const CaptureSummary summary = capture_and_replay(rig, 0);

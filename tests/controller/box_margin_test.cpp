@@ -1,4 +1,4 @@
-// Box margins (issue #15 review): a box character's collision margin depends
+// Box margins: a box character's collision margin depends
 // on its size, never on which axis is its thinnest, and never inverts its
 // core; a box whose core a game inverted anyway is left to Bullet.
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 
 #include "stepslide/character.h"
 #include "stepslide/collision.h"
-#include "stepslide/exact_queries.h"
+#include "geometry/capsule_box.h"
 
 namespace stepslide::test {
 namespace {

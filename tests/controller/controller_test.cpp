@@ -51,7 +51,7 @@ TEST(Controller, AirborneCharacterDoesNotStep) {
   rig.controller->state().velocity = btVector3(0, 0, -4);
   CharacterInput in;
   in.use_wish_velocity = true;
-  in.wish_z = -4;
+  in.wish_velocity = btVector3(0, 0, -4);
   const TickReport r = rig.controller->update(in, kDt60);
   EXPECT_EQ(r.steps.size(), 0u);
 }

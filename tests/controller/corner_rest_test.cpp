@@ -1,4 +1,4 @@
-// Issue #15, corners and wedges on meshes come to rest: fresh random corners
+// Corners and wedges on meshes come to rest: fresh random corners
 // and wedges (angles, triangle densities, orientations, push directions),
 // not just the named scenarios. A character pushed into one must stop, and
 // stop paying for it: no back-and-forth, a few sweeps a tick.

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "controller/internal.h"
 #include "controller/rig.h"
 
 namespace stepslide::test {

@@ -1,4 +1,4 @@
-// The ground from the contacts where the shape stands (issue 13): the face
+// The ground from the contacts where the shape stands: the face
 // normals the adapter reads from the shapes, the probe that needs no sweep
 // on a face, and the sweep it still makes where contacts do not suffice.
 #include <gtest/gtest.h>

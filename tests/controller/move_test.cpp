@@ -26,7 +26,7 @@ btVector3 walk_into_riser(StepRig& rig, bool may_step_up, int ticks) {
 }
 
 // A depenetration that already lifted the feet this tick was the tick's
-// step (issue #15): the move must stop at a riser it would otherwise climb.
+// step: the move must stop at a riser it would otherwise climb.
 TEST(MoveCharacter, TakesNoStepWhenTheTickHasAlreadyStepped) {
   StepRig rig({box({0, 0.1, -1.5}, {1, 0.1, 0.5})});  // riser at z = -1, 0.2 high
   const btVector3 held = walk_into_riser(rig, false, 20);

@@ -1,5 +1,5 @@
 // A ride is a swept move: the body ridden never carries the shape into or
-// through anything else (issue 15, the tunnel class of the fuzzer).
+// through anything else (the tunnel class of the fuzzer).
 #include <gtest/gtest.h>
 
 #include <vector>

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "scenario/world.h"
+#include "scenario/load/world.h"
 #include "stepslide/controller.h"
 #include "support/test_bodies.h"
 

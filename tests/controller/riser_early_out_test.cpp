@@ -1,7 +1,7 @@
 // The step-up early out (step_up_refused_early) against the full attempt:
 // it never refuses a step the three sweeps would accept, and it refuses a
 // riser taller than a step whichever point of a flush contact the sweep
-// reports (issue #15).
+// reports.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,7 +12,7 @@
 
 #include "controller/internal.h"
 #include "controller/step_up_rules.h"
-#include "scenario/world.h"
+#include "scenario/load/world.h"
 #include "stepslide/controller.h"
 #include "support/test_bodies.h"
 

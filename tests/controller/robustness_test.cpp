@@ -1,4 +1,4 @@
-// Issue #15's failure classes at the level of the stages: headroom over a
+// The fuzzer's failure classes at the level of the stages: headroom over a
 // tread, blocked means blocked, terminal velocity (the crease tolerance is
 // tested with the plane solver, slide_test.cpp).
 #include <gtest/gtest.h>

@@ -51,7 +51,7 @@ TEST(ConstrainToPlanes, KeepsThePlaneProjectionWhenTheCornerIsOpen) {
 }
 
 TEST(ConstrainToPlanes, AnObtuseCornerPushedIntoBlocksTheMotion) {
-  // Issue #15: a 126 degree corner pushed into along its bisector. Clipped
+  // A 126 degree corner pushed into along its bisector. Clipped
   // against the second wall alone, the motion runs back out along it (away
   // from the first wall); solved together, nothing is left.
   const btVector3 a(0, 0, 1);
@@ -153,7 +153,7 @@ TEST(SlidePlanes, NearlyParallelNormalsAreOnePlane) {
 }
 
 TEST(ClipWalkingVelocity, NeverCreasesWithAFloorEdgeIntoUpwardVelocity) {
-  // Issue #15: a sill's edge hit by the capsule's round bottom (normal tilted
+  // A sill's edge hit by the capsule's round bottom (normal tilted
   // 37 degrees, walkable) then a jamb beside it. The crease of the two planes
   // climbs; a walk must keep its horizontal speed along the jamb and gain no
   // upward velocity (it would leave the ground and fly for 26 ticks). The

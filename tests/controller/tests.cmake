@@ -1,47 +1,20 @@
 # The unit tests of src/controller/ (tests/CMakeLists.txt adds every folder's list).
 list(APPEND STEPSLIDE_TEST_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/box_box_contacts_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/box_margin_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/box_patch_middle_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/box_triangle_culls_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/camera_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/capsule_box_penetration_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/capsule_box_sweep_overlap_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/cast_memo_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/clearance_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/collision_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/compound_sweeps_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/contact_memo_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/controller_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/convex_distance_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/convex_sweeps_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/corner_rest_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/cylinder_triangle_sweeps_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/depenetration_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/exact_box_box_sweep_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/exact_box_box_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/exact_box_sweeps_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/exact_box_triangle_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/exact_queries_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/exact_sweeps_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/exact_triangle_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ground_contacts_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ground_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/move_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/query_bounds_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/query_region_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/ray_cylinder_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/remembered_farther_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ride_clamp_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ride_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/riser_early_out_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/robustness_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/round_body_sweeps_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/settings_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/slide_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/step_up_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/sweep_touch_deferred_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/sweep_until_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/triangle_cache_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/triangle_pairs_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/velocity_test.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/velocity_test.cpp
+)

@@ -8,12 +8,16 @@
 #   3. examples/embed, a separate CMake project, configures against the
 #      prefix with find_package(stepslide), builds, and runs: it exits
 #      non-zero unless its character walks onto a 0.2 m step;
-#   4. the installed libraries are the controller, the capture recorder and
-#      base (capture's std-only link dependency, its headers not installed)
-#      alone: the package config finds nothing but Bullet (no nlohmann_json,
-#      CLI11 or pkg-config), neither controller nor capture defines a symbol
-#      of the scenario, gate or fuzz layers, and base needs nothing but the
-#      C++ standard library;
+#   2b. the public API: at most ten headers, which include only each other,
+#      Bullet's (no broadphase or heightfield header) and the standard
+#      library's, never an internal header of src/ (none is installed);
+#   4. the installed libraries are the controller (with collision and
+#      geometry, its link-only dependencies), the capture recorder and base
+#      (capture's std-only link dependency), none of their internal headers
+#      installed: the package config finds nothing but Bullet (no
+#      nlohmann_json, CLI11 or pkg-config), none of controller, collision,
+#      geometry or capture defines a symbol of the scenario, gate or fuzz
+#      layers, and base needs nothing but the C++ standard library;
 #   5. the installed CLI runs;
 #   6. examples/scenarios_ctest, a game's project with two scenarios and their
 #      goldens, registers them as CTest tests with stepslide_add_scenarios()
@@ -58,6 +62,54 @@ if [[ $headers -eq 0 ]]; then
 fi
 echo "$headers installed headers compile on their own"
 
+# The public API is what a game uses, and no more: at most ten headers, each
+# including only installed stepslide headers, Bullet's and the standard
+# library's (never an internal header of src/), and none pulling Bullet's
+# broadphase or heightfield (the collision caches stay behind a pointer).
+max_headers=10
+if [[ $headers -gt $max_headers ]]; then
+  echo "FAIL: $headers headers installed under include/stepslide, more than $max_headers:" >&2
+  (cd "$prefix/include" && find stepslide -name '*.h' | sort) >&2
+  exit 1
+fi
+bullet_dirs=()
+for flag in "${bullet_cflags[@]}"; do
+  [[ $flag == -I* ]] && bullet_dirs+=("${flag#-I}")
+done
+while IFS= read -r header; do
+  name=stepslide/${header#"$prefix"/include/stepslide/}
+  while IFS= read -r target; do
+    if [[ -f "$prefix/include/$target" || -f "$(dirname "$header")/$target" ]]; then
+      continue
+    fi
+    bullet=""
+    for dir in "${bullet_dirs[@]}"; do
+      [[ -f "$dir/$target" ]] && bullet=$dir/$target
+    done
+    if [[ -n "$bullet" ]]; then
+      if [[ $target == *BroadphaseCollision/* || $target == *Heightfield* || $target == btBulletCollisionCommon.h ]]; then
+        echo "FAIL: installed header <$name> includes Bullet's <$target>: the public API needs no broadphase" >&2
+        exit 1
+      fi
+      continue
+    fi
+    # The C++ standard library: names without a suffix (<vector>, <memory>).
+    if [[ $target != */* && $target != *.* ]]; then
+      continue
+    fi
+    echo "FAIL: installed header <$name> includes \"$target\", which is neither installed nor Bullet's nor" \
+         "the standard library's (an internal header of src/?)" >&2
+    exit 1
+  done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]\([^>"]*\)[>"].*/\1/p' "$header")
+done < <(find "$prefix/include/stepslide" -name '*.h' | sort)
+for internal in geometry collision controller base capture scenario gate; do
+  if [[ -e "$prefix/include/$internal" ]]; then
+    echo "FAIL: $prefix/include/$internal was installed: internal headers stay in src/" >&2
+    exit 1
+  fi
+done
+echo "$headers public headers (at most $max_headers) include only each other, Bullet's (no broadphase) and std"
+
 if grep -rl -e "$source_dir" -e "$build_dir" "$prefix/lib"/cmake/stepslide; then
   echo "FAIL: the installed package config above refers into the source or build tree" >&2
   exit 1
@@ -68,7 +120,8 @@ if grep -n -i -E 'nlohmann|CLI11|PkgConfig|pkg_check_modules|find_dependency' "$
   echo "FAIL: the package config above needs more than Bullet" >&2
   exit 1
 fi
-for archive in "$prefix/lib/libstepslide_controller.a" "$prefix/lib/libstepslide_capture.a"; do
+for archive in "$prefix/lib/libstepslide_controller.a" "$prefix/lib/libstepslide_collision.a" \
+               "$prefix/lib/libstepslide_geometry.a" "$prefix/lib/libstepslide_capture.a"; do
   # Defined symbols of layers a game must not link: the scenario loader, the
   # world and runner, the gate (CSV, diff, check, plots, JUnit), the fuzzer,
   # nlohmann_json and CLI11.

@@ -15,7 +15,7 @@
 #include <cstdio>
 #include <functional>
 
-#include "stepslide/exact_sweeps.h"
+#include "geometry/box_sweeps.h"
 #include "support/random_geometry.h"
 
 namespace stepslide::test {

@@ -39,7 +39,7 @@
 //   and ground turn that reset() cannot know.
 #pragma once
 
-#include <btBulletCollisionCommon.h>
+#include <LinearMath/btTransform.h>
 
 #include <array>
 #include <cstdint>
@@ -52,6 +52,9 @@
 #include "stepslide/character.h"
 #include "stepslide/controller.h"
 #include "stepslide/expected.h"
+
+class btCollisionObject;
+class btCollisionWorld;
 
 namespace stepslide {
 

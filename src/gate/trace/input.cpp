@@ -57,7 +57,7 @@ std::string steering_text(const Json& s) {
 Json trace_input_json(const CharacterInput& input, const SteeringNote* steering) {
   Json j = Json::object();
   if (input.use_wish_velocity) {
-    j["wish_velocity"] = pair(input.wish_x, input.wish_z);
+    j["wish_velocity"] = pair(input.wish_velocity.x(), input.wish_velocity.z());
   } else {
     j["stick"] = pair(input.move_right, input.move_forward);
   }

@@ -1,7 +1,7 @@
 #include "scenario/load/world.h"
 
 #include "scenario/load/convert.h"
-#include "stepslide/box_margin.h"
+#include "stepslide/character.h"
 #include "stepslide/math.h"
 
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
@@ -21,7 +21,7 @@ namespace {
 // Bullet rounds convex shapes by their collision margin. Boxes and cylinders
 // keep their outer size (the margin is carved out of them), so a small margin
 // only rounds their edges by that much; hulls grow by it. 1 mm (kBoxMargin,
-// stepslide/box_margin.h) keeps risers and step edges crisp while leaving GJK
+// stepslide/character.h) keeps risers and step edges crisp while leaving GJK
 // well conditioned.
 constexpr double kHullMargin = 0.0001;
 

@@ -28,7 +28,7 @@ const CharacterInput& InputTrack::at(std::int64_t tick, const CharacterState& st
     if (!note_.arrived) note_.distance = steering_distance(feet, key_steer_->targets[note_.target]);
   }
   previous_feet_ = state.position;
-  const bool pushes = current_.use_wish_velocity ? current_.wish_x != 0.0 || current_.wish_z != 0.0
+  const bool pushes = current_.use_wish_velocity ? current_.wish_velocity.x() != 0.0 || current_.wish_velocity.z() != 0.0
                                                  : current_.move_right != 0.0 || current_.move_forward != 0.0;
   pushed_rows_.push_back(pushes);
   return current_;
@@ -44,8 +44,7 @@ void InputTrack::apply(const InputKey& key) {
     current_.use_wish_velocity = false;
   }
   if (key.wish_velocity) {
-    current_.wish_x = (*key.wish_velocity)[0];
-    current_.wish_z = (*key.wish_velocity)[1];
+    current_.wish_velocity = btVector3((*key.wish_velocity)[0], 0, (*key.wish_velocity)[1]);  // docs/format.md: [x, z]
     current_.use_wish_velocity = true;
     current_.move_right = current_.move_forward = 0.0;
   }

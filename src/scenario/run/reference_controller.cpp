@@ -152,7 +152,7 @@ TickReport ReferenceController::update(const CharacterInput& input, double dt) {
   // The game's side: the same stick model as ours decides the walk velocity.
   const btVector3 wish = wish_direction(input, up_);
   if (input.use_wish_velocity) {
-    walk_velocity_ = horizontal_part(btVector3(input.wish_x, 0, input.wish_z), up_);
+    walk_velocity_ = horizontal_part(input.wish_velocity, up_);
   } else if (bullet_->onGround()) {
     walk_velocity_ = ground_velocity(walk_velocity_, wish, settings_, dt);
   } else {

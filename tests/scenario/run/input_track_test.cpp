@@ -64,7 +64,7 @@ TEST(InputTrack, MoveWishVelocityOrNewSteeringEndSteering) {
   const CharacterInput& wished = track.at(3, start);
   EXPECT_TRUE(wished.use_wish_velocity);
   EXPECT_EQ(wished.move_right, 0.0);
-  EXPECT_EQ(wished.wish_z, 2.0);
+  EXPECT_EQ(wished.wish_velocity.z(), 2.0);
   EXPECT_TRUE(track.at(4, at_feet(-10, 0)).use_wish_velocity) << "reaching the old target changes nothing";
 }
 

@@ -1,0 +1,237 @@
+// The adapter's contact queries: every contact of the character's shape
+// with the world, exact for a capsule or sphere against boxes, meshes and
+// heightfields.
+#include "stepslide/collision.h"
+
+#include "collision/queries_impl.h"
+
+#include "collision/box_box_contacts.h"
+#include "collision/box_triangle_contacts.h"
+#include "collision/compound.h"
+#include "collision/cylinder_contacts.h"
+#include "collision/dispatch.h"
+#include "collision/query_bounds.h"
+#include "geometry/shapes.h"
+#include "collision/triangle_pairs.h"
+#include "geometry/capsule_box.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+namespace stepslide {
+
+namespace {
+
+using detail::as_capsule;
+using detail::ContactPair;
+using detail::face_normal;
+using detail::MoverKind;
+
+struct AllContacts : btCollisionWorld::ContactResultCallback {
+  AllContacts(const btCollisionObject* character, const btCollisionObject* self, std::vector<Contact>* out)
+      : character_(character), self_(self), out_(out) {}
+
+  bool needsCollision(btBroadphaseProxy* proxy) const override {
+    const auto* object = static_cast<const btCollisionObject*>(proxy->m_clientObject);
+    if (object == self_ || object == character_) return false;
+    return ContactResultCallback::needsCollision(proxy);
+  }
+
+  btScalar addSingleResult(btManifoldPoint& point, const btCollisionObjectWrapper* wrap0, int, int,
+                           const btCollisionObjectWrapper* wrap1, int, int) override {
+    // m_normalWorldOnB points from object 1 to object 0; we want it pointing
+    // at the character whichever side Bullet put it on.
+    const bool character_is_0 = wrap0->getCollisionObject() == character_;
+    Contact c;
+    c.normal = character_is_0 ? point.m_normalWorldOnB : -point.m_normalWorldOnB;
+    c.distance = point.getDistance();
+    c.point = character_is_0 ? point.getPositionWorldOnB() : point.getPositionWorldOnA();
+    c.object = character_is_0 ? wrap1->getCollisionObject() : wrap0->getCollisionObject();
+    if (c.normal.length2() < 1e-24) return 0;
+    c.normal.normalize();
+    const btCollisionObjectWrapper* world_side = character_is_0 ? wrap1 : wrap0;
+    c.face_normal = face_normal(world_side->getCollisionShape(), world_side->getWorldTransform().getBasis(), c.normal);
+    out_->push_back(c);
+    return 0;
+  }
+
+  const btCollisionObject* character_;
+  const btCollisionObject* self_;
+  std::vector<Contact>* out_;
+};
+
+/// Contacts of the query object with each broadphase candidate, from the
+/// pair functions of its cell in the dispatch table (dispatch.h): exact for
+/// a capsule or sphere against boxes, meshes and heightfields (one contact
+/// per triangle, as Bullet reports them), for a box character against boxes
+/// and triangles, and for every pair with a cylinder (cylinder_contacts.h);
+/// Bullet's contactPairTest for the rest.
+struct PairContacts : btBroadphaseAabbCallback {
+  PairContacts(btCollisionWorld* world, btCollisionObject* object, const btCollisionObject* self, double threshold,
+               AllContacts* callback, TriangleCache* triangles)
+      : world_(world),
+        object_(object),
+        self_(self),
+        threshold_(threshold),
+        callback_(callback),
+        triangles_(triangles),
+        mover_(detail::mover_kind(object->getCollisionShape())) {
+    capsule_ = as_capsule(object, &a_, &b_, &radius_);
+  }
+
+  bool process(const btBroadphaseProxy* proxy) override {
+    auto* other = static_cast<btCollisionObject*>(proxy->m_clientObject);
+    if (other == object_ || other == self_ || !callback_->needsCollision(other->getBroadphaseHandle())) return true;
+    for (const ContactPair pair : detail::pair_cell(mover_, other->getCollisionShape()).contacts) {
+      if (answer(pair, other)) return true;
+    }
+    return true;
+  }
+
+  /// Runs one pair function: true when it answered (its contacts added).
+  bool answer(ContactPair pair, btCollisionObject* other) {
+    std::vector<Contact>* out = callback_->out_;
+    switch (pair) {
+      case ContactPair::CapsuleExact: return capsule_ && exact(other);
+      case ContactPair::BoxBoxes: return detail::box_box_contact(object_, other, threshold_, out);
+      case ContactPair::BoxTriangles: return detail::box_triangle_contacts(object_, other, threshold_, out, triangles_);
+      case ContactPair::Convex: return detail::cylinder_pair_contacts(object_, other, threshold_, out, triangles_);
+      case ContactPair::CompoundCylinder:
+        return detail::compound_cylinder_contacts(object_, other, threshold_, out, triangles_);
+      case ContactPair::Bullet: world_->contactPairTest(object_, other, *callback_); return true;
+    }
+    return false;
+  }
+
+  /// Adds the exact contacts with `other` and returns true, or adds nothing
+  /// and returns false when it has no exact answer here (what it had added
+  /// is taken back: the contacts go straight into the query's list, with no
+  /// list of their own to allocate on every query).
+  bool exact(const btCollisionObject* other) {
+    std::vector<Contact>& out = *callback_->out_;
+    const std::size_t before = out.size();
+    if (add_exact(other, &out)) return true;
+    out.resize(before);
+    return false;
+  }
+
+  bool add_exact(const btCollisionObject* other, std::vector<Contact>* out) {
+    const btCollisionShape* shape = other->getCollisionShape();
+    const btTransform& pose = other->getWorldTransform();
+    if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {
+      return add_box(other, static_cast<const btBoxShape*>(shape), pose, out);
+    }
+    if (shape->getShapeType() == COMPOUND_SHAPE_PROXYTYPE) {
+      return add_compound(other, static_cast<const btCompoundShape*>(shape), pose, out);
+    }
+    return detail::is_triangle_shape(shape) &&
+           detail::triangle_contacts(a_, b_, radius_, other, threshold_, out, triangles_);
+  }
+
+  /// A small compound of boxes (a level's stairs), child by child in index
+  /// order; children whose tree bounds lie beyond the threshold from the
+  /// segment's are skipped without composing their pose (add_box would find
+  /// nothing there), but every child must still be a box for an exact answer.
+  bool add_compound(const btCollisionObject* other, const btCompoundShape* compound, const btTransform& pose,
+                    std::vector<Contact>* out) {
+    const auto cored_box = [](const btCollisionShape* child) {
+      return child->getShapeType() == BOX_SHAPE_PROXYTYPE && !inverted(static_cast<const btBoxShape*>(child));
+    };
+    if (!detail::all_children(*compound, cored_box)) return false;
+    const double reach = threshold_ + radius_ + detail::kBoundsSlack;
+    const bool cull = threshold_ + radius_ >= 0.0;  // else a culled child might be one the segment touches
+    const detail::Bounds near = detail::Bounds::of_segment(pose.invXform(a_), pose.invXform(b_), reach);
+    return detail::walk_children(
+        *compound, pose, [&](const btVector3& low, const btVector3& high) { return !cull || near.overlaps(low, high); },
+        [&](const btCollisionShape* child, const btTransform& at, int) {
+          return add_box(other, static_cast<const btBoxShape*>(child), at, out);
+        });
+  }
+
+  static bool inverted(const btBoxShape* box) {
+    return !detail::has_core(box->getHalfExtentsWithoutMargin());
+  }
+
+  bool add_box(const btCollisionObject* other, const btBoxShape* box, const btTransform& pose,
+               std::vector<Contact>* out) {
+    // A margin wider than half the box inverts its core: Bullet's answer (as sweep_pairs.cpp).
+    if (inverted(box)) return false;
+    // Bullet's box is its core grown by the margin (edges rounded by it):
+    // the same solid is the capsule grown by the margin against the core.
+    const double radius = radius_ + box->getMargin();
+    const btVector3& core = box->getHalfExtentsWithoutMargin();
+    ExactContact e = capsule_box(a_, b_, radius, pose, core);
+    // The segment on or in the core: its exact penetration, not EPA's.
+    if (!e.separated) e = capsule_box_penetration(a_, b_, radius, pose, core);
+    if (e.distance > threshold_) return true;  // Bullet may report a few of these, never all: none
+    Contact c;
+    c.normal = e.normal;
+    c.distance = e.distance;
+    c.point = e.point + e.normal * box->getMargin();  // on the rounded surface, not the core
+    c.object = other;
+    c.face_normal = face_normal(box, pose.getBasis(), e.normal);
+    out->push_back(c);
+    return true;
+  }
+
+  btCollisionWorld* world_;
+  btCollisionObject* object_;
+  const btCollisionObject* self_;
+  double threshold_;
+  AllContacts* callback_;
+  TriangleCache* triangles_;
+  MoverKind mover_;
+  bool capsule_ = false;
+  btVector3 a_;
+  btVector3 b_;
+  double radius_ = 0.0;
+};
+
+}  // namespace
+
+void CollisionQueries::contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out) {
+  if (max_distance <= 0.0 && impl_->certificate.holds(world_, object, self_, kClearanceTolerance)) {
+    out.clear();
+    ++counts_.reused_contacts;
+    return;
+  }
+  if (impl_->memo.find(object, max_distance, out)) {
+    ++counts_.repeated_contacts;
+    return;
+  }
+  query_contacts(object, max_distance, out);
+  impl_->memo.store(object, max_distance, out);
+}
+
+void CollisionQueries::query_contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out) {
+  out.clear();
+  AllContacts callback(object, self_, &out);
+  callback.m_closestDistanceThreshold = max_distance;
+  // Bullet's contactTest pair by pair, as it walks the broadphase, but a
+  // capsule or sphere against a box (or a compound of boxes), a mesh or a
+  // heightfield is answered exactly (capsule_box, triangle_contacts) while
+  // its axis stays outside the box or triangles.
+  PairContacts pairs(world_, object, self_, max_distance, &callback, &impl_->region.triangles());
+  btVector3 low;
+  btVector3 high;
+  object->getCollisionShape()->getAabb(object->getWorldTransform(), low, high);
+  impl_->region.aabb_test(world_->getBroadphase(), low, high, pairs);
+  // Broadphase pair order is deterministic for a given world, but sorting makes
+  // the solver's input independent of it altogether.
+  std::sort(out.begin(), out.end(), [](const Contact& a, const Contact& b) {
+    return std::make_tuple(a.distance, a.normal.x(), a.normal.y(), a.normal.z(), a.point.x(), a.point.y(),
+                           a.point.z()) < std::make_tuple(b.distance, b.normal.x(), b.normal.y(), b.normal.z(),
+                                                          b.point.x(), b.point.y(), b.point.z());
+  });
+}
+
+double CollisionQueries::penetration_depth(btCollisionObject* object) {
+  std::vector<Contact> found;
+  query_contacts(object, 0.0, found);
+  double deepest = 0.0;
+  for (const Contact& c : found) deepest = std::max(deepest, -c.distance);
+  return deepest;
+}
+
+}  // namespace stepslide

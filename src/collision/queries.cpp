@@ -1,0 +1,37 @@
+// The collision adapter's state. Its queries live one per file: sweeps.cpp,
+// contacts.cpp, rays.cpp.
+#include "stepslide/collision.h"
+
+#include "collision/queries_impl.h"
+
+namespace stepslide {
+
+CollisionQueries::CollisionQueries(btCollisionWorld* world, const btCollisionObject* self)
+    : world_(world), self_(self), impl_(std::make_unique<Impl>()) {}
+
+CollisionQueries::~CollisionQueries() = default;
+
+void CollisionQueries::certify_clear(const btCollisionObject* object, const btTransform& pose,
+                                     double static_clearance) {
+  impl_->certificate.certify(world_, object, pose, static_clearance);
+}
+
+void CollisionQueries::forget_clearance() {
+  impl_->certificate.forget();
+  impl_->region.forget();
+  impl_->memo.close();
+  impl_->last_ray.valid = false;
+}
+
+void CollisionQueries::begin_tick() {
+  reset_counts();
+  impl_->memo.open(self_);
+  impl_->last_ray.valid = false;
+}
+
+void CollisionQueries::end_tick() {
+  impl_->memo.close();
+  impl_->last_ray.valid = false;
+}
+
+}  // namespace stepslide

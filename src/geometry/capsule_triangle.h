@@ -1,0 +1,116 @@
+// Exact closed-form queries of a capsule (a segment grown by a radius; a
+// sphere is a capsule of zero length) against one triangle: closest points
+// and the time of first contact along a straight motion. Plain double
+// arithmetic in a fixed order, so the answer depends only on the inputs.
+// Tested against Bullet's GJK and convex cast on random cases
+// (tests/geometry/capsule_triangle_test.cpp).
+#pragma once
+
+#include <btBulletCollisionCommon.h>
+
+namespace stepslide::detail {
+
+/// A triangle whose vertices are these three points (any winding).
+struct Triangle {
+  btVector3 v[3];
+};
+
+struct TriangleContact {
+  /// false: the segment touches or crosses the triangle, where the closest
+  /// points have no unique normal (the caller asks Bullet).
+  bool separated = false;
+  /// true: farther than the caller's `max_distance`; nothing else is set.
+  bool beyond = false;
+  double distance = 0.0;      ///< capsule surface to triangle, negative inside
+  btVector3 normal{0, 0, 0};  ///< unit, from the triangle toward the capsule
+  btVector3 point{0, 0, 0};   ///< on the triangle
+  /// The triangle's unit normal facing the capsule when the closest point
+  /// lies on the triangle's face, or on an edge or corner where the contact
+  /// normal is the face's to rounding (beside a coplanar neighbour); else
+  /// zero.
+  btVector3 face_normal{0, 0, 0};
+};
+
+/// The triangle's plane: `n` the cross product of two edges (its length
+/// twice the area), `unit` the unit normal where the triangle has an area.
+struct TrianglePlane {
+  btVector3 n{0, 0, 0};
+  btVector3 unit{0, 0, 0};
+  bool flat = false;
+};
+
+/// The plane every query below computes for `triangle` first.
+TrianglePlane plane_of(const Triangle& triangle);
+
+/// Where a query of the capsule a→b of `radius` against one triangle takes
+/// the unbounded closest points from: capsule_triangle(a, b, radius,
+/// triangle, infinity), computed when asked, or remembered from an earlier
+/// query of the same capsule and triangle (triangle_pairs.cpp).
+class StartContact {
+ public:
+  virtual const TriangleContact& get() = 0;
+
+ protected:
+  ~StartContact() = default;
+};
+
+/// The closest points of the capsule a→b of `radius` and `triangle`. When
+/// the capsule's surface is certainly farther than `max_distance` from the
+/// triangle's plane, `beyond` is set and nothing computed (the cheap cull).
+TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& triangle,
+                                 double max_distance);
+/// The same, with the triangle's plane known.
+TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& triangle,
+                                 const TrianglePlane& plane, double max_distance);
+/// The same, from the triangle's plane and the unbounded answer `start`
+/// (asked only past the cheap cull): bit for bit the answer above.
+TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& triangle,
+                                 const TrianglePlane& plane, double max_distance, StartContact& start);
+
+struct TriangleSweep {
+  enum class Kind { Miss, Hit, Unknown };
+  /// Unknown: the segment starts touching or crossing the triangle (ask Bullet).
+  Kind kind = Kind::Miss;
+  double fraction = 1.0;      ///< of the motion, in [0, 1]
+  double distance = 0.0;      ///< between the two where it stops (0 at a touch)
+  btVector3 normal{0, 0, 0};  ///< unit, from the triangle toward the capsule, at contact
+  /// On the triangle, at contact. Where the capsule's segment lies parallel
+  /// to the face or an edge (flush), the closest points form a segment and
+  /// this is the first found (the end `a` when both ends are over the face),
+  /// not a canonical point of it: no verdict may depend on which (as
+  /// box_sweeps.h's ExactSweep::point).
+  btVector3 point{0, 0, 0};
+};
+
+/// The capsule a→b of `radius` moving by `motion` (no rotation) against
+/// `triangle`: the first fraction at which they touch. A capsule already
+/// touching or overlapping the triangle hits at fraction 0 when the motion
+/// goes against the contact normal and misses otherwise (Bullet's rule:
+/// motion away from or along the contact is free).
+TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
+                                     const Triangle& triangle);
+
+/// The same motion as Bullet's convex cast (btContinuousConvexCollision, as
+/// objectQuerySingle runs it per triangle) answers it: it advances
+/// conservatively and stops at the first step within 1 mm of the triangle
+/// (so a hit is reported where the capsule passes within 1 mm, and up to
+/// 1 mm before the touch), with the normal and point of the closest points
+/// there. Here every step's distance is exact (capsule_triangle), and the
+/// grown shape's exact touch (capsule_triangle_touch) first decides whether
+/// there is a hit at all, so a miss costs no iteration.
+///
+/// `until` in [0, 1]: a hit that comes after it is of no use to the caller
+/// (another triangle's opposing hit came first): it is answered as a miss
+/// as soon as the advancement passes `until`, which saves its remaining
+/// steps. Every other answer, a hit at or before `until` included, is the
+/// same bit for bit (but for an Unknown met by a step past `until`, which
+/// the steps cannot meet short of the touch, bar rounding: a miss too).
+TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
+                                     const Triangle& triangle, double until = 1.0);
+/// The same, from the triangle's plane and its start contact (asked only
+/// past the cheap cull): bit for bit the answer above.
+TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
+                                     const Triangle& triangle, const TrianglePlane& plane, StartContact& start,
+                                     double until = 1.0);
+
+}  // namespace stepslide::detail

@@ -1,0 +1,25 @@
+// Conservative advancement on GJK's exact distances: one convex solid moving
+// (no turn) against another, stepped as Bullet's cast steps.
+#pragma once
+
+#include <LinearMath/btVector3.h>
+
+#include "geometry/box_sweeps.h"
+#include "geometry/gjk.h"
+
+namespace stepslide::detail {
+
+/// `mover` moving by `motion` (no turn) against `body`, as Bullet's cast
+/// (btContinuousConvexCollision) runs it: from the start, advance by the
+/// distance over the approach speed along the current normal until the two
+/// are within kCastStopDistance; miss where Bullet misses (moving away from
+/// the normal, past the end of the motion, no progress, 64 steps). Each
+/// step's distance is convex_distance's (exact within its tolerance, never
+/// more than the truth, so no step passes the touch), starting from the
+/// last step's normal. `guess` is the first direction from `body` toward
+/// `mover`. Not answered when the cores touch or overlap at a step (at the
+/// start, Bullet's penetration solver decides; later, only rounding).
+ExactSweep convex_sweep(const ConvexSolid& mover, const ConvexSolid& body, const btVector3& motion,
+                        const btVector3& guess);
+
+}  // namespace stepslide::detail

@@ -1,0 +1,193 @@
+// The contact memo (contact_memo.h) through the collision adapter: a query
+// the tick repeats is answered from the first, and only within a tick.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include <btBulletCollisionCommon.h>
+
+#include "collision/contact_memo.h"
+#include "stepslide/collision.h"
+
+namespace stepslide::test {
+namespace {
+
+/// A bare Bullet world: a floor box, a kinematic box, a capsule to query.
+struct Scene {
+  btDefaultCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher{&configuration};
+  btDbvtBroadphase broadphase;
+  btCollisionWorld world{&dispatcher, &broadphase, &configuration};
+  btBoxShape floor_shape{btVector3(10, 0.5, 10)};
+  btBoxShape crate_shape{btVector3(0.5, 0.5, 0.5)};
+  btCollisionObject floor;
+  btCollisionObject crate;
+  btCapsuleShape capsule{0.3, 1.2};
+  btSphereShape ball{0.3};
+  btCollisionObject character;
+  CollisionQueries queries{&world, &character};
+
+  Scene() {
+    character.setCollisionShape(&capsule);
+    floor.setCollisionShape(&floor_shape);
+    floor.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, -0.5, 0)));
+    world.addCollisionObject(&floor);
+    crate.setCollisionShape(&crate_shape);
+    crate.setCollisionFlags(crate.getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
+    move_crate(btVector3(6, 0.5, 0));
+    world.addCollisionObject(&crate);
+  }
+  ~Scene() {
+    world.removeCollisionObject(&crate);
+    world.removeCollisionObject(&floor);
+  }
+  void move_crate(const btVector3& center) {
+    crate.setWorldTransform(btTransform(btQuaternion::getIdentity(), center));
+    if (crate.getBroadphaseHandle() != nullptr) world.updateSingleAabb(&crate);
+  }
+  std::vector<Contact> contacts_at(const btVector3& center, double max_distance = 0.0) {
+    character.setWorldTransform(btTransform(btQuaternion::getIdentity(), center));
+    std::vector<Contact> out;
+    queries.contacts(&character, max_distance, out);
+    return out;
+  }
+  int repeated() const { return queries.counts().repeated_contacts; }
+};
+
+void expect_same(const std::vector<Contact>& a, const std::vector<Contact>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].distance, b[i].distance);
+    EXPECT_EQ(a[i].normal, b[i].normal);
+    EXPECT_EQ(a[i].point, b[i].point);
+    EXPECT_EQ(a[i].object, b[i].object);
+    EXPECT_EQ(a[i].face_normal, b[i].face_normal);
+  }
+}
+
+const btVector3 kSunk(0, 0.85, 0);  // the capsule 5 cm into the floor
+
+TEST(ContactMemo, ARepeatedQueryInATickIsAnsweredFromTheFirst) {
+  Scene s;
+  s.queries.begin_tick();
+  const std::vector<Contact> first = s.contacts_at(kSunk);
+  ASSERT_FALSE(first.empty());
+  s.contacts_at(btVector3(0, 0.8, 0));  // another pose in between
+  const std::vector<Contact> again = s.contacts_at(kSunk);
+  EXPECT_EQ(s.repeated(), 1);
+  expect_same(first, again);
+  s.queries.end_tick();
+}
+
+TEST(ContactMemo, AnyDifferenceInTheQueryAsksAgain) {
+  Scene s;
+  s.queries.begin_tick();
+  s.contacts_at(kSunk);
+  s.contacts_at(kSunk + btVector3(0, 1e-15, 0));  // a rounding apart
+  s.contacts_at(kSunk, 0.01);                     // another threshold
+  s.character.setCollisionShape(&s.ball);         // another shape
+  s.contacts_at(kSunk);
+  EXPECT_EQ(s.repeated(), 0);
+  s.queries.end_tick();
+}
+
+TEST(ContactMemo, NothingIsRememberedOutsideATickNorFromOneTickToTheNext) {
+  Scene s;
+  const btVector3 beside(4.3, 0.88, 0);  // in the floor, clear of the crate until it moves
+  s.contacts_at(beside);
+  s.contacts_at(beside);
+  EXPECT_EQ(s.repeated(), 0);  // never opened
+  s.queries.begin_tick();
+  EXPECT_TRUE(s.contacts_at(beside).size() == 1);  // the floor only
+  s.queries.end_tick();
+  s.move_crate(btVector3(4.6, 0.5, 0));  // the world moves between ticks
+  s.queries.begin_tick();
+  const std::vector<Contact> now = s.contacts_at(beside);
+  EXPECT_EQ(s.repeated(), 0);
+  EXPECT_EQ(now.size(), 2u);  // the crate too
+  s.queries.end_tick();
+  s.contacts_at(beside);
+  EXPECT_EQ(s.repeated(), 0);  // closed again
+}
+
+TEST(ContactMemo, ForgettingTheClearanceClosesIt) {
+  Scene s;
+  s.queries.begin_tick();
+  s.contacts_at(kSunk);
+  s.queries.forget_clearance();  // a game moved a static body
+  s.contacts_at(kSunk);
+  EXPECT_EQ(s.repeated(), 0);
+}
+
+TEST(ContactMemo, OnlyTheCharactersOwnObjectIsRemembered) {
+  Scene s;
+  btCollisionObject probe;  // another object (the ground probe's, say)
+  btCapsuleShape grown{0.32, 1.2};
+  probe.setCollisionShape(&grown);
+  probe.setWorldTransform(btTransform(btQuaternion::getIdentity(), kSunk));
+  s.queries.begin_tick();
+  std::vector<Contact> out;
+  s.queries.contacts(&probe, 0.0, out);
+  s.queries.contacts(&probe, 0.0, out);
+  EXPECT_EQ(s.repeated(), 0);
+  EXPECT_FALSE(out.empty());
+  s.queries.end_tick();
+}
+
+TEST(ContactMemo, TheOldestOfMoreThanItHoldsIsAskedAgain) {
+  Scene s;
+  s.queries.begin_tick();
+  for (int i = 0; i <= ContactMemo::kEntries; ++i) s.contacts_at(kSunk + btVector3(0.01 * i, 0, 0));
+  s.contacts_at(kSunk + btVector3(0.01 * ContactMemo::kEntries, 0, 0));  // the newest: remembered
+  EXPECT_EQ(s.repeated(), 1);
+  s.contacts_at(kSunk);  // the oldest: replaced
+  EXPECT_EQ(s.repeated(), 1);
+  s.queries.end_tick();
+}
+
+// The ray memo beside it: the same ray cast twice in a row within a tick is
+// answered from the first (the ground check reads one face several times).
+TEST(RayMemo, TheSameRayTwiceInATickIsAnsweredFromTheFirst) {
+  Scene s;
+  const btVector3 from(6, 2, 0);
+  const btVector3 to(6, -1, 0);  // down onto the crate
+  s.queries.begin_tick();
+  const RayHit first = s.queries.ray(from, to);
+  const RayHit again = s.queries.ray(from, to);
+  EXPECT_EQ(s.queries.counts().repeated_rays, 1);
+  ASSERT_TRUE(first.hit);
+  EXPECT_EQ(first.object, &s.crate);
+  EXPECT_EQ(again.hit, first.hit);
+  EXPECT_EQ(again.fraction, first.fraction);
+  EXPECT_EQ(again.normal, first.normal);
+  EXPECT_EQ(again.point, first.point);
+  EXPECT_EQ(again.object, first.object);
+  s.queries.ray(from, to + btVector3(0, 1e-15, 0));  // a rounding apart: asked again
+  s.queries.ray(from, to);                            // no longer the ray before
+  EXPECT_EQ(s.queries.counts().repeated_rays, 1);
+  s.queries.end_tick();
+}
+
+TEST(RayMemo, NothingIsRememberedOutsideATickNorAcrossTicks) {
+  Scene s;
+  const btVector3 from(4.3, 2, 0);
+  const btVector3 to(4.3, -1, 0);
+  s.queries.ray(from, to);
+  s.queries.ray(from, to);
+  EXPECT_EQ(s.queries.counts().repeated_rays, 0);  // never opened
+  s.queries.begin_tick();
+  EXPECT_EQ(s.queries.ray(from, to).object, &s.floor);
+  s.queries.end_tick();
+  s.move_crate(btVector3(4.3, 0.5, 0));  // the world moves between ticks
+  s.queries.begin_tick();
+  EXPECT_EQ(s.queries.ray(from, to).object, &s.crate);
+  EXPECT_EQ(s.queries.counts().repeated_rays, 0);
+  s.queries.forget_clearance();  // a game moved a static body
+  s.queries.ray(from, to);
+  EXPECT_EQ(s.queries.counts().repeated_rays, 0);
+  s.queries.end_tick();
+}
+
+}  // namespace
+}  // namespace stepslide::test
