@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "stepslide/collision.h"
-#include "geometry/box_sweeps.h"
+#include "geometry/sweep.h"
 #include "collision/triangle_cache.h"
 
 namespace stepslide::detail {
