@@ -21,7 +21,7 @@ namespace stepslide::detail {
 /// asks it for a cylinder character against boxes, for capsule, sphere and
 /// cylinder characters against round bodies (cylinders, spheres, capsules),
 /// and for box, capsule and sphere characters against hulls
-/// (exact_sweep_pair in sweep_pairs.cpp says why not the others).
+/// (the dispatch table, dispatch.h).
 ///
 /// Against a box Bullet's GJK converges to rounding and the two casts stop
 /// together (tests/collision/convex_sweep_pairs_test.cpp). Against a

@@ -10,7 +10,7 @@
 
 #include <algorithm>
 
-#include "geometry/box_sweeps.h"
+#include "geometry/sweep.h"
 #include "geometry/shapes.h"
 
 namespace stepslide::detail {

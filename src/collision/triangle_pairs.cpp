@@ -208,12 +208,12 @@ struct SweepInShape final : btTriangleCallback, TriangleVisitor {
     take(capsule_triangle_sweep(a_, b_, radius_, motion_, tri, plane, start, until_), t.part, t.index);
   }
 
-  void take(const TriangleSweep& s, int part, int index) {
-    if (s.kind == TriangleSweep::Kind::Unknown) {
+  void take(const ExactSweep& s, int part, int index) {
+    if (!s.answered) {
       touching = true;
       return;
     }
-    if (s.kind != TriangleSweep::Kind::Hit || !(s.fraction < before_)) return;
+    if (!s.hit || !(s.fraction < before_)) return;
     const double opposing = -s.normal.dot(direction_);
     hits.push_back({s.fraction, opposing, s.normal, s.point, part, index});
     if (opposing > kSurelyOpposing) until_ = std::min(until_, s.fraction);

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "stepslide/collision.h"
-#include "geometry/box_sweeps.h"
+#include "geometry/sweep.h"
 #include "collision/triangle_cache.h"
 
 namespace stepslide::detail {
@@ -38,8 +38,8 @@ inline bool triangle_meets_bounds(const btVector3* v, const btVector3& low, cons
   return true;
 }
 
-/// `shape->processAllTriangles(callback, low, high)`, answered from the
-/// active TriangleCache where it answers for the shape (the same triangles
+/// `shape->processAllTriangles(callback, low, high)`, answered from
+/// `triangles` (may be null) where it answers for the shape (the same triangles
 /// in the same order, with the same vertices, part and index).
 void process_triangles(const btConcaveShape* shape, btTriangleCallback* callback, const btVector3& low,
                        const btVector3& high, TriangleCache* triangles);

@@ -8,29 +8,9 @@
 
 #include <btBulletCollisionCommon.h>
 
+#include "geometry/sweep.h"
+
 namespace stepslide {
-
-/// Bullet's convex cast (btContinuousConvexCollision, what objectQuerySingle
-/// runs for a convex pair) stops as soon as the shapes are within this:
-/// its `0.001f`, a float constant, widened as Bullet widens it.
-constexpr double kCastStopDistance = static_cast<double>(0.001f);
-
-struct ExactSweep {
-  /// false: no exact answer here (the segment starts touching or inside the
-  /// box's core, where Bullet asks its penetration solver); ask Bullet.
-  bool answered = false;
-  bool hit = false;
-  double fraction = 1.0;      ///< of the motion, in [0, 1]
-  btVector3 normal{0, 0, 0};  ///< unit, world, from the box toward the capsule
-  /// World, on the box's rounded surface. Where the capsule's segment lies
-  /// parallel to the face it touches (flush), the closest points form a
-  /// segment and this is the one nearest `a` up to rounding (the lowest for the
-  /// character, whose capsule runs from its bottom end), where Bullet's GJK
-  /// reported some point of it; any is a valid contact, and no verdict of
-  /// the controller may depend on which (the step-up's riser ray asks the
-  /// geometry for the riser's height instead).
-  btVector3 point{0, 0, 0};
-};
 
 /// The capsule (the segment a→b grown by `radius`; a sphere when a == b)
 /// moving by `motion` against a box whose core of `core_half` extents at

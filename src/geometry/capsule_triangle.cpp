@@ -177,9 +177,10 @@ bool beside_plane(const btVector3& a, const btVector3& b, const btVector3& m, co
   return lo > reach || hi < -reach;
 }
 
-TriangleSweep hit_at(double fraction, double distance, const btVector3& normal, const btVector3& point) {
-  TriangleSweep s;
-  s.kind = TriangleSweep::Kind::Hit;
+ExactSweep hit_at(double fraction, double distance, const btVector3& normal, const btVector3& point) {
+  ExactSweep s;
+  s.answered = true;
+  s.hit = true;
   s.fraction = fraction;
   s.distance = distance;
   s.normal = normal;
@@ -251,14 +252,14 @@ TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double 
   return result;
 }
 
-TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
-                                     const Triangle& tri) {
-  TriangleSweep result;
+ExactSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
+                                  const Triangle& tri) {
+  ExactSweep result = ExactSweep::miss();
   const Plane plane = plane_of(tri);
   if (beside_plane(a, b, m, tri, plane, radius)) return result;
   const TriangleContact start = contact_with(a, b, radius, tri, plane, std::numeric_limits<double>::infinity());
   if (!start.separated) {
-    result.kind = TriangleSweep::Kind::Unknown;
+    result.answered = false;
     return result;
   }
   // Distance to a convex set changes at -m·normal first and is convex along
@@ -287,13 +288,13 @@ bool comes_within_stop(const btVector3& a, const btVector3& b, double radius, co
 /// the first step it gives the same answer, bit for bit
 /// (tests/collision/sweep_touch_deferred_test.cpp).
 template <class Start>
-TriangleSweep sweep_from(const btVector3& a, const btVector3& b, double radius, const btVector3& m, const Triangle& tri,
-                         const Plane& plane, Start& start_contact, double until) {
-  TriangleSweep result;
+ExactSweep sweep_from(const btVector3& a, const btVector3& b, double radius, const btVector3& m, const Triangle& tri,
+                      const Plane& plane, Start& start_contact, double until) {
+  ExactSweep result = ExactSweep::miss();
   if (beside_plane(a, b, m, tri, plane, radius + kBulletStop)) return result;
   const TriangleContact& start = start_contact.get();
   if (!start.separated) {
-    result.kind = TriangleSweep::Kind::Unknown;
+    result.answered = false;
     return result;
   }
   if (-m.dot(start.normal) <= SIMD_EPSILON) return result;  // see capsule_triangle_touch
@@ -331,7 +332,7 @@ TriangleSweep sweep_from(const btVector3& a, const btVector3& b, double radius, 
         contact_with(a + moved, b + moved, radius, tri, plane, std::numeric_limits<double>::infinity());
     if (!c.separated) {  // cannot happen short of the touch; Bullet answers if rounding says otherwise
       if (!within_stop && !comes_within_stop(a, b, radius, m, tri, plane)) return result;
-      result.kind = TriangleSweep::Kind::Unknown;
+      result.answered = false;
       return result;
     }
     distance = c.distance;
@@ -350,15 +351,15 @@ TriangleSweep sweep_from(const btVector3& a, const btVector3& b, double radius, 
 
 }  // namespace
 
-TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
-                                     const Triangle& tri, double until) {
+ExactSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
+                                  const Triangle& tri, double until) {
   const Plane plane = plane_of(tri);
   Computed start(a, b, radius, tri, plane);
   return sweep_from(a, b, radius, m, tri, plane, start, until);
 }
 
-TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
-                                     const Triangle& tri, const Plane& plane, StartContact& start, double until) {
+ExactSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
+                                  const Triangle& tri, const Plane& plane, StartContact& start, double until) {
   return sweep_from(a, b, radius, m, tri, plane, start, until);
 }
 

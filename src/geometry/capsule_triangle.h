@@ -8,6 +8,8 @@
 
 #include <btBulletCollisionCommon.h>
 
+#include "geometry/sweep.h"
+
 namespace stepslide::detail {
 
 /// A triangle whose vertices are these three points (any winding).
@@ -67,28 +69,19 @@ TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double 
 TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& triangle,
                                  const TrianglePlane& plane, double max_distance, StartContact& start);
 
-struct TriangleSweep {
-  enum class Kind { Miss, Hit, Unknown };
-  /// Unknown: the segment starts touching or crossing the triangle (ask Bullet).
-  Kind kind = Kind::Miss;
-  double fraction = 1.0;      ///< of the motion, in [0, 1]
-  double distance = 0.0;      ///< between the two where it stops (0 at a touch)
-  btVector3 normal{0, 0, 0};  ///< unit, from the triangle toward the capsule, at contact
-  /// On the triangle, at contact. Where the capsule's segment lies parallel
-  /// to the face or an edge (flush), the closest points form a segment and
-  /// this is the first found (the end `a` when both ends are over the face),
-  /// not a canonical point of it: no verdict may depend on which (as
-  /// box_sweeps.h's ExactSweep::point).
-  btVector3 point{0, 0, 0};
-};
+/// The sweeps below answer ExactSweep (geometry/sweep.h): not answered
+/// when the segment starts touching or crossing the triangle (ask Bullet);
+/// `distance` is between the two where the sweep stops (0 at a touch);
+/// `point`, on the triangle, is the first found where the capsule lies
+/// flush (the end `a` when both ends are over the face).
 
 /// The capsule a→b of `radius` moving by `motion` (no rotation) against
 /// `triangle`: the first fraction at which they touch. A capsule already
 /// touching or overlapping the triangle hits at fraction 0 when the motion
 /// goes against the contact normal and misses otherwise (Bullet's rule:
 /// motion away from or along the contact is free).
-TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
-                                     const Triangle& triangle);
+ExactSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
+                                  const Triangle& triangle);
 
 /// The same motion as Bullet's convex cast (btContinuousConvexCollision, as
 /// objectQuerySingle runs it per triangle) answers it: it advances
@@ -103,14 +96,14 @@ TriangleSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, dou
 /// (another triangle's opposing hit came first): it is answered as a miss
 /// as soon as the advancement passes `until`, which saves its remaining
 /// steps. Every other answer, a hit at or before `until` included, is the
-/// same bit for bit (but for an Unknown met by a step past `until`, which
+/// same bit for bit (but for no answer met by a step past `until`, which
 /// the steps cannot meet short of the touch, bar rounding: a miss too).
-TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
-                                     const Triangle& triangle, double until = 1.0);
+ExactSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
+                                  const Triangle& triangle, double until = 1.0);
 /// The same, from the triangle's plane and its start contact (asked only
 /// past the cheap cull): bit for bit the answer above.
-TriangleSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
-                                     const Triangle& triangle, const TrianglePlane& plane, StartContact& start,
-                                     double until = 1.0);
+ExactSweep capsule_triangle_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& motion,
+                                  const Triangle& triangle, const TrianglePlane& plane, StartContact& start,
+                                  double until = 1.0);
 
 }  // namespace stepslide::detail

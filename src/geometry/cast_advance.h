@@ -8,7 +8,7 @@
 
 #include <cmath>
 
-#include "geometry/box_sweeps.h"
+#include "geometry/sweep.h"
 
 namespace stepslide::detail {
 

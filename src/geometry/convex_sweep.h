@@ -4,7 +4,7 @@
 
 #include <LinearMath/btVector3.h>
 
-#include "geometry/box_sweeps.h"
+#include "geometry/sweep.h"
 #include "geometry/gjk.h"
 
 namespace stepslide::detail {

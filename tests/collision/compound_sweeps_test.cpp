@@ -1,6 +1,6 @@
 // A box or cylinder character's sweeps against compounds of boxes and
 // cylinders (ramps, a level's stairs; exact_sweep_pair in
-// controller/sweep_pairs.cpp): against Bullet's own compound cast
+// collision/sweep_pairs.cpp): against Bullet's own compound cast
 // (objectQuerySingle) on random compounds, and what is left to Bullet.
 #include <gtest/gtest.h>
 

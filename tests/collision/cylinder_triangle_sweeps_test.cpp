@@ -1,5 +1,5 @@
 // A cylinder character's sweeps against meshes and heightfields
-// (cylinder_triangle_sweep_pair, controller/convex_sweep_pairs.h): against
+// (cylinder_triangle_sweep_pair, collision/convex_sweep_pairs.h): against
 // Bullet's own cast (objectQuerySingle) on random triangles, and what the
 // adapter reports and declines.
 #include <gtest/gtest.h>

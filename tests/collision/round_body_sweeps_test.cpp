@@ -1,5 +1,5 @@
 // Sweeps against round bodies (cylinders, spheres, capsules) and convex
-// hulls for every character shape (exact_sweep_pair in controller/sweep_pairs.cpp, on
+// hulls for every character shape (exact_sweep_pair in collision/sweep_pairs.cpp, on
 // convex_sweep): against Bullet's own cast (objectQuerySingle) on random
 // pairs, each disagreement counted and checked against the exact gap.
 #include <gtest/gtest.h>

@@ -29,7 +29,7 @@ bool same_bits(double x, double y) { return std::memcmp(&x, &y, sizeof(double)) 
 /// Bullet's conservative advancement (btContinuousConvexCollision) on exact
 /// distances, stopping within kStop, a miss unless the capsule grown by
 /// kStop touches the triangle within the motion (first_touch).
-TriangleSweep eager_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
+ExactSweep eager_sweep(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
                           const Triangle& tri) {
   constexpr double kStop = 0.001;        // btContinuousConvexCollision's `radius`
   constexpr int kIterations = 64;        // and its MAX_ITERATIONS
@@ -37,7 +37,7 @@ TriangleSweep eager_sweep(const btVector3& a, const btVector3& b, double radius,
   constexpr double kFar = std::numeric_limits<double>::infinity();
   const detail::TrianglePlane plane = detail::plane_of(tri);
   const auto comes_within_stop = [&] { return detail::first_touch(a, b, radius + kStop, m, tri, plane).t <= 1.0; };
-  TriangleSweep result;
+  ExactSweep result = ExactSweep::miss();
   if (plane.flat) {  // the capsule swept stays on one side of the plane, beyond the stop distance
     const double da = (a - tri.v[0]).dot(plane.unit);
     const double db = (b - tri.v[0]).dot(plane.unit);
@@ -48,7 +48,7 @@ TriangleSweep eager_sweep(const btVector3& a, const btVector3& b, double radius,
   }
   const TriangleContact start = detail::capsule_triangle(a, b, radius, tri, plane, kFar);
   if (!start.separated) {
-    result.kind = TriangleSweep::Kind::Unknown;
+    result.answered = false;
     return result;
   }
   if (-m.dot(start.normal) <= SIMD_EPSILON) return result;
@@ -71,7 +71,7 @@ TriangleSweep eager_sweep(const btVector3& a, const btVector3& b, double radius,
     const TriangleContact c = detail::capsule_triangle(a + moved, b + moved, radius, tri, plane, kFar);
     if (!c.separated) {
       if (!within_stop && !comes_within_stop()) return result;
-      result.kind = TriangleSweep::Kind::Unknown;
+      result.answered = false;
       return result;
     }
     distance = c.distance;
@@ -80,7 +80,7 @@ TriangleSweep eager_sweep(const btVector3& a, const btVector3& b, double radius,
     if (++iterations > kIterations) return result;
   }
   if (lambda > 0.0 && !within_stop && !(distance <= kStop - kCertainWithin) && !comes_within_stop()) return result;
-  result.kind = TriangleSweep::Kind::Hit;
+  result.hit = true;
   result.fraction = lambda;
   result.distance = distance;
   result.normal = normal;
@@ -125,8 +125,9 @@ Grazing grazing(Random& random, const Triangle& t) {
   }
 }
 
-void expect_same(const TriangleSweep& x, const TriangleSweep& y, int i) {
-  ASSERT_EQ(x.kind, y.kind) << "case " << i;
+void expect_same(const ExactSweep& x, const ExactSweep& y, int i) {
+  ASSERT_EQ(x.answered, y.answered) << "answered";
+  ASSERT_EQ(x.hit, y.hit) << "case " << i;
   EXPECT_TRUE(same_bits(x.fraction, y.fraction)) << "case " << i;
   EXPECT_TRUE(same_bits(x.distance, y.distance)) << "case " << i;
   EXPECT_TRUE(same_bits(x.normal, y.normal)) << "case " << i;
@@ -141,14 +142,14 @@ TEST(SweepTouchDeferred, GrazingCapsulesGetTheEagerAnswerBitForBit) {
   for (int i = 0; i < 20000; ++i) {
     const Triangle t = random_triangle(random);
     const Grazing g = grazing(random, t);
-    const TriangleSweep ours = capsule_triangle_sweep(g.a, g.b, g.radius, g.motion, t);
-    const TriangleSweep eager = eager_sweep(g.a, g.b, g.radius, g.motion, t);
+    const ExactSweep ours = capsule_triangle_sweep(g.a, g.b, g.radius, g.motion, t);
+    const ExactSweep eager = eager_sweep(g.a, g.b, g.radius, g.motion, t);
     expect_same(ours, eager, i);
-    if (ours.kind == TriangleSweep::Kind::Hit) {
+    if (ours.hit) {
       ++hits;
       if (ours.fraction > 0.0) ++late_hits;
     }
-    if (ours.kind == TriangleSweep::Kind::Miss) ++misses;
+    if (is_miss(ours)) ++misses;
   }
   EXPECT_GT(hits, 2000);
   EXPECT_GT(late_hits, 1000);
@@ -169,10 +170,10 @@ TEST(SweepTouchDeferred, AimedCapsulesGetTheEagerAnswerBitForBit) {
     const btVector3 b = from.getOrigin() + axis;
     const btVector3 target = t.v[i % 3] + random.point(0.3);
     const btVector3 motion = (target - from.getOrigin()) * random.uniform(0.3, 1.6);
-    const TriangleSweep ours = capsule_triangle_sweep(a, b, radius, motion, t);
+    const ExactSweep ours = capsule_triangle_sweep(a, b, radius, motion, t);
     expect_same(ours, eager_sweep(a, b, radius, motion, t), i);
-    if (ours.kind == TriangleSweep::Kind::Hit) ++hits;
-    if (ours.kind == TriangleSweep::Kind::Miss) ++misses;
+    if (ours.hit) ++hits;
+    if (is_miss(ours)) ++misses;
   }
   EXPECT_GT(hits, 2000);
   EXPECT_GT(misses, 2000);
@@ -184,8 +185,8 @@ TEST(SweepTouchDeferred, AimedCapsulesGetTheEagerAnswerBitForBit) {
 TEST(SweepTouchDeferred, ACreepingMissPastACornerIsAMiss) {
   const Triangle t{{btVector3(-1, 0, -1), btVector3(0, 0, 1), btVector3(1, 0, -1)}};
   const btVector3 start(1.202, 0, -3);
-  const TriangleSweep s = capsule_triangle_sweep(start, start, 0.2, btVector3(0, 0, 4), t);
-  EXPECT_EQ(s.kind, TriangleSweep::Kind::Miss);
+  const ExactSweep s = capsule_triangle_sweep(start, start, 0.2, btVector3(0, 0, 4), t);
+  EXPECT_TRUE(is_miss(s));
   expect_same(s, eager_sweep(start, start, 0.2, btVector3(0, 0, 4), t), 0);
 }
 

@@ -39,25 +39,26 @@ TEST(SweepUntil, APairAnswersAsWithoutItButAHitAfterItIsAMiss) {
     const double reach = random.uniform(0.3, 1.6);
     const btVector3 aim = t.v[i % 3] + random.point(0.3);
     const btVector3 motion = (aim - from.getOrigin()) * reach;
-    const TriangleSweep full = capsule_triangle_sweep(a, b, radius, motion, t);
+    const ExactSweep full = capsule_triangle_sweep(a, b, radius, motion, t);
     double until = random.uniform(0.0, 1.0);
-    if (full.kind == TriangleSweep::Kind::Hit) {
+    if (full.hit) {
       if (i % 4 == 0) until = full.fraction;  // a tie: still the hit
       if (i % 4 == 1) until = std::nextafter(full.fraction, 0.0);
     }
     if (i % 17 == 0) until = 0.0;
-    const TriangleSweep ours = capsule_triangle_sweep(a, b, radius, motion, t, until);
-    if (full.kind == TriangleSweep::Kind::Hit && full.fraction > until) {
-      EXPECT_EQ(ours.kind, TriangleSweep::Kind::Miss) << "case " << i;
+    const ExactSweep ours = capsule_triangle_sweep(a, b, radius, motion, t, until);
+    if (full.hit && full.fraction > until) {
+      EXPECT_TRUE(is_miss(ours)) << "case " << i;
       ++cut;
       continue;
     }
-    ASSERT_EQ(ours.kind, full.kind) << "case " << i;
+    ASSERT_EQ(ours.answered, full.answered) << "answered";
+  ASSERT_EQ(ours.hit, full.hit) << "case " << i;
     EXPECT_TRUE(same_bits(ours.fraction, full.fraction)) << "case " << i;
     EXPECT_TRUE(same_bits(ours.distance, full.distance)) << "case " << i;
     EXPECT_TRUE(same_bits(ours.normal, full.normal)) << "case " << i;
     EXPECT_TRUE(same_bits(ours.point, full.point)) << "case " << i;
-    if (full.kind == TriangleSweep::Kind::Hit) ++kept;
+    if (full.hit) ++kept;
   }
   EXPECT_GT(cut, 2000);
   EXPECT_GT(kept, 2000);
@@ -119,10 +120,10 @@ bool reference_sweep(const std::vector<Triangle>& triangles, const btCollisionOb
   const btVector3 direction = motion.normalized();
   std::vector<detail::TriangleHit> hits;
   for (std::size_t i = 0; i < triangles.size(); ++i) {
-    const TriangleSweep s =
+    const ExactSweep s =
         capsule_triangle_sweep(pose.invXform(a), pose.invXform(b), radius + margin, motion, triangles[i]);
-    if (s.kind == TriangleSweep::Kind::Unknown) return false;
-    if (s.kind == TriangleSweep::Kind::Hit && s.fraction < result->m_closestHitFraction) {
+    if (!s.answered) return false;
+    if (s.hit && s.fraction < result->m_closestHitFraction) {
       hits.push_back({s.fraction, -s.normal.dot(direction), s.normal, s.point, 0, static_cast<int>(i)});
     }
   }

@@ -24,7 +24,6 @@ using detail::capsule_triangle;
 using detail::capsule_triangle_sweep;
 using detail::Triangle;
 using detail::TriangleContact;
-using detail::TriangleSweep;
 
 struct Random : RandomGeometry {
   Random() : RandomGeometry(20261123) {}
@@ -85,6 +84,9 @@ struct BulletContacts : btCollisionWorld::ContactResultCallback {
     return 0;
   }
 };
+
+/// An answered sweep that hit nothing.
+inline bool is_miss(const ExactSweep& s) { return s.answered && !s.hit; }
 
 /// Distance from `p` to the triangle (brute force over its plane and edges).
 inline double to_triangle(const btVector3& p, const Triangle& t) {

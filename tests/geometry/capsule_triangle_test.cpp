@@ -130,8 +130,8 @@ TEST(CapsuleTriangleSweep, MatchesBulletsCastOnRandomMotions) {
     if (capsule_gap(a, b, radius, {world}) < 1e-3) continue;
     const SweepAnswers s = both_sweeps(shape, from, to, mesh.object);
     ASSERT_TRUE(s.ours_answered) << "case " << i;
-    const TriangleSweep touch = detail::capsule_triangle_touch(a, b, radius, motion, world);
-    if (touch.kind == TriangleSweep::Kind::Hit) {
+    const ExactSweep touch = detail::capsule_triangle_touch(a, b, radius, motion, world);
+    if (touch.hit) {
       const btVector3 at_touch = motion * touch.fraction;
       EXPECT_NEAR(capsule_gap(a + at_touch, b + at_touch, radius, {world}), 0.0, 1e-9) << "case " << i;
       EXPECT_LT(to_triangle(touch.point, world), 1e-9) << "case " << i;
@@ -161,9 +161,9 @@ TEST(CapsuleTriangleSweep, MatchesBulletsCastOnRandomMotions) {
 
 TEST(CapsuleTriangleSweep, FallingOntoTheFaceStopsAtTheTouch) {
   const Triangle t{{btVector3(-1, 0, -1), btVector3(0, 0, 1), btVector3(1, 0, -1)}};
-  const TriangleSweep s =
+  const ExactSweep s =
       detail::capsule_triangle_touch(btVector3(0, 1.5, 0), btVector3(0, 2.5, 0), 0.5, btVector3(0, -2, 0), t);
-  ASSERT_EQ(s.kind, TriangleSweep::Kind::Hit);
+  ASSERT_TRUE(s.hit);
   EXPECT_DOUBLE_EQ(s.fraction, 0.5);
   EXPECT_EQ(s.normal, btVector3(0, 1, 0));
   EXPECT_EQ(s.point, btVector3(0, 0, 0));
@@ -171,15 +171,15 @@ TEST(CapsuleTriangleSweep, FallingOntoTheFaceStopsAtTheTouch) {
 
 TEST(CapsuleTriangleSweep, LikeBulletsCastItStopsOnAFaceAtTheTouchAndHitsWhatItPassesWithinAMillimetre) {
   const Triangle t{{btVector3(-1, 0, -1), btVector3(0, 0, 1), btVector3(1, 0, -1)}};
-  const TriangleSweep face =
+  const ExactSweep face =
       capsule_triangle_sweep(btVector3(0, 1.5, 0), btVector3(0, 2.5, 0), 0.5, btVector3(0, -2, 0), t);
-  ASSERT_EQ(face.kind, TriangleSweep::Kind::Hit);
+  ASSERT_TRUE(face.hit);
   EXPECT_DOUBLE_EQ(face.fraction, 0.5);  // one step: a face's distance closes at the closing speed
   // A sphere passing 0.5 mm beside the corner (1, 0, -1), moving along z.
   const btVector3 start(1.2005, 0, -3);
-  const TriangleSweep graze = capsule_triangle_sweep(start, start, 0.2, btVector3(0, 0, 4), t);
-  ASSERT_EQ(graze.kind, TriangleSweep::Kind::Hit);
-  EXPECT_EQ(detail::capsule_triangle_touch(start, start, 0.2, btVector3(0, 0, 4), t).kind, TriangleSweep::Kind::Miss);
+  const ExactSweep graze = capsule_triangle_sweep(start, start, 0.2, btVector3(0, 0, 4), t);
+  ASSERT_TRUE(graze.hit);
+  EXPECT_TRUE(is_miss(detail::capsule_triangle_touch(start, start, 0.2, btVector3(0, 0, 4), t)));
   EXPECT_LE(capsule_triangle(start + btVector3(0, 0, 4) * graze.fraction, start + btVector3(0, 0, 4) * graze.fraction,
                              0.2, t, 1.0)
                 .distance,
@@ -190,14 +190,13 @@ TEST(CapsuleTriangleSweep, TouchingAndMovingAlongOrAwayMissesMovingInHitsAtZero)
   const Triangle t{{btVector3(-1, 0, -1), btVector3(0, 0, 1), btVector3(1, 0, -1)}};
   const btVector3 a(0, 0.5, 0);
   const btVector3 b(0, 1.5, 0);
-  EXPECT_EQ(capsule_triangle_sweep(a, b, 0.5, btVector3(0.3, 0, 0), t).kind, TriangleSweep::Kind::Miss);
-  EXPECT_EQ(capsule_triangle_sweep(a, b, 0.5, btVector3(0, 0.3, 0), t).kind, TriangleSweep::Kind::Miss);
-  const TriangleSweep in = capsule_triangle_sweep(a, b, 0.5, btVector3(0.1, -0.3, 0), t);
-  ASSERT_EQ(in.kind, TriangleSweep::Kind::Hit);
+  EXPECT_TRUE(is_miss(capsule_triangle_sweep(a, b, 0.5, btVector3(0.3, 0, 0), t)));
+  EXPECT_TRUE(is_miss(capsule_triangle_sweep(a, b, 0.5, btVector3(0, 0.3, 0), t)));
+  const ExactSweep in = capsule_triangle_sweep(a, b, 0.5, btVector3(0.1, -0.3, 0), t);
+  ASSERT_TRUE(in.hit);
   EXPECT_EQ(in.fraction, 0.0);
   EXPECT_EQ(in.normal, btVector3(0, 1, 0));
-  EXPECT_EQ(capsule_triangle_sweep(btVector3(0, -1, 0), b, 0.5, btVector3(0, 1, 0), t).kind,
-            TriangleSweep::Kind::Unknown);
+  EXPECT_FALSE(capsule_triangle_sweep(btVector3(0, -1, 0), b, 0.5, btVector3(0, 1, 0), t).answered);
 }
 
 TEST(CapsuleTriangleSweep, TheSideOfTheCapsuleMeetsAnEdge) {
@@ -205,9 +204,9 @@ TEST(CapsuleTriangleSweep, TheSideOfTheCapsuleMeetsAnEdge) {
   // x = 0: its side, not an end, first comes within the radius of the edge
   // from (0, 0, -1) to (0, -1, 1), at a point inside both.
   const Triangle t{{btVector3(0, 0, -1), btVector3(0, -2, -1), btVector3(0, -1, 1)}};
-  const TriangleSweep s =
+  const ExactSweep s =
       detail::capsule_triangle_touch(btVector3(-1, 1, 0), btVector3(1, 1, 0), 0.25, btVector3(0, -3, 0), t);
-  ASSERT_EQ(s.kind, TriangleSweep::Kind::Hit);
+  ASSERT_TRUE(s.hit);
   const btVector3 edge = (btVector3(0, -1, 1) - btVector3(0, 0, -1)).normalized();
   const btVector3 rel = btVector3(0, 1 - 3 * s.fraction, 0) - btVector3(0, 0, -1);
   EXPECT_NEAR((rel - edge * rel.dot(edge)).length(), 0.25, 1e-12);

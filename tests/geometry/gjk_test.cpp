@@ -1,4 +1,4 @@
-// convex_distance (controller/gjk.h) against a brute-force
+// convex_distance (geometry/gjk.h) against a brute-force
 // search over directions, for cylinders against boxes, cylinders, capsules
 // and triangles in any orientation, apart, touching and deep; its cost; and
 // the adapter's contacts that use it (cylinder_contacts.h).

@@ -1,4 +1,4 @@
-// ray_cylinder (controller/ray_cylinder.h) against a brute-force march along
+// ray_cylinder (geometry/ray_cylinder.h) against a brute-force march along
 // the ray, on random rays and cylinders in any orientation.
 #include <gtest/gtest.h>
 
