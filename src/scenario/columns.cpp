@@ -1,5 +1,5 @@
-// The trajectory column table. The tolerances are the gate's defaults (the
-// README's "Comparison rules" quotes them): positions and their kin to 1e-6,
+// The trajectory column table. The tolerances are the gate's defaults
+// (docs/format.md §2.3 quotes them): positions and their kin to 1e-6,
 // velocities to 1e-5, time to 1e-12 s, and counts, flags and indices exactly.
 // They exist for goldens written by another compiler or Bullet build; the same
 // binary gives byte-identical files.

@@ -170,17 +170,16 @@ inline void build_course(GameRig& rig) {
   rig.keep_shape(std::move(arm_a));
   rig.keep_shape(std::move(arm_b));
   rig.add_kinematic(scenario_box(btVector3(1, 0.1, 1)), [](double t) {
-    // Its coordinates keep their signs: see the README's note on bodies that
-    // cross zero between two ticks.
+    // Its coordinates keep their signs: see docs/embedding.md ("Capture from
+    // your game") on bodies whose coordinate crosses zero between two ticks.
     return at(btVector3(0.3 + 0.25 * std::sin(1.3 * t), 0.1 + 0.03 * std::sin(2 * t), 1.5));
   });
   // The turntable rises 5 cm/s; the course reaches it at t = 3.1 s, when its
   // top (0.305 m) is 4.5 cm under max_step_height (0.35), and steps onto it.
-  // (It rose from 0.1 m once: its top was then 0.355 m, exactly
-  // max_step_height plus the step's 5 mm tolerance, so stepping on hung on
-  // the last bit of the tread ray: Bullet's ray read 0.3549999999999999 and
-  // stepped, the exact ray-vs-box of issue #13 reads 0.3550000000000001 and
-  // did not.)
+  // (Starting from 0.1 m, its top would be 0.355 m, exactly max_step_height
+  // plus the step's 5 mm tolerance, and stepping on would hang on the last
+  // bit of the tread ray, where Bullet's ray and the exact ray-vs-box round
+  // apart: 0.3549999999999999 against 0.3550000000000001.)
   rig.add_kinematic(scenario_box(btVector3(1.2, 0.1, 1.2)), [](double t) {
     return at(btVector3(-3, 0.05 + 0.05 * t, -10), scenario_rotation({0, 40 * t, 0}));
   });

@@ -23,7 +23,7 @@
 #      goldens, registers them as CTest tests with stepslide_add_scenarios()
 #      (from the package config), each running the installed stepslide: they
 #      pass, and with one golden broken exactly that test fails;
-#   7. the README's "It prints:" block is what examples/embed printed;
+#   7. docs/embedding.md's "It prints:" block is what examples/embed printed;
 #   8. examples/capture, a separate project linking stepslide::capture,
 #      builds against the prefix, runs its game loop and writes a scenario
 #      that the installed stepslide replays to the recorded end.

@@ -251,7 +251,7 @@ TEST_F(LevelsGate, ProbeListsTheFloorsUnderAPoint) {
   EXPECT_CONTAINS(r.err, "missing.json");
 }
 
-/// The README's "Reproduce a bug on your own level", command by command, on
+/// docs/levels.md's "Reproduce a bug on your own level", command by command, on
 /// the courtyard it ships, so the walkthrough cannot rot.
 TEST_F(LevelsGate, ReadmeWalkthroughOnTheCourtyard) {
   fs::create_directories(path("scenarios/courtyard"));

@@ -159,8 +159,9 @@ TEST(ParseCsv, NonFiniteCellsAreNamedByLineAndColumn) {
   EXPECT_EQ(check_finite_cells(*parse_csv("tick,y\n0,-inf\n"), "w").error(), "line 2: column y is -inf (row 0); w");
 }
 
-// The documented bound (docs/format.md §2.1, README): if the column table or
-// a limit changes, the documents change with it.
+// The documented bound (docs/format.md §2.1, docs/fuzzing.md "Files and
+// numbers"): if the column table or a limit changes, the documents change
+// with it.
 TEST(ParseCsv, TheTrajectoryBoundIsTheDocumentedNumber) {
   EXPECT_EQ(max_trajectory_bytes(), 617174950);
   for (double v : {-2.2250738585072014e-308, -1.7976931348623157e308, -4.9406564584124654e-324,
