@@ -5,7 +5,7 @@
 //                            file, with "place": "on_floor" (builds a world to drop into);
 //   level/load_and_world:    that, plus the World the runner builds: everything
 //                            `stepslide run` does before its first tick.
-// And ticking on a real level (issue 13's budget: median tick <= 10x the flat
+// And ticking on a real level (the level budget: median tick <= 10x the flat
 // tick, worst <= 10x the median), for every level under scenarios/levels/:
 //   level/ticks/<level>/<walk>: one walk's ticks;
 //   level/ticks/<level>:        all its walks' ticks together (the budget's figures);

@@ -1,4 +1,4 @@
-// The work limits of docs/format.md §1.5 at their worst (issue 16): what a
+// The work limits of docs/format.md §1.5 at their worst: what a
 // run costs per million moving body-ticks, what building the largest world
 // costs, and what one tick costs with everything piled under the feet. Each
 // case is one whole simulate() (world build included) per iteration, timed

@@ -67,7 +67,7 @@ tests_flag=OFF
 cmake --no-warn-unused-cli -G Ninja -S . -B build-arm64 -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-arm64.cmake -DCMAKE_BUILD_TYPE=Release \
   -DSTEPSLIDE_BUILD_BENCH=OFF -DSTEPSLIDE_BUILD_TESTS=$tests_flag >/dev/null
 targets=(--target stepslide)
-[[ $run_tests == 1 ]] && targets+=(stepslide_tests)
+[[ $run_tests == 1 ]] && targets+=(stepslide_controller_tests stepslide_tests)
 cmake --build build-arm64 -j "$jobs" "${targets[@]}"
 build_time=$(elapsed "$start")
 file -L build-arm64/stepslide 2>/dev/null | grep -q aarch64 || {

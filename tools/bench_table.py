@@ -179,7 +179,7 @@ def world_size_section(results):
 
 
 def ratio_line(label, ratios):
-    """Issue 13's budget on a set of (ratio, scenario): median ≤ 0.5, none above 1.0."""
+    """The cost budget on a set of (ratio, scenario): median ≤ 0.5, none above 1.0."""
     ordered = sorted(r for r, _ in ratios)
     median = ordered[(len(ordered) - 1) // 2]
     worst = max(ratios)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the meshes (Wavefront OBJ) of the corner and wedge scenarios of
-issue #15 ("corners and wedges on meshes come to rest"):
+"""Writes the meshes (Wavefront OBJ) of the corner and wedge scenarios
+("corners and wedges on meshes come to rest"):
 
   scenarios/walls/dense_corner.obj     a 90 degree inside corner of two walls and a floor, in 0.1 m triangles
   scenarios/walls/obtuse_corner.obj    the same at 126 degrees

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cost gate (issue 13): instructions per tick inside the controller's
+# The cost gate: instructions per tick inside the controller's
 # update, counted by callgrind for a fixed set of scenarios (one of each kind),
 # against the record in bench/instruction_counts.json. Fails when one grew by
 # more than the record's margin_percent, naming the scenario and both counts

@@ -27,7 +27,10 @@ STEPSLIDE_WITH_CLANG=1 bash tools/install-deps.sh
 cmake --preset asan >/dev/null
 if [[ $quick == 1 ]]; then
   cmake --build --preset asan -j "$(nproc)" --target stepslide stepslide_controller_tests
-  ctest --preset asan -j "$(nproc)" -L 'controller|scenario'
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    build-asan/tests/stepslide_controller_tests --gtest_brief=1
+  ctest --preset asan -j "$(nproc)" -L scenario
 else
   cmake --build --preset asan -j "$(nproc)"
   ctest --preset asan -j "$(nproc)"
