@@ -13,6 +13,7 @@
 #include "collision/query_bounds.h"
 #include "stepslide/collision.h"
 #include "geometry/capsule_box.h"
+#include "geometry/ray_box.h"
 
 #include "support/random_geometry.h"
 
@@ -69,10 +70,9 @@ TEST(QueryBounds, AChildOutsideTheBoundsIsNeitherTouchedNorHit) {
         // The contact query's use: the segment is farther than reach from the rounded box.
         ASSERT_GT(segment_box_distance(a, b, child, box.getHalfExtentsWithoutMargin()) - box.getMargin(), reach);
         // The ray's use: no hit, and the ray does not start inside.
-        bool inside = true;
-        const ExactRayHit hit = ray_box(a, b, child, box.getHalfExtentsWithMargin(), &inside);
+        const ExactRay hit = ray_box(a, b, child, box.getHalfExtentsWithMargin());
+        ASSERT_TRUE(hit.answered);
         ASSERT_FALSE(hit.hit);
-        ASSERT_FALSE(inside);
       }
     }
   }
