@@ -101,7 +101,7 @@ ExactContact capsule_box(const btVector3& a, const btVector3& b, double radius, 
   const SegmentClosest c = closest_to_box(p, d, half_extents);
   const double distance = (c.on_segment - c.on_box).length();
   if (!(distance > 1e-9)) return contact;  // touching or inside: capsule_box_penetration answers
-  contact.separated = true;
+  contact.answered = true;
   contact.distance = distance - radius;
   contact.normal = box.getBasis() * ((c.on_segment - c.on_box) / distance);
   contact.point = box * c.on_box;
@@ -182,7 +182,7 @@ ExactContact capsule_box_penetration(const btVector3& a, const btVector3& b, dou
   contact.distance = -push[best] - radius;
   contact.normal = box.getBasis() * normal;
   contact.point = box * closest_to_box(moved, d, half_extents).on_box;
-  contact.exact = true;
+  contact.answered = true;
   return contact;
 }
 

@@ -281,7 +281,7 @@ TEST(CapsuleBox, MatchesBulletsContactOnRandomPairs) {
     const btVector3 axis = capsule_pose.getBasis().getColumn(1) * half_height;
     const ExactContact ours = capsule_box(capsule_pose.getOrigin() - axis, capsule_pose.getOrigin() + axis,
                                           radius + box.getMargin(), box_pose, box.getHalfExtentsWithoutMargin());
-    if (!ours.separated) continue;  // capsule_box_penetration's (capsule_box_penetration_test.cpp)
+    if (!ours.answered) continue;  // capsule_box_penetration's (capsule_box_penetration_test.cpp)
     FirstContact theirs;
     world.contactPairTest(&capsule_object, &box_object, theirs);
     if (ours.distance < -1e-6) {
@@ -298,13 +298,13 @@ TEST(CapsuleBox, MatchesBulletsContactOnRandomPairs) {
 TEST(CapsuleBox, ASegmentIntoTheBoxIsNotSeparated) {  // capsule_box_penetration answers it
   const ExactContact c = capsule_box(btVector3(0, -2, 0), btVector3(0, 2, 0), 0.3, btTransform::getIdentity(),
                                      btVector3(1, 1, 1));
-  EXPECT_FALSE(c.separated);
+  EXPECT_FALSE(c.answered);
 }
 
 TEST(CapsuleBox, ASphereAboveAFaceIsExactlyThere) {
   const ExactContact c = capsule_box(btVector3(0.2, 1.5, -0.1), btVector3(0.2, 1.5, -0.1), 0.3,
                                      btTransform::getIdentity(), btVector3(1, 1, 1));
-  ASSERT_TRUE(c.separated);
+  ASSERT_TRUE(c.answered);
   EXPECT_DOUBLE_EQ(c.distance, 0.2);
   EXPECT_EQ(c.normal, btVector3(0, 1, 0));
   EXPECT_EQ(c.point, btVector3(0.2, 1, -0.1));
