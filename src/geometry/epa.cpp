@@ -26,7 +26,7 @@ class Polytope {
   static constexpr int kMaxVertices = 128;
   static constexpr int kMaxFaces = 2 * kMaxVertices + 64;
 
-  ConvexDistance expand(const ConvexSolid& a, const ConvexSolid& b, const Vertex (&start)[4], int evaluations) {
+  ConvexAnswer expand(const ConvexSolid& a, const ConvexSolid& b, const Vertex (&start)[4], int evaluations) {
     upper_ = BT_LARGE_FLOAT;
     start_tetrahedron(start);
     int best = 0;
@@ -68,9 +68,9 @@ class Polytope {
       }
     }
     (void)best;
-    ConvexDistance d = finish(best_face, best_support, upper_, a, b);
-    d.converged = converged;
-    d.evaluations = evaluations;
+    ConvexAnswer d = finish(best_face, best_support, upper_, a, b);
+    d.detail.converged = converged;
+    d.detail.evaluations = evaluations;
     return d;
   }
 
@@ -292,8 +292,8 @@ class Polytope {
 
   /// The answer along the best face's normal, with the points the face's
   /// nearest point to the origin comes from.
-  ConvexDistance finish(const Face& face, const Vertex& support, double depth, const ConvexSolid& a,
-                        const ConvexSolid& b) const {
+  ConvexAnswer finish(const Face& face, const Vertex& support, double depth, const ConvexSolid& a,
+                      const ConvexSolid& b) const {
     const btVector3 at = face.normal * face.distance;
     double weight[3];
     const Vertex& p0 = vertices_[face.v[0]];
@@ -344,7 +344,7 @@ class Polytope {
 
 }  // namespace
 
-ConvexDistance expand_polytope(const ConvexSolid& a, const ConvexSolid& b, const Vertex (&start)[4], int evaluations) {
+ConvexAnswer expand_polytope(const ConvexSolid& a, const ConvexSolid& b, const Vertex (&start)[4], int evaluations) {
   Polytope polytope;
   return polytope.expand(a, b, start, evaluations);
 }
