@@ -28,9 +28,6 @@ struct ExactContact {
   /// touches `b`.
   btVector3 normal{0, 0, 0};
   btVector3 point{0, 0, 0};  ///< world, on `b`'s surface
-  /// World, on `a`'s surface, where the query finds it (convex_distance);
-  /// else zero.
-  btVector3 on_a{0, 0, 0};
   /// The triangle's unit normal facing `a`, where `b` is a triangle and the
   /// contact is on its face (capsule_triangle says when); else zero.
   btVector3 face_normal{0, 0, 0};

@@ -112,9 +112,13 @@ inline ConvexSolid ConvexSolid::moved(const btVector3& shift) const {
   return s;
 }
 
-/// How convex_distance reached its answer, for the tests that bound it
-/// (the answer itself is an ExactContact).
+/// What convex_distance found beside its answer (an ExactContact): the
+/// witness on `a`, and how it got there, for the tests that bound it.
 struct ConvexDetail {
+  /// On `a`'s surface, the answer's `point` on `b`'s: the closest points
+  /// (apart) or the deepest points of the overlap; where the touching
+  /// features are flat, one point of them.
+  btVector3 on_a{0, 0, 0};
   /// False when the iteration budget ran out first (never seen in the
   /// tests), or GJK stopped past the cutoff: `distance` is still a
   /// separation, possibly too deep.
@@ -148,16 +152,13 @@ constexpr double kConvexDistanceTolerance = 1e-10;
 /// found the deepest direction's basin: the answer is then exact to
 /// rounding. Apart, GJK does too, between two curved surfaces and on the
 /// crease where a cylinder's rim meets a polytope's edge (tied_minimum).
-/// `point` and `on_a`: the closest points (apart) or the deepest points of
-/// the overlap, on each solid's surface; where the touching features are
-/// flat, one point of them.
 ///
 /// `guess` is a first direction from `b` toward `a` (any length, not zero;
 /// the line between their centres serves). Once the solids are provably
 /// farther apart than `cutoff`, GJK stops there (`beyond`): `distance` is
 /// then a separation above `cutoff` but not the largest, for callers that
 /// drop such pairs (a contact query's threshold). `detail`, when given,
-/// receives how the answer was reached.
+/// receives the witness on `a` and how the answer was reached.
 ExactContact convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess,
                              double cutoff = BT_INFINITY, ConvexDetail* detail = nullptr);
 

@@ -182,7 +182,7 @@ void check_pair(const Drawn& d, RandomGeometry& random, Stats* stats, const std:
   const double reference = brute_force_distance(d.a, d.b, random);
   ASSERT_GE(r.distance, reference - kTight) << what << " distance " << r.distance << " brute force " << reference;
   // The points are on each solid's extent along the normal.
-  EXPECT_NEAR(r.on_a.dot(r.normal), -d.a.support(-r.normal), 1e-12) << what;
+  EXPECT_NEAR(detail.on_a.dot(r.normal), -d.a.support(-r.normal), 1e-12) << what;
   EXPECT_NEAR(r.point.dot(r.normal), d.b.support(r.normal), 1e-12) << what;
   stats->worst_below = std::max(stats->worst_below, reference - r.distance);
   stats->evaluations_total += detail.evaluations;
@@ -725,7 +725,7 @@ TEST(ConvexDistance, RimAgainstAnEdgeEndsOnTheCrease) {
     ++apart;
     if (detail.smooth_minimum) ++on_crease;
     // Apart, the exact direction is the line between the closest points.
-    const btVector3 line = (r.on_a - r.point).normalized();
+    const btVector3 line = (detail.on_a - r.point).normalized();
     worst_line = std::max(worst_line, line.cross(r.normal).length());
     Solid shifted = a;
     shifted.pose.getOrigin() += random.point(1e-9);
