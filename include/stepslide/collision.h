@@ -97,7 +97,7 @@ class CollisionQueries {
   double penetration_depth(btCollisionObject* object);
 
   /// Closest ray hit from `from` to `to`. Boxes hit from outside are answered
-  /// exactly (ray_box, capsule_box.h); every other pair by Bullet. Within a
+  /// exactly (ray_box, geometry/ray_box.h); every other pair by Bullet. Within a
   /// tick, the same ray cast twice in a row is answered from the first.
   RayHit ray(const btVector3& from, const btVector3& to);
 

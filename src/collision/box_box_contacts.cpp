@@ -59,17 +59,17 @@ bool cores_beyond(const btTransform& pose_a, const btVector3& ha, double ra, con
 bool contact_with_box(const btTransform& a, const btVector3& ha, double ra, const btCollisionObject* other,
                       const btBoxShape* box, const btTransform& pose, const btVector3& hb, double rb,
                       double max_distance, std::vector<Contact>* out) {
-  const BoxBoxOverlap overlap = box_box_overlap(a, ha, ra, pose, hb, rb);
+  const ExactContact overlap = box_box_overlap(a, ha, ra, pose, hb, rb);
   Contact c;
   c.object = other;
-  if (overlap.cores_overlap) {
+  if (overlap.answered) {
     c.normal = overlap.normal;
     c.distance = overlap.distance;
     c.point = overlap.point;
   } else {
-    const BoxBoxDistance apart = box_box_distance(a, ha, ra, pose, hb, rb, max_distance);
+    const ExactContact apart = box_box_distance(a, ha, ra, pose, hb, rb, max_distance);
     if (apart.beyond) return true;
-    if (!apart.separated) return false;  // touching within rounding: Bullet's GJK
+    if (!apart.answered) return false;  // touching within rounding: Bullet's GJK
     if (apart.distance > max_distance) return true;
     c.normal = apart.normal;
     c.distance = apart.distance;

@@ -26,7 +26,7 @@ struct TriangleContacts : btTriangleCallback {
     // box_triangle, is farther than max_distance and would be dropped below.
     if (!triangle_meets_bounds(local, low, high)) return;
     const btVector3 triangle[3] = {pose * local[0], pose * local[1], pose * local[2]};
-    const BoxTriangleContact exact = box_triangle(box_pose, half_extents, radius, triangle, cutoff);
+    const ExactContact exact = box_triangle(box_pose, half_extents, radius, triangle, cutoff);
     const double distance = exact.distance - triangle_margin;
     if (distance > max_distance) return;
     Contact c;

@@ -163,7 +163,7 @@ struct PairContacts : btBroadphaseAabbCallback {
     const btVector3& core = box->getHalfExtentsWithoutMargin();
     ExactContact e = capsule_box(a_, b_, radius, pose, core);
     // The segment on or in the core: its exact penetration, not EPA's.
-    if (!e.separated) e = capsule_box_penetration(a_, b_, radius, pose, core);
+    if (!e.answered) e = capsule_box_penetration(a_, b_, radius, pose, core);
     if (e.distance > threshold_) return true;  // Bullet may report a few of these, never all: none
     Contact c;
     c.normal = e.normal;

@@ -76,12 +76,14 @@ struct PairInput {
   TriangleCache* triangles;  ///< may be null: the shape's own walk
 };
 
-/// Appends the contact `d` of the character with `body` when within the
-/// distance; `to_world` turns the pair's frame into the world's; `shape`
-/// (at `shape_basis`) gives the face normal, or for a triangle (null)
-/// `triangle_face`, its unit normal in the pair's frame.
-void add_contact(const PairInput& in, const ConvexSolid& body, const ConvexDistance& d, const btTransform& to_world,
-                 const btCollisionShape* shape, const btMatrix3x3& shape_basis, const btVector3& triangle_face) {
+/// Appends the contact `d` of the character with `body` (`on_a` the
+/// witness on the character) when within the distance; `to_world` turns the
+/// pair's frame into the world's; `shape` (at `shape_basis`) gives the face
+/// normal, or for a triangle (null) `triangle_face`, its unit normal in the
+/// pair's frame.
+void add_contact(const PairInput& in, const ConvexSolid& body, const ExactContact& d, const btVector3& on_a,
+                 const btTransform& to_world, const btCollisionShape* shape, const btMatrix3x3& shape_basis,
+                 const btVector3& triangle_face) {
   if (d.distance > in.max_distance) return;  // Bullet may report a few of these, never all: none
   Contact c;
   c.normal = to_world.getBasis() * d.normal;
@@ -91,9 +93,9 @@ void add_contact(const PairInput& in, const ConvexSolid& body, const ConvexDista
   // feature along the normal holds it); else where the search put the two
   // in touch (a triangle's corner under a cap, a lying cylinder's top line
   // beside the cap's centre).
-  const btVector3 low = lowest_feature_middle(in.character_shape, *in.character_pose, d.normal, d.on_a);
+  const btVector3 low = lowest_feature_middle(in.character_shape, *in.character_pose, d.normal, on_a);
   const btVector3 middle = low + d.normal * (body.extent(d.normal) - low.dot(d.normal));
-  c.point = to_world * (body.holds(middle, kOnBody) ? middle : d.on_b);
+  c.point = to_world * (body.holds(middle, kOnBody) ? middle : d.point);
   c.object = in.object;
   if (shape != nullptr) {
     c.face_normal = face_normal(shape, shape_basis, c.normal);
@@ -127,10 +129,11 @@ btVector3 first_direction(const btConvexShape* shape, const btTransform& pose, c
 void convex_pair(const PairInput& in, const btConvexShape* shape, const btTransform& pose) {
   const ConvexSolid body = ConvexSolid::of(shape, pose);
   const btVector3 guess = first_direction(shape, pose, in.character_pose->getOrigin());
-  const ConvexDistance d = convex_distance(*in.character, body, guess, in.max_distance);
+  ConvexDetail detail;
+  const ExactContact d = convex_distance(*in.character, body, guess, in.max_distance, &detail);
   btTransform identity;
   identity.setIdentity();
-  add_contact(in, body, d, identity, shape, pose.getBasis(), btVector3(0, 0, 0));
+  add_contact(in, body, d, detail.on_a, identity, shape, pose.getBasis(), btVector3(0, 0, 0));
 }
 
 /// Receives the triangles near the character, in the concave shape's frame,
@@ -166,8 +169,9 @@ struct TrianglePairs final : btTriangleCallback {
     const btVector3 centroid = (v[0] + v[1] + v[2]) * (1.0 / 3.0);
     btVector3 guess = local_pose.getOrigin() - centroid;
     if (!face.isZero()) guess = face.dot(guess) >= 0.0 ? face : -face;
-    const ConvexDistance d = convex_distance(*character, body, guess, in.max_distance);
-    add_contact(in, body, d, to_world, nullptr, btMatrix3x3::getIdentity(), face);
+    ConvexDetail detail;
+    const ExactContact d = convex_distance(*character, body, guess, in.max_distance, &detail);
+    add_contact(in, body, d, detail.on_a, to_world, nullptr, btMatrix3x3::getIdentity(), face);
   }
 
   PairInput in;

@@ -5,7 +5,7 @@
 
 #include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 
-#include "geometry/capsule_box.h"
+#include "geometry/ray_box.h"
 #include "collision/triangle_cache.h"
 
 #include "collision/compound.h"
@@ -66,24 +66,20 @@ struct ClosestRay : btBroadphaseRayCallback {
 
   /// Runs one pair function: true when it answered (its hit reported).
   bool answer(RayPair pair, const btCollisionObject* object, const btCollisionShape* shape) {
-    ExactRayHit hit;
+    ExactRay hit;
     const btTransform& pose = object->getWorldTransform();
     switch (pair) {
-      case RayPair::Box: {
-        bool inside = false;
-        hit = ray_box(from_, to_, pose, static_cast<const btBoxShape*>(shape)->getHalfExtentsWithMargin(), &inside);
-        if (inside) return false;
+      case RayPair::Box:
+        hit = ray_box(from_, to_, pose, static_cast<const btBoxShape*>(shape)->getHalfExtentsWithMargin());
         break;
-      }
       case RayPair::Cylinder:
-        if (!detail::ray_cylinder(from_, to_, *static_cast<const btCylinderShape*>(shape), pose, &hit)) return false;
+        hit = detail::ray_cylinder(from_, to_, *static_cast<const btCylinderShape*>(shape), pose);
         break;
-      case RayPair::CompoundBoxes:
-        if (!compound_boxes(static_cast<const btCompoundShape*>(shape), pose, &hit)) return false;
-        break;
+      case RayPair::CompoundBoxes: hit = compound_boxes(static_cast<const btCompoundShape*>(shape), pose); break;
       case RayPair::CachedMesh: return cached_mesh_ray(object, shape);
       case RayPair::Bullet: return false;
     }
+    if (!hit.answered) return false;
     if (hit.hit && hit.fraction < result.m_closestHitFraction) {
       btCollisionWorld::LocalRayResult local(object, nullptr, hit.normal, hit.fraction);
       result.addSingleResult(local, true);
@@ -92,26 +88,27 @@ struct ClosestRay : btBroadphaseRayCallback {
   }
 
   /// The closest hit of the ray on a small compound of boxes (the stairs of
-  /// a level) at `pose` in `*hit`, when the ray starts outside every child.
-  /// False: ask Bullet.
-  bool compound_boxes(const btCompoundShape* compound, const btTransform& pose, ExactRayHit* hit) const {
+  /// a level) at `pose`; not answered (ask Bullet) where a child is not a
+  /// box or holds the ray's start.
+  ExactRay compound_boxes(const btCompoundShape* compound, const btTransform& pose) const {
     const auto box = [](const btCollisionShape* child) { return child->getShapeType() == BOX_SHAPE_PROXYTYPE; };
-    if (!detail::all_children(*compound, box)) return false;
-    *hit = ExactRayHit{};
+    ExactRay hit;
+    if (!detail::all_children(*compound, box)) return hit;
     // A child whose tree bounds the ray's bounds miss is neither hit nor
     // holds the ray's start: ray_box would answer "no hit, outside".
     const detail::Bounds near =
         detail::Bounds::of_segment(pose.invXform(from_), pose.invXform(to_), detail::kBoundsSlack);
-    return detail::walk_children(
+    const bool answered = detail::walk_children(
         *compound, pose, [&](const btVector3& low, const btVector3& high) { return near.overlaps(low, high); },
         [&](const btCollisionShape* child, const btTransform& at, int) {
-          bool inside = false;
-          const ExactRayHit h =
-              ray_box(from_, to_, at, static_cast<const btBoxShape*>(child)->getHalfExtentsWithMargin(), &inside);
-          if (inside) return false;
-          if (h.hit && (!hit->hit || h.fraction < hit->fraction)) *hit = h;
+          const ExactRay h = ray_box(from_, to_, at, static_cast<const btBoxShape*>(child)->getHalfExtentsWithMargin());
+          if (!h.answered) return false;
+          if (h.hit && (!hit.hit || h.fraction < hit.fraction)) hit = h;
           return true;
         });
+    if (!answered) return ExactRay{};
+    hit.answered = true;
+    return hit;
   }
 
   /// rayTestSingle against a triangle mesh (its branch for

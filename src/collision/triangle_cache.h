@@ -47,7 +47,7 @@ struct CachedTriangle {
     btVector3 a{0, 0, 0};
     btVector3 b{0, 0, 0};
     double radius = 0.0;
-    bool separated = false;
+    bool answered = false;
     double distance = 0.0;
     btVector3 normal{0, 0, 0};
     btVector3 point{0, 0, 0};

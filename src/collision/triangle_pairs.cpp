@@ -73,11 +73,11 @@ class Remembered final : public StartContact {
              CachedTriangle* cached)
       : a_(a), b_(b), radius_(radius), tri_(tri), plane_(plane), cached_(cached) {}
 
-  const TriangleContact& get() override {
+  const ExactContact& get() override {
     CachedTriangle::Closest& slot = cached_->closest;
     if (slot.valid && same_bits(slot.a, a_) && same_bits(slot.b, b_) &&
         std::memcmp(&slot.radius, &radius_, sizeof(double)) == 0) {
-      contact_.separated = slot.separated;
+      contact_.answered = slot.answered;
       contact_.distance = slot.distance;
       contact_.normal = slot.normal;
       contact_.point = slot.point;
@@ -89,7 +89,7 @@ class Remembered final : public StartContact {
     slot.a = a_;
     slot.b = b_;
     slot.radius = radius_;
-    slot.separated = contact_.separated;
+    slot.answered = contact_.answered;
     slot.distance = contact_.distance;
     slot.normal = contact_.normal;
     slot.point = contact_.point;
@@ -104,7 +104,7 @@ class Remembered final : public StartContact {
   const Triangle& tri_;
   const TrianglePlane& plane_;
   CachedTriangle* cached_;
-  TriangleContact contact_;
+  ExactContact contact_;
 };
 
 }  // namespace
@@ -115,7 +115,7 @@ namespace {
 /// inline: the contact queries ask it of every triangle they visit.
 inline bool remembered_farther_still(const CachedTriangle::Closest& slot, const btVector3& a, const btVector3& b,
                                      double radius, double distance) {
-  if (!slot.valid || !slot.separated) return false;
+  if (!slot.valid || !slot.answered) return false;
   const double margin = slot.distance + slot.radius - radius - distance - kRememberedMargin;
   if (!(margin > 0.0)) return false;
   return std::max(a.distance2(slot.a), b.distance2(slot.b)) < margin * margin;
@@ -130,7 +130,7 @@ bool remembered_farther(const CachedTriangle::Closest& slot, const btVector3& a,
   if (motion.x() == 0.0 && motion.y() == 0.0 && motion.z() == 0.0) {
     return remembered_farther_still(slot, a, b, radius, distance);
   }
-  if (!slot.valid || !slot.separated) return false;
+  if (!slot.valid || !slot.answered) return false;
   // The slot's segment is slot.distance + slot.radius from the triangle, and
   // a point is no nearer the triangle than that less its distance from the
   // segment. Over the swept segment (a parallelogram) the distance from the
@@ -168,8 +168,8 @@ struct ContactsInShape final : btTriangleCallback, TriangleVisitor {
     take(capsule_triangle(a_, b_, radius_, tri, plane, max_distance_));
   }
 
-  void take(const TriangleContact& c) {
-    if (!c.separated) {
+  void take(const ExactContact& c) {
+    if (!c.answered) {
       touching = true;
       return;
     }
@@ -181,7 +181,7 @@ struct ContactsInShape final : btTriangleCallback, TriangleVisitor {
   double radius_;
   double max_distance_;
   bool touching = false;
-  std::vector<TriangleContact> found;
+  std::vector<ExactContact> found;
 };
 
 /// Each triangle's first touch, in the shape's frame, where it can still be
@@ -265,7 +265,7 @@ bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, co
   each_triangle(shape, &gather, low, high, triangles);
   if (gather.touching) return false;
   const btMatrix3x3& basis = pose.getBasis();
-  for (const TriangleContact& t : gather.found) {
+  for (const ExactContact& t : gather.found) {
     Contact c;
     c.normal = basis * t.normal;
     c.distance = t.distance;

@@ -39,8 +39,8 @@ double separation_along(const Boxes& s, const btVector3& u, double* sign) {
 
 }  // namespace
 
-BoxBoxOverlap box_box_overlap(const btTransform& a, const btVector3& ha, double ra, const btTransform& b,
-                              const btVector3& hb, double rb) {
+ExactContact box_box_overlap(const btTransform& a, const btVector3& ha, double ra, const btTransform& b,
+                             const btVector3& hb, double rb) {
   Boxes s;
   s.hb = hb;
   s.ha = ha;
@@ -83,9 +83,9 @@ BoxBoxOverlap box_box_overlap(const btTransform& a, const btVector3& ha, double 
       }
     }
   }
-  BoxBoxOverlap overlap;
+  ExactContact overlap;
   if (best > 0.0) return overlap;  // cores apart
-  overlap.cores_overlap = true;
+  overlap.answered = true;
   overlap.distance = best - ra - rb;
   // a's deepest feature toward b (its vertices least along the normal),
   // its middle carried onto b's core along the normal, then out by rb.

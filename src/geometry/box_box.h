@@ -8,29 +8,22 @@
 
 #include <btBulletCollisionCommon.h>
 
-namespace stepslide {
+#include "geometry/contact.h"
 
-struct BoxBoxOverlap {
-  /// false: the cores are apart (the rounded boxes may still touch or
-  /// overlap by up to the summed radii); GJK answers that exactly enough,
-  /// and nothing else here is set.
-  bool cores_overlap = false;
-  /// Signed distance of the rounded boxes (cores grown by their radii):
-  /// minus the penetration depth, the shortest translation of `a` along
-  /// `normal` that separates them.
-  double distance = 0.0;
-  /// Unit, world, from `b` toward `a`. Where a face of `b` and an axis of
-  /// `a` or an edge pair tie, `b`'s face (the world surface's own normal).
-  btVector3 normal{0, 1, 0};
-  /// World, on `b`'s rounded surface: the middle of `a`'s deepest feature
-  /// along -normal, carried along the normal onto `b`'s surface.
-  btVector3 point{0, 0, 0};
-};
+namespace stepslide {
 
 /// Box `a` (core half extents `ha`, rounded by `ra`) against box `b` (`hb`,
 /// `rb`): the 15 separating axes of two boxes (3 + 3 faces, 9 edge pairs)
 /// give the exact penetration depth of the cores, which the radii deepen.
-BoxBoxOverlap box_box_overlap(const btTransform& a, const btVector3& ha, double ra, const btTransform& b,
-                              const btVector3& hb, double rb);
+/// ExactContact (geometry/contact.h): `distance` of the rounded boxes (cores
+/// grown by their radii), minus the penetration depth; `normal` from `b`
+/// toward `a`, where a face of `b` and an axis of `a` or an edge pair tie
+/// `b`'s face (the world surface's own normal); `point` on `b`'s rounded
+/// surface, the middle of `a`'s deepest feature along -normal carried along
+/// the normal onto it. Not answered where the cores are apart (the rounded
+/// boxes may still touch or overlap by up to the summed radii): GJK answers
+/// that exactly enough.
+ExactContact box_box_overlap(const btTransform& a, const btVector3& ha, double ra, const btTransform& b,
+                             const btVector3& hb, double rb);
 
 }  // namespace stepslide

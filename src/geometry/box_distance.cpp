@@ -78,9 +78,9 @@ struct PatchCorners {
 
 }  // namespace
 
-BoxBoxDistance box_box_distance(const btTransform& a, const btVector3& ha, double ra, const btTransform& b,
-                                const btVector3& hb, double rb, double cutoff, double touching) {
-  BoxBoxDistance result;
+ExactContact box_box_distance(const btTransform& a, const btVector3& ha, double ra, const btTransform& b,
+                              const btVector3& hb, double rb, double cutoff, double touching) {
+  ExactContact result;
   const btTransform a_in_b = b.inverseTimes(a);
   btVector3 va[8];
   for (int v = 0; v < 8; ++v) va[v] = a_in_b * box_corner(ha, v);
@@ -92,6 +92,7 @@ BoxBoxDistance box_box_distance(const btTransform& a, const btVector3& ha, doubl
   }
   const double bound = std::sqrt(bounds_gap2(low, high, hb));
   if (bound - ra - rb > cutoff) {
+    result.answered = true;
     result.beyond = true;
     result.distance = bound - ra - rb;
     return result;
@@ -126,7 +127,7 @@ BoxBoxDistance box_box_distance(const btTransform& a, const btVector3& ha, doubl
   const double core = std::sqrt(best.d2);
   if (!(core > touching)) return result;
   const btVector3 normal = (best.on_a - best.on_b) / core;
-  result.separated = true;
+  result.answered = true;
   result.distance = core - ra - rb;
   result.normal = b.getBasis() * normal;
   result.point = b * (best.on_b + normal * rb);
@@ -135,7 +136,7 @@ BoxBoxDistance box_box_distance(const btTransform& a, const btVector3& ha, doubl
 
 
 btVector3 box_box_patch_middle(const btTransform& a, const btVector3& ha, const btTransform& b, const btVector3& hb,
-                               double rb, const BoxBoxDistance& d) {
+                               double rb, const ExactContact& d) {
   const btTransform a_in_b = b.inverseTimes(a);
   const btVector3 n = b.getBasis().transpose() * d.normal;  // b's frame, from b toward a
   btVector3 va[8], vb[8];

@@ -8,21 +8,9 @@
 
 #include <limits>
 
-namespace stepslide {
+#include "geometry/contact.h"
 
-struct BoxBoxDistance {
-  /// false: the cores touch or overlap (box_box_overlap answers those);
-  /// nothing else is set.
-  bool separated = false;
-  /// true: the cores' bounds alone prove them farther apart than the
-  /// caller's cutoff; `distance` is that lower bound, nothing else set.
-  bool beyond = false;
-  /// Distance of the rounded boxes (cores grown by their radii): negative
-  /// where the roundings overlap, the cores still apart.
-  double distance = 0.0;
-  btVector3 normal{0, 1, 0};  ///< unit, world, from `b` toward `a`
-  btVector3 point{0, 0, 0};   ///< world, on `b`'s rounded surface
-};
+namespace stepslide {
 
 /// Box `a` (core half extents `ha`, rounded by `ra`) against box `b` (`hb`,
 /// `rb`) with separated cores: the closest points of two convex polyhedra
@@ -35,12 +23,19 @@ struct BoxBoxDistance {
 /// The cores must not overlap (box_box_overlap decides): a thin box passing
 /// through another's faces, no vertex or edge of either touching the other,
 /// would read as separated.
-BoxBoxDistance box_box_distance(const btTransform& a, const btVector3& ha, double ra, const btTransform& b,
-                                const btVector3& hb, double rb,
-                                double cutoff = std::numeric_limits<double>::infinity(), double touching = 1e-9);
+///
+/// ExactContact (geometry/contact.h): `distance` of the rounded boxes (cores
+/// grown by their radii), negative where the roundings overlap, the cores
+/// still apart; `point` on `b`'s rounded surface. Not answered where the
+/// cores touch or overlap (box_box_overlap answers those). `beyond` where
+/// the cores' bounds alone prove them farther apart than `cutoff`,
+/// `distance` that lower bound.
+ExactContact box_box_distance(const btTransform& a, const btVector3& ha, double ra, const btTransform& b,
+                              const btVector3& hb, double rb, double cutoff = std::numeric_limits<double>::infinity(),
+                              double touching = 1e-9);
 
 /// The middle of where the separated cores of `a` and `b` face each other
-/// at their distance `d` (box_box_distance's answer, separated), carried
+/// at their distance `d` (box_box_distance's answer, not beyond), carried
 /// onto `b`'s rounded surface. Where the closest points are unique (a
 /// vertex of either box is nearest) that is `d.point`; where they are not
 /// (a face over a face, an edge along a face or edge) it is the average of
@@ -49,6 +44,6 @@ BoxBoxDistance box_box_distance(const btTransform& a, const btVector3& ha, doubl
 /// found, which a rounding error can move across the whole face; this
 /// point moves with the boxes, as a moving body's push at the contact must.
 btVector3 box_box_patch_middle(const btTransform& a, const btVector3& ha, const btTransform& b, const btVector3& hb,
-                               double rb, const BoxBoxDistance& d);
+                               double rb, const ExactContact& d);
 
 }  // namespace stepslide

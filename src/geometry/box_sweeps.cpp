@@ -56,14 +56,14 @@ ExactSweep capsule_box_sweep(const btVector3& a, const btVector3& b, double radi
     ExactContact c = lambda == 0.0 ? capsule_box(a, b, radius + margin, box, core_half)
                                    : capsule_box(a + shift, b + shift, radius + margin, box, core_half);
     Probe probe;
-    probe.separated = c.separated;
+    probe.separated = c.answered;
     // Started with the segment on the core, Bullet's cast asks EPA for the
     // penetration and answers a hit at 0 along its direction when moving
     // into it: the exact penetration answers the same (only the start can
     // find the segment on the core; the advance stops short of it after).
-    if (!c.separated && lambda == 0.0) {
+    if (!c.answered && lambda == 0.0) {
       c = capsule_box_penetration(a, b, radius + margin, box, core_half);
-      probe.known = c.exact;
+      probe.known = c.answered;
     }
     probe.distance = c.distance;
     probe.normal = c.normal;
@@ -78,7 +78,7 @@ ExactSweep box_triangle_sweep(const btTransform& box, const btVector3& core_half
   return advance(motion, [&](double lambda, double cutoff) {
     btTransform moved = box;
     if (lambda != 0.0) moved.setOrigin(box.getOrigin() + motion * lambda);
-    const BoxTriangleContact c = box_triangle(moved, core_half, radius, triangle, cutoff);
+    const ExactContact c = box_triangle(moved, core_half, radius, triangle, cutoff);
     Probe probe;
     if (c.distance > cutoff) {
       probe.beyond = true;
@@ -103,22 +103,22 @@ ExactSweep box_box_sweep(const btTransform& box, const btVector3& core_half, dou
     if (lambda == 0.0) {
       // Only the start can find the cores overlapping (the advance stops
       // short of touching), and box_box_distance needs them apart.
-      const BoxBoxOverlap o = box_box_overlap(moved, core_half, box_margin, other, other_core, other_margin);
-      if (o.cores_overlap) {
+      const ExactContact o = box_box_overlap(moved, core_half, box_margin, other, other_core, other_margin);
+      if (o.answered) {
         probe.distance = o.distance;
         probe.normal = o.normal;
         probe.point = overlap_middle(moved, core_half, other, other_core, o.point, o.normal);
         return probe;
       }
     }
-    const BoxBoxDistance d =
+    const ExactContact d =
         box_box_distance(moved, core_half, box_margin, other, other_core, other_margin, cutoff, kCoreTouching);
     if (d.beyond) {
       probe.beyond = true;
       return probe;
     }
-    probe.separated = d.separated;
-    probe.known = d.separated;
+    probe.separated = d.answered;
+    probe.known = d.answered;
     probe.distance = d.distance;
     probe.normal = d.normal;
     probe.point = d.point;

@@ -248,8 +248,8 @@ btVector3 overlap_point(const btVector3& h, const btVector3 p[3], const Axis& ax
 
 }  // namespace
 
-BoxTriangleContact box_triangle(const btTransform& box, const btVector3& half_extents, double radius,
-                                const btVector3 triangle[3], double cutoff) {
+ExactContact box_triangle(const btTransform& box, const btVector3& half_extents, double radius,
+                          const btVector3 triangle[3], double cutoff) {
   const btVector3 p[3] = {box.invXform(triangle[0]), box.invXform(triangle[1]), box.invXform(triangle[2])};
   const btVector3& h = half_extents;
   const Axis axis = best_axis(h, p, cutoff + radius);
@@ -257,7 +257,9 @@ BoxTriangleContact box_triangle(const btTransform& box, const btVector3& half_ex
   // separated convex solids: beyond the caller's cutoff, no closer feature
   // can bring it back (most triangles a query's bounds gather are such).
   if (axis.separation > cutoff + radius) {
-    BoxTriangleContact beyond;
+    ExactContact beyond;
+    beyond.answered = true;
+    beyond.beyond = true;
     beyond.distance = axis.separation - radius;
     return beyond;
   }
@@ -274,7 +276,8 @@ BoxTriangleContact box_triangle(const btTransform& box, const btVector3& half_ex
   } else {
     point = overlap_point(h, p, axis);
   }
-  BoxTriangleContact contact;
+  ExactContact contact;
+  contact.answered = true;
   contact.distance = distance - radius;
   contact.normal = box.getBasis() * normal;
   contact.point = box * point;

@@ -7,51 +7,6 @@
 
 namespace stepslide {
 
-ExactRayHit ray_box(const btVector3& from, const btVector3& to, const btTransform& box,
-                    const btVector3& half_extents, bool* starts_inside) {
-  ExactRayHit result;
-  // In the box's frame the faces are the planes x = ±h.x, y = ±h.y, z = ±h.z.
-  const btVector3 p = box.invXform(from);
-  const btVector3 d = box.invXform(to) - p;
-  *starts_inside = std::fabs(p.x()) <= half_extents.x() && std::fabs(p.y()) <= half_extents.y() &&
-                   std::fabs(p.z()) <= half_extents.z();
-  if (*starts_inside) return result;
-  double enter = 0.0;
-  double leave = 1.0;
-  int axis = -1;
-  double side = 0.0;
-  for (int i = 0; i < 3; ++i) {
-    const double h = half_extents[i];
-    if (d[i] == 0.0) {
-      if (std::fabs(p[i]) > h) return result;  // parallel to this slab and outside it
-      continue;
-    }
-    // Entering through the face the ray moves toward from outside.
-    double t_near = (-h - p[i]) / d[i];
-    double t_far = (h - p[i]) / d[i];
-    double face = -1.0;
-    if (t_near > t_far) {
-      std::swap(t_near, t_far);
-      face = 1.0;
-    }
-    if (t_near > enter) {
-      enter = t_near;
-      axis = i;
-      side = face;
-    }
-    if (t_far < leave) leave = t_far;
-    if (enter > leave) return result;
-  }
-  // Outside, so some slab excludes the origin and sets the entering face.
-  if (axis < 0) return result;
-  btVector3 local(0, 0, 0);
-  local[axis] = side;
-  result.hit = true;
-  result.fraction = enter;
-  result.normal = box.getBasis() * local;
-  return result;
-}
-
 namespace {
 
 constexpr double kSliver = 1e-12;  ///< m: |d × axis| below this, no face
@@ -146,7 +101,7 @@ ExactContact capsule_box(const btVector3& a, const btVector3& b, double radius, 
   const SegmentClosest c = closest_to_box(p, d, half_extents);
   const double distance = (c.on_segment - c.on_box).length();
   if (!(distance > 1e-9)) return contact;  // touching or inside: capsule_box_penetration answers
-  contact.separated = true;
+  contact.answered = true;
   contact.distance = distance - radius;
   contact.normal = box.getBasis() * ((c.on_segment - c.on_box) / distance);
   contact.point = box * c.on_box;
@@ -227,7 +182,7 @@ ExactContact capsule_box_penetration(const btVector3& a, const btVector3& b, dou
   contact.distance = -push[best] - radius;
   contact.normal = box.getBasis() * normal;
   contact.point = box * closest_to_box(moved, d, half_extents).on_box;
-  contact.exact = true;
+  contact.answered = true;
   return contact;
 }
 

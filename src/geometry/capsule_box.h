@@ -6,41 +6,27 @@
 
 #include <btBulletCollisionCommon.h>
 
+#include "geometry/contact.h"
+
 namespace stepslide {
 
-struct ExactRayHit {
-  bool hit = false;
-  double fraction = 1.0;      ///< along from→to, in [0, 1]
-  btVector3 normal{0, 0, 0};  ///< unit, world, the face entered
-};
-
-/// The ray from→to against a box of `half_extents` at `box` (slab method).
-/// Only for rays starting outside the box: `starts_inside` is set (and no
-/// hit reported) when `from` is inside or on it, where Bullet's answer has
-/// no single right value and the caller asks Bullet.
-ExactRayHit ray_box(const btVector3& from, const btVector3& to, const btTransform& box,
-                    const btVector3& half_extents, bool* starts_inside);
-
-struct ExactContact {
-  bool separated = false;     ///< false: the segment touches or enters the box (capsule_box_penetration)
-  bool exact = false;         ///< capsule_box_penetration's answer is set (false only for an inverted box)
-  double distance = 0.0;      ///< capsule surface to box, negative inside
-  btVector3 normal{0, 0, 0};  ///< unit, world, from the box toward the capsule
-  btVector3 point{0, 0, 0};   ///< world, on the box
-};
+/// Both answer ExactContact (geometry/contact.h) with the capsule as `a`,
+/// the box's core as `b`: `distance` from the capsule's surface to the box,
+/// negative inside, `point` on the box.
 
 /// The closest points of a capsule (the segment a→b grown by `radius`) and a
 /// box of `half_extents` at `box`, exactly: the squared distance from the
 /// segment to the box is a convex piecewise quadratic in the segment's
-/// parameter, minimised interval by interval. Only when the segment stays
-/// outside the box (`separated`); the capsule's surface may overlap it. Never
-/// for negative `half_extents` (a core inverted by a margin wider than half
-/// the box): not `separated`, the caller asks Bullet.
+/// parameter, minimised interval by interval. Answered only when the segment
+/// stays outside the box (the capsule's surface may overlap it); where it
+/// touches or enters the box, capsule_box_penetration answers. Never for
+/// negative `half_extents` (a core inverted by a margin wider than half the
+/// box): not answered, the caller asks Bullet.
 ExactContact capsule_box(const btVector3& a, const btVector3& b, double radius, const btTransform& box,
                          const btVector3& half_extents);
 
 /// The penetration of the same capsule and box where the segment touches or
-/// enters the box (capsule_box is not `separated`), exactly: the least push
+/// enters the box (capsule_box does not answer), exactly: the least push
 /// that takes the segment out of the box, along one of the face normals of
 /// their Minkowski sum (the box's three axes and the segment's direction
 /// crossed with each, both ways), plus `radius`. `distance` is minus that
@@ -50,7 +36,7 @@ ExactContact capsule_box(const btVector3& a, const btVector3& b, double radius, 
 /// 1e-9 m of the least push is taken over a cross axis (its face normal, not
 /// one tilted by a rounding); otherwise the least, and on an exact tie the
 /// first of +x, -x, +y, -y, +z, -z (box frame), then the cross axes.
-/// Not `exact` only for an inverted box (negative `half_extents`).
+/// Not answered only for an inverted box (negative `half_extents`).
 ExactContact capsule_box_penetration(const btVector3& a, const btVector3& b, double radius, const btTransform& box,
                                      const btVector3& half_extents);
 

@@ -73,9 +73,9 @@ void closest_on_segments(const btVector3& p, const btVector3& d, const btVector3
 using Plane = TrianglePlane;
 
 /// capsule_triangle with the triangle's plane already known.
-TriangleContact contact_with(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
-                             const Plane& plane, double max_distance) {
-  TriangleContact result;
+ExactContact contact_with(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
+                          const Plane& plane, double max_distance) {
+  ExactContact result;
   const btVector3& n = plane.n;
   const btVector3& unit = plane.unit;
   const bool flat = plane.flat;
@@ -86,7 +86,7 @@ TriangleContact contact_with(const btVector3& a, const btVector3& b, double radi
     db = (b - tri.v[0]).dot(unit);
     const double reach = radius + max_distance;
     if ((da > reach && db > reach) || (da < -reach && db < -reach)) {
-      result.separated = true;
+      result.answered = true;
       result.beyond = true;
       return result;
     }
@@ -138,7 +138,7 @@ TriangleContact contact_with(const btVector3& a, const btVector3& b, double radi
   }
   const double core = std::sqrt(best);
   if (!(core > kTouching)) return result;
-  result.separated = true;
+  result.answered = true;
   result.distance = core - radius;
   if (result.distance > max_distance) {
     result.beyond = true;
@@ -193,7 +193,7 @@ class Computed final : public StartContact {
  public:
   Computed(const btVector3& a, const btVector3& b, double radius, const Triangle& tri, const Plane& plane)
       : a_(a), b_(b), radius_(radius), tri_(tri), plane_(plane) {}
-  const TriangleContact& get() override {
+  const ExactContact& get() override {
     contact_ = contact_with(a_, b_, radius_, tri_, plane_, std::numeric_limits<double>::infinity());
     return contact_;
   }
@@ -204,7 +204,7 @@ class Computed final : public StartContact {
   double radius_;
   const Triangle& tri_;
   const Plane& plane_;
-  TriangleContact contact_;
+  ExactContact contact_;
 };
 
 }  // namespace
@@ -218,18 +218,18 @@ Plane plane_of(const Triangle& tri) {
   return p;
 }
 
-TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
-                                 double max_distance) {
+ExactContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
+                              double max_distance) {
   return contact_with(a, b, radius, tri, plane_of(tri), max_distance);
 }
 
-TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
-                                 const Plane& plane, double max_distance) {
+ExactContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
+                              const Plane& plane, double max_distance) {
   return contact_with(a, b, radius, tri, plane, max_distance);
 }
 
-TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
-                                 const Plane& plane, double max_distance, StartContact& start) {
+ExactContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
+                              const Plane& plane, double max_distance, StartContact& start) {
   // contact_with's cheap cull, then its unbounded answer, which its bounded
   // one equals but where the distance passes max_distance (beyond).
   if (plane.flat) {
@@ -237,16 +237,16 @@ TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double 
     const double db = (b - tri.v[0]).dot(plane.unit);
     const double reach = radius + max_distance;
     if ((da > reach && db > reach) || (da < -reach && db < -reach)) {
-      TriangleContact result;
-      result.separated = true;
+      ExactContact result;
+      result.answered = true;
       result.beyond = true;
       return result;
     }
   }
-  const TriangleContact& full = start.get();
-  if (!full.separated || !(full.distance > max_distance)) return full;
-  TriangleContact result;
-  result.separated = true;
+  const ExactContact& full = start.get();
+  if (!full.answered || !(full.distance > max_distance)) return full;
+  ExactContact result;
+  result.answered = true;
   result.distance = full.distance;
   result.beyond = true;
   return result;
@@ -257,8 +257,8 @@ ExactSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, double
   ExactSweep result = ExactSweep::miss();
   const Plane plane = plane_of(tri);
   if (beside_plane(a, b, m, tri, plane, radius)) return result;
-  const TriangleContact start = contact_with(a, b, radius, tri, plane, std::numeric_limits<double>::infinity());
-  if (!start.separated) {
+  const ExactContact start = contact_with(a, b, radius, tri, plane, std::numeric_limits<double>::infinity());
+  if (!start.answered) {
     result.answered = false;
     return result;
   }
@@ -292,8 +292,8 @@ ExactSweep sweep_from(const btVector3& a, const btVector3& b, double radius, con
                       const Plane& plane, Start& start_contact, double until) {
   ExactSweep result = ExactSweep::miss();
   if (beside_plane(a, b, m, tri, plane, radius + kBulletStop)) return result;
-  const TriangleContact& start = start_contact.get();
-  if (!start.separated) {
+  const ExactContact& start = start_contact.get();
+  if (!start.answered) {
     result.answered = false;
     return result;
   }
@@ -328,9 +328,9 @@ ExactSweep sweep_from(const btVector3& a, const btVector3& b, double radius, con
     }
     lambda = next;
     const btVector3 moved = m * lambda;
-    const TriangleContact c =
+    const ExactContact c =
         contact_with(a + moved, b + moved, radius, tri, plane, std::numeric_limits<double>::infinity());
-    if (!c.separated) {  // cannot happen short of the touch; Bullet answers if rounding says otherwise
+    if (!c.answered) {  // cannot happen short of the touch; Bullet answers if rounding says otherwise
       if (!within_stop && !comes_within_stop(a, b, radius, m, tri, plane)) return result;
       result.answered = false;
       return result;

@@ -8,6 +8,7 @@
 
 #include <btBulletCollisionCommon.h>
 
+#include "geometry/contact.h"
 #include "geometry/sweep.h"
 
 namespace stepslide::detail {
@@ -15,22 +16,6 @@ namespace stepslide::detail {
 /// A triangle whose vertices are these three points (any winding).
 struct Triangle {
   btVector3 v[3];
-};
-
-struct TriangleContact {
-  /// false: the segment touches or crosses the triangle, where the closest
-  /// points have no unique normal (the caller asks Bullet).
-  bool separated = false;
-  /// true: farther than the caller's `max_distance`; nothing else is set.
-  bool beyond = false;
-  double distance = 0.0;      ///< capsule surface to triangle, negative inside
-  btVector3 normal{0, 0, 0};  ///< unit, from the triangle toward the capsule
-  btVector3 point{0, 0, 0};   ///< on the triangle
-  /// The triangle's unit normal facing the capsule when the closest point
-  /// lies on the triangle's face, or on an edge or corner where the contact
-  /// normal is the face's to rounding (beside a coplanar neighbour); else
-  /// zero.
-  btVector3 face_normal{0, 0, 0};
 };
 
 /// The triangle's plane: `n` the cross product of two edges (its length
@@ -50,24 +35,31 @@ TrianglePlane plane_of(const Triangle& triangle);
 /// query of the same capsule and triangle (triangle_pairs.cpp).
 class StartContact {
  public:
-  virtual const TriangleContact& get() = 0;
+  virtual const ExactContact& get() = 0;
 
  protected:
   ~StartContact() = default;
 };
 
-/// The closest points of the capsule a→b of `radius` and `triangle`. When
-/// the capsule's surface is certainly farther than `max_distance` from the
-/// triangle's plane, `beyond` is set and nothing computed (the cheap cull).
-TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& triangle,
-                                 double max_distance);
+/// The closest points of the capsule a→b of `radius` (ExactContact's `a`)
+/// and `triangle` (its `b`; geometry/contact.h): `distance` from the
+/// capsule's surface, negative inside. Not answered where the segment
+/// touches or crosses the triangle, where the closest points have no unique
+/// normal (the caller asks Bullet). `beyond` past `max_distance`; when the
+/// capsule's surface is certainly farther than that from the triangle's
+/// plane, nothing is computed (the cheap cull, `distance` 0). `face_normal`
+/// is set when the closest point lies on the triangle's face, or on an edge
+/// or corner where the contact normal is the face's to rounding (beside a
+/// coplanar neighbour).
+ExactContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& triangle,
+                              double max_distance);
 /// The same, with the triangle's plane known.
-TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& triangle,
-                                 const TrianglePlane& plane, double max_distance);
+ExactContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& triangle,
+                              const TrianglePlane& plane, double max_distance);
 /// The same, from the triangle's plane and the unbounded answer `start`
 /// (asked only past the cheap cull): bit for bit the answer above.
-TriangleContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& triangle,
-                                 const TrianglePlane& plane, double max_distance, StartContact& start);
+ExactContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& triangle,
+                              const TrianglePlane& plane, double max_distance, StartContact& start);
 
 /// The sweeps below answer ExactSweep (geometry/sweep.h): not answered
 /// when the segment starts touching or crossing the triangle (ask Bullet);

@@ -24,8 +24,8 @@ ExactSweep convex_sweep(const ConvexSolid& mover, const ConvexSolid& body, const
     // With the depth: where GJK finds the cores touching in a degenerate
     // simplex, EPA can still prove them apart (asked without it, 4 of 8 000
     // random sweeps in the tests went to Bullet for nothing).
-    const ConvexDistance d = lambda == 0.0 ? convex_distance(mover, body, direction, cutoff)
-                                           : convex_distance(mover.moved(motion * lambda), body, direction, cutoff);
+    const ExactContact d = lambda == 0.0 ? convex_distance(mover, body, direction, cutoff)
+                                         : convex_distance(mover.moved(motion * lambda), body, direction, cutoff);
     Probe probe;
     if (d.distance > cutoff) {
       probe.beyond = true;
@@ -37,7 +37,7 @@ ExactSweep convex_sweep(const ConvexSolid& mover, const ConvexSolid& body, const
     probe.known = probe.separated;
     probe.distance = d.distance;
     probe.normal = d.normal;
-    probe.point = d.on_b;
+    probe.point = d.point;
     return probe;
   });
 }

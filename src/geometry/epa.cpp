@@ -26,7 +26,8 @@ class Polytope {
   static constexpr int kMaxVertices = 128;
   static constexpr int kMaxFaces = 2 * kMaxVertices + 64;
 
-  ConvexDistance expand(const ConvexSolid& a, const ConvexSolid& b, const Vertex (&start)[4], int evaluations) {
+  ExactContact expand(const ConvexSolid& a, const ConvexSolid& b, const Vertex (&start)[4], int evaluations,
+                      ConvexDetail* detail) {
     upper_ = BT_LARGE_FLOAT;
     start_tetrahedron(start);
     int best = 0;
@@ -63,15 +64,14 @@ class Polytope {
         if (only_basin(a, b, best_face.normal, upper_) &&
             newton_minimum(a, b, best_face.normal, best_support, &u, &minimum, &evaluations) &&
             only_basin(a, b, u, minimum.w.dot(u))) {
-          return smooth_answer(u, minimum, a, b, evaluations);
+          return smooth_answer(u, minimum, a, b, evaluations, detail);
         }
       }
     }
     (void)best;
-    ConvexDistance d = finish(best_face, best_support, upper_, a, b);
-    d.converged = converged;
-    d.evaluations = evaluations;
-    return d;
+    detail->converged = converged;
+    detail->evaluations = evaluations;
+    return finish(best_face, best_support, upper_, a, b, detail);
   }
 
  private:
@@ -292,8 +292,8 @@ class Polytope {
 
   /// The answer along the best face's normal, with the points the face's
   /// nearest point to the origin comes from.
-  ConvexDistance finish(const Face& face, const Vertex& support, double depth, const ConvexSolid& a,
-                        const ConvexSolid& b) const {
+  ExactContact finish(const Face& face, const Vertex& support, double depth, const ConvexSolid& a,
+                      const ConvexSolid& b, ConvexDetail* detail) const {
     const btVector3 at = face.normal * face.distance;
     double weight[3];
     const Vertex& p0 = vertices_[face.v[0]];
@@ -312,7 +312,7 @@ class Polytope {
     // The face's outward normal u: the cores' difference reaches depth along
     // it; the character leaves along -u.
     (void)depth;  // support.w · normal
-    return answer(-face.normal, support, core_a, core_b, a, b);
+    return answer(-face.normal, support, core_a, core_b, a, b, detail);
   }
 
   struct Horizon {
@@ -344,9 +344,10 @@ class Polytope {
 
 }  // namespace
 
-ConvexDistance expand_polytope(const ConvexSolid& a, const ConvexSolid& b, const Vertex (&start)[4], int evaluations) {
+ExactContact expand_polytope(const ConvexSolid& a, const ConvexSolid& b, const Vertex (&start)[4], int evaluations,
+                             ConvexDetail* detail) {
   Polytope polytope;
-  return polytope.expand(a, b, start, evaluations);
+  return polytope.expand(a, b, start, evaluations, detail);
 }
 
 }  // namespace stepslide::detail

@@ -159,14 +159,15 @@ struct Simplex {
 
 }  // namespace
 
-ConvexDistance answer(const btVector3& normal, const Vertex& support, const btVector3& core_a, const btVector3& core_b,
-                      const ConvexSolid& a, const ConvexSolid& b) {
-  ConvexDistance d;
-  d.distance = support.w.dot(normal) - a.margin() - b.margin();
-  d.normal = normal;
-  d.on_a = core_a + normal * ((support.a - core_a).dot(normal) - a.margin());
-  d.on_b = core_b + normal * ((support.b - core_b).dot(normal) + b.margin());
-  return d;
+ExactContact answer(const btVector3& normal, const Vertex& support, const btVector3& core_a, const btVector3& core_b,
+                    const ConvexSolid& a, const ConvexSolid& b, ConvexDetail* detail) {
+  ExactContact c;
+  c.answered = true;
+  c.distance = support.w.dot(normal) - a.margin() - b.margin();
+  c.normal = normal;
+  detail->on_a = core_a + normal * ((support.a - core_a).dot(normal) - a.margin());
+  c.point = core_b + normal * ((support.b - core_b).dot(normal) + b.margin());
+  return c;
 }
 
 namespace {
@@ -221,13 +222,13 @@ bool blow_up(const ConvexSolid& a, const ConvexSolid& b, Simplex* s, int* evalua
 /// there (the support point's length, an upper bound on the distance, within
 /// the tolerance of the separation along the direction, a lower bound).
 bool smooth_separation(const ConvexSolid& a, const ConvexSolid& b, const btVector3& best, const Vertex& w,
-                       int* evaluations, ConvexDistance* out) {
+                       int* evaluations, ExactContact* out, ConvexDetail* detail) {
   btVector3 u;
   Vertex minimum;
   if (!newton_minimum(a, b, -best, w, &u, &minimum, evaluations)) return false;
   const double lower = -minimum.w.dot(u);
   if (!(lower > 0.0) || minimum.w.length() - lower > kConvexDistanceTolerance) return false;
-  *out = smooth_answer(u, minimum, a, b, *evaluations);
+  *out = smooth_answer(u, minimum, a, b, *evaluations, detail);
   return true;
 }
 
@@ -278,7 +279,7 @@ btVector3 nearest_in_tie(const Tie& tie, const btVector3& p) {
 /// tied feature (an upper bound: two points of the cores). The answer's
 /// points are those two.
 bool tied_separation(const ConvexSolid& a, const ConvexSolid& b, const Tie& tie, const btVector3& best,
-                     const Vertex& w, int* evaluations, ConvexDistance* out) {
+                     const Vertex& w, int* evaluations, ExactContact* out, ConvexDetail* detail) {
   btVector3 u;
   Vertex minimum;
   if (!tied_minimum(a, b, tie, -best, w, &u, &minimum, evaluations)) return false;
@@ -289,15 +290,15 @@ bool tied_separation(const ConvexSolid& a, const ConvexSolid& b, const Tie& tie,
   const btVector3 core_a = tie.on_b ? on_curved : on_tie;
   const btVector3 core_b = tie.on_b ? on_tie : on_curved;
   if ((core_a - core_b).length() - lower > kConvexDistanceTolerance) return false;
-  *out = answer(-u, minimum, core_a, core_b, a, b);
-  out->smooth_minimum = true;
-  out->evaluations = *evaluations;
+  *out = answer(-u, minimum, core_a, core_b, a, b, detail);
+  detail->smooth_minimum = true;
+  detail->evaluations = *evaluations;
   return true;
 }
 
-}  // namespace
-
-ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess, double cutoff) {
+/// convex_distance's search (gjk.h), `detail` at its defaults.
+ExactContact search(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess, double cutoff,
+                    ConvexDetail* detail) {
   // The gap (m) at which GJK stops: the tolerance (tighter costs more for
   // nothing). Rounding can stall it first (a cylinder's side against a
   // side: the simplex flat); then it starts again from its newest point.
@@ -314,6 +315,7 @@ ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const
   int evaluations = 0;
   bool overlap = false;
   bool stalled = true;
+  bool beyond = false;
   constexpr int kMaxRestarts = 2;
   int restarts = 0;
   // Newton's method is tried once GJK has taken kNewtonAfter steps (flat
@@ -330,7 +332,10 @@ ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const
       lower = along;
       best = v / length;
       best_vertex = w;
-      if (lower > 0.0 && lower - a.margin() - b.margin() > cutoff) break;  // beyond the caller's interest
+      if (lower > 0.0 && lower - a.margin() - b.margin() > cutoff) {  // beyond the caller's interest
+        beyond = true;
+        break;
+      }
     }
     // w joins a point of each core: their distance is at most its length.
     upper = std::min(upper, w.w.length());
@@ -340,13 +345,13 @@ ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const
     }
     if (lower > 0.0 && i >= kNewtonAfter && upper - lower <= polish_at) {
       polish_at = (upper - lower) * kNewtonAgain;
-      ConvexDistance smooth;
+      ExactContact smooth;
       // A polytope against a curved solid (a cylinder's rim): on the
       // crease its tied corners make; else both smooth (two cylinders).
       Tie tie;
       if (tie_of(a, b, simplex, w, &tie)) {
-        if (tied_separation(a, b, tie, best, best_vertex, &evaluations, &smooth)) return smooth;
-      } else if (smooth_separation(a, b, best, best_vertex, &evaluations, &smooth)) {
+        if (tied_separation(a, b, tie, best, best_vertex, &evaluations, &smooth, detail)) return smooth;
+      } else if (smooth_separation(a, b, best, best_vertex, &evaluations, &smooth, detail)) {
         return smooth;
       }
     }
@@ -388,9 +393,10 @@ ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const
       core_a += simplex.p[i].a * simplex.weight[i];
       core_b += simplex.p[i].b * simplex.weight[i];
     }
-    ConvexDistance d = answer(best, best_vertex, core_a, core_b, a, b);
-    d.converged = !stalled || upper - lower <= kConvexDistanceTolerance;
-    d.evaluations = evaluations;
+    ExactContact d = answer(best, best_vertex, core_a, core_b, a, b, detail);
+    d.beyond = beyond;
+    detail->converged = !stalled || upper - lower <= kConvexDistanceTolerance;
+    detail->evaluations = evaluations;
     return d;
   }
   // The cores touch or overlap (or GJK stalled at the origin): EPA from a
@@ -410,13 +416,22 @@ ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const
       normal.normalize();
       if (normal.dot(guess) < 0.0) normal = -normal;
       const Vertex w = support_of(a, b, -normal);
-      ConvexDistance d = answer(normal, w, w.a, w.b, a, b);
-      d.evaluations = evaluations + 1;
-      return d;
+      detail->evaluations = evaluations + 1;
+      return answer(normal, w, w.a, w.b, a, b, detail);
     }
   }
   const Vertex start[4] = {simplex.p[0], simplex.p[1], simplex.p[2], simplex.p[3]};
-  return expand_polytope(a, b, start, evaluations);
+  return expand_polytope(a, b, start, evaluations, detail);
+}
+
+}  // namespace
+
+ExactContact convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess, double cutoff,
+                             ConvexDetail* detail) {
+  ConvexDetail unused;
+  if (detail == nullptr) return search(a, b, guess, cutoff, &unused);
+  *detail = ConvexDetail{};
+  return search(a, b, guess, cutoff, detail);
 }
 
 }  // namespace stepslide::detail

@@ -8,6 +8,8 @@
 
 #include <cmath>
 
+#include "geometry/contact.h"
+
 namespace stepslide::detail {
 
 /// A convex solid as Bullet's GJK sees it: a core, given by its support
@@ -110,28 +112,16 @@ inline ConvexSolid ConvexSolid::moved(const btVector3& shift) const {
   return s;
 }
 
-/// How far apart two convex solids are and which way. `normal` is unit and
-/// points from `b` toward `a`; `distance` is the separation of the two
-/// along it (the smallest extent of `a` minus the largest of `b`), negative
-/// when they overlap: moving `a` by -distance·normal clears it. Because it
-/// is a separation along a direction, `distance` is never more than the true
-/// signed distance (never shallower than the true penetration); GJK (apart)
-/// and EPA (cores overlapping) run on the exact support functions until it
-/// is within kConvexDistanceTolerance of it. Where the cores overlap
-/// between two smooth curved surfaces (a cylinder's rim on a lying
-/// cylinder), EPA hands over to Newton's method once it has found the
-/// deepest direction's basin: the answer is then exact to rounding. Apart,
-/// GJK does too, between two curved surfaces and on the crease where a
-/// cylinder's rim meets a polytope's edge (tied_minimum).
-struct ConvexDistance {
-  double distance = 0.0;
-  btVector3 normal{0, 1, 0};
-  /// Closest points (apart) or the deepest points of the overlap, on each
-  /// solid's surface; where the touching features are flat, one point of them.
+/// What convex_distance found beside its answer (an ExactContact): the
+/// witness on `a`, and how it got there, for the tests that bound it.
+struct ConvexDetail {
+  /// On `a`'s surface, the answer's `point` on `b`'s: the closest points
+  /// (apart) or the deepest points of the overlap; where the touching
+  /// features are flat, one point of them.
   btVector3 on_a{0, 0, 0};
-  btVector3 on_b{0, 0, 0};
   /// False when the iteration budget ran out first (never seen in the
-  /// tests): `distance` is still a separation, possibly too deep.
+  /// tests), or GJK stopped past the cutoff: `distance` is still a
+  /// separation, possibly too deep.
   bool converged = true;
   /// The answer is Newton's minimum of the support function (EPA's basin
   /// found, the surfaces smooth there; or, apart, on the crease a
@@ -149,13 +139,27 @@ struct ConvexDistance {
 /// moving with the input as the true depth does).
 constexpr double kConvexDistanceTolerance = 1e-10;
 
-/// The signed distance of `a` and `b` (see ConvexDistance). `guess` is a
-/// first direction from `b` toward `a` (any length, not zero; the line
-/// between their centres serves). Once the solids are provably farther
-/// apart than `cutoff`, GJK stops there: `distance` is then a separation
-/// above `cutoff` but not the largest (`converged` false), for callers that
-/// drop such pairs (a contact query's threshold).
-ConvexDistance convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess,
-                               double cutoff = BT_INFINITY);
+/// How far apart two convex solids are and which way, always answered
+/// (ExactContact, geometry/contact.h). `distance` is the separation of the
+/// two along `normal` (the smallest extent of `a` minus the largest of
+/// `b`), negative when they overlap: moving `a` by -distance·normal clears
+/// it. Because it is a separation along a direction, `distance` is never
+/// more than the true signed distance (never shallower than the true
+/// penetration); GJK (apart) and EPA (cores overlapping) run on the exact
+/// support functions until it is within kConvexDistanceTolerance of it.
+/// Where the cores overlap between two smooth curved surfaces (a cylinder's
+/// rim on a lying cylinder), EPA hands over to Newton's method once it has
+/// found the deepest direction's basin: the answer is then exact to
+/// rounding. Apart, GJK does too, between two curved surfaces and on the
+/// crease where a cylinder's rim meets a polytope's edge (tied_minimum).
+///
+/// `guess` is a first direction from `b` toward `a` (any length, not zero;
+/// the line between their centres serves). Once the solids are provably
+/// farther apart than `cutoff`, GJK stops there (`beyond`): `distance` is
+/// then a separation above `cutoff` but not the largest, for callers that
+/// drop such pairs (a contact query's threshold). `detail`, when given,
+/// receives the witness on `a` and how the answer was reached.
+ExactContact convex_distance(const ConvexSolid& a, const ConvexSolid& b, const btVector3& guess,
+                             double cutoff = BT_INFINITY, ConvexDetail* detail = nullptr);
 
 }  // namespace stepslide::detail

@@ -33,9 +33,9 @@ void nearest_on_triangle(const btVector3& a, const btVector3& b, const btVector3
 /// lie on the cores' extents along it) and `core_a`, `core_b` the points the
 /// simplex or face puts the contact at: moved onto those extents (exact
 /// there, where the search's own points are within the square root of its
-/// tolerance), then out by the margins.
-ConvexDistance answer(const btVector3& normal, const Vertex& support, const btVector3& core_a, const btVector3& core_b,
-                      const ConvexSolid& a, const ConvexSolid& b);
+/// tolerance), then out by the margins; the point on `a` to `detail`.
+ExactContact answer(const btVector3& normal, const Vertex& support, const btVector3& core_a, const btVector3& core_b,
+                    const ConvexSolid& a, const ConvexSolid& b, ConvexDetail* detail);
 
 /// Newton's method on the cores' difference's support function h(u) =
 /// max w·u over unit directions u, from `u` (with its support point `w`).
@@ -87,12 +87,13 @@ constexpr double kNewtonAgain = 0.1;
 
 /// The answer along Newton's minimum: direction `u` of the cores'
 /// difference, `minimum` its support point there (so the normal, from b
-/// toward a, is -u), after `evaluations` support pairs.
-ConvexDistance smooth_answer(const btVector3& u, const Vertex& minimum, const ConvexSolid& a, const ConvexSolid& b,
-                             int evaluations);
+/// toward a, is -u), after `evaluations` support pairs (to `detail`).
+ExactContact smooth_answer(const btVector3& u, const Vertex& minimum, const ConvexSolid& a, const ConvexSolid& b,
+                           int evaluations, ConvexDetail* detail);
 
 /// EPA from the tetrahedron `start` (its hull holds the origin), after
-/// `evaluations` by GJK (epa.cpp).
-ConvexDistance expand_polytope(const ConvexSolid& a, const ConvexSolid& b, const Vertex (&start)[4], int evaluations);
+/// `evaluations` by GJK (epa.cpp); how, to `detail`.
+ExactContact expand_polytope(const ConvexSolid& a, const ConvexSolid& b, const Vertex (&start)[4], int evaluations,
+                             ConvexDetail* detail);
 
 }  // namespace stepslide::detail

@@ -144,12 +144,11 @@ bool tied_minimum(const ConvexSolid& a, const ConvexSolid& b, const Tie& tie, bt
   return true;
 }
 
-ConvexDistance smooth_answer(const btVector3& u, const Vertex& minimum, const ConvexSolid& a, const ConvexSolid& b,
-                             int evaluations) {
-  ConvexDistance d = answer(-u, minimum, minimum.a, minimum.b, a, b);
-  d.smooth_minimum = true;
-  d.evaluations = evaluations;
-  return d;
+ExactContact smooth_answer(const btVector3& u, const Vertex& minimum, const ConvexSolid& a, const ConvexSolid& b,
+                           int evaluations, ConvexDetail* detail) {
+  detail->smooth_minimum = true;
+  detail->evaluations = evaluations;
+  return answer(-u, minimum, minimum.a, minimum.b, a, b, detail);
 }
 
 }  // namespace stepslide::detail

@@ -7,23 +7,24 @@
 
 namespace stepslide::detail {
 
-bool ray_cylinder(const btVector3& from, const btVector3& to, const btCylinderShape& cylinder,
-                  const btTransform& pose, ExactRayHit* hit) {
-  if (cylinder.getUpAxis() != 1 || cylinder.getLocalScaling() != btVector3(1, 1, 1)) return false;
+ExactRay ray_cylinder(const btVector3& from, const btVector3& to, const btCylinderShape& cylinder,
+                      const btTransform& pose) {
+  ExactRay hit;
+  if (cylinder.getUpAxis() != 1 || cylinder.getLocalScaling() != btVector3(1, 1, 1)) return hit;
   const btVector3 size = cylinder.getHalfExtentsWithMargin();
   const double r = size.x();
   const double h = size.y();
   const btVector3 p = pose.invXform(from);
   const btVector3 d = pose.invXform(to) - p;
   const double across2 = p.x() * p.x() + p.z() * p.z();
-  if (across2 <= r * r && std::fabs(p.y()) <= h) return false;  // starts inside or on it
-  *hit = ExactRayHit{};
+  if (across2 <= r * r && std::fabs(p.y()) <= h) return hit;  // starts inside or on it
+  hit.answered = true;
   // The caps' slab: the ray is between them for t in [cap_in, cap_out].
   double cap_in = 0.0;
   double cap_out = 1.0;
   double cap_side = 0.0;  // which cap it enters through (0: it starts between them)
   if (d.y() == 0.0) {
-    if (std::fabs(p.y()) > h) return true;
+    if (std::fabs(p.y()) > h) return hit;
   } else {
     double t_near = (-h - p.y()) / d.y();
     double t_far = (h - p.y()) / d.y();
@@ -45,10 +46,10 @@ bool ray_cylinder(const btVector3& from, const btVector3& to, const btCylinderSh
   double side_in = -BT_LARGE_FLOAT;
   double side_out = BT_LARGE_FLOAT;
   if (a == 0.0) {
-    if (c > 0.0) return true;  // along the axis, outside the side
+    if (c > 0.0) return hit;  // along the axis, outside the side
   } else {
     const double discriminant = b * b - a * c;
-    if (discriminant < 0.0) return true;
+    if (discriminant < 0.0) return hit;
     const double root = std::sqrt(discriminant);
     // The stable form: no cancellation between -b and the root.
     const double q = b >= 0.0 ? -(b + root) : -(b - root);
@@ -60,7 +61,7 @@ bool ray_cylinder(const btVector3& from, const btVector3& to, const btCylinderSh
   }
   const double enter = std::max({0.0, cap_in, side_in});
   const double leave = std::min(cap_out, side_out);
-  if (enter > leave || enter > 1.0) return true;
+  if (enter > leave || enter > 1.0) return hit;
   btVector3 local(0, 0, 0);
   if (side_in >= cap_in && side_in > 0.0) {
     const btVector3 at = p + d * side_in;
@@ -69,12 +70,12 @@ bool ray_cylinder(const btVector3& from, const btVector3& to, const btCylinderSh
   } else if (cap_side != 0.0) {
     local.setY(cap_side);
   } else {
-    return true;  // starts outside yet enters through neither: rounding at an edge; no hit
+    return hit;  // starts outside yet enters through neither: rounding at an edge; no hit
   }
-  hit->hit = true;
-  hit->fraction = enter;
-  hit->normal = pose.getBasis() * local;
-  return true;
+  hit.hit = true;
+  hit.fraction = enter;
+  hit.normal = pose.getBasis() * local;
+  return hit;
 }
 
 }  // namespace stepslide::detail

@@ -5,15 +5,15 @@
 
 #include <btBulletCollisionCommon.h>
 
-#include "geometry/capsule_box.h"
+#include "geometry/ray.h"
 
 namespace stepslide::detail {
 
 /// The ray from→to against `cylinder` (its up axis y) at `pose`: the solid
 /// of its full radius and half height, margin included, edges sharp, as
-/// ray_box treats a box. False (nothing set) when the ray starts inside or
-/// on it, or the cylinder is not upright or is scaled: Bullet answers.
-bool ray_cylinder(const btVector3& from, const btVector3& to, const btCylinderShape& cylinder,
-                  const btTransform& pose, ExactRayHit* hit);
+/// ray_box treats a box. Not answered when the ray starts inside or on it,
+/// or the cylinder is not upright or is scaled: Bullet answers.
+ExactRay ray_cylinder(const btVector3& from, const btVector3& to, const btCylinderShape& cylinder,
+                      const btTransform& pose);
 
 }  // namespace stepslide::detail

@@ -65,8 +65,8 @@ struct RandomPair {
 double exact_distance(const RandomPair& p) {
   const btVector3 ha = p.box_a.getHalfExtentsWithoutMargin(), hb = p.box_b.getHalfExtentsWithoutMargin();
   const double ra = p.box_a.getMargin(), rb = p.box_b.getMargin();
-  const BoxBoxOverlap overlap = box_box_overlap(p.a.getWorldTransform(), ha, ra, p.b.getWorldTransform(), hb, rb);
-  if (overlap.cores_overlap) return overlap.distance;
+  const ExactContact overlap = box_box_overlap(p.a.getWorldTransform(), ha, ra, p.b.getWorldTransform(), hb, rb);
+  if (overlap.answered) return overlap.distance;
   return box_box_distance(p.a.getWorldTransform(), ha, ra, p.b.getWorldTransform(), hb, rb).distance;
 }
 
@@ -110,9 +110,9 @@ TEST(BoxBoxContacts, ApartCoresAgreeWithBulletsGjk) {
     bullets.m_closestDistanceThreshold = max_distance;
     world.contactPairTest(&pair.a, &pair.b, bullets);
     const btVector3 ha = pair.box_a.getHalfExtentsWithoutMargin(), hb = pair.box_b.getHalfExtentsWithoutMargin();
-    const BoxBoxOverlap overlap = box_box_overlap(pair.a.getWorldTransform(), ha, pair.box_a.getMargin(),
-                                                  pair.b.getWorldTransform(), hb, pair.box_b.getMargin());
-    if (overlap.cores_overlap) continue;  // EPA's pairs: exact_box_box_test.cpp
+    const ExactContact overlap = box_box_overlap(pair.a.getWorldTransform(), ha, pair.box_a.getMargin(),
+                                                 pair.b.getWorldTransform(), hb, pair.box_b.getMargin());
+    if (overlap.answered) continue;  // EPA's pairs: exact_box_box_test.cpp
     ASSERT_LE(ours.size(), 1u);
     ASSERT_LE(bullets.distances.size(), 1u);
     // Bullet reports out to its breaking threshold beyond the query; ours
@@ -134,7 +134,7 @@ TEST(BoxBoxContacts, ApartCoresAgreeWithBulletsGjk) {
     // Our point lies on b's rounded surface at a closest point of the pair:
     // a point `distance` from a's rounded surface along the normal.
     const btVector3 on_core_b = ours[0].point - ours[0].normal * pair.box_b.getMargin();
-    const BoxBoxDistance again =
+    const ExactContact again =
         box_box_distance(btTransform(btQuaternion::getIdentity(), on_core_b), btVector3(0, 0, 0), 0.0,
                          pair.a.getWorldTransform(), ha, pair.box_a.getMargin());
     EXPECT_NEAR(again.distance, ours[0].distance + pair.box_b.getMargin(), 1e-9);

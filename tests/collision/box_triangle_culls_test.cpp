@@ -120,7 +120,7 @@ void expect_as_brute_force(bool field) {
     std::vector<double> distances;
     for (const auto& t : ground.all.triangles) {
       const btVector3 world[3] = {pose * t.v[0], pose * t.v[1], pose * t.v[2]};
-      const BoxTriangleContact c = box_triangle(from, core, box.getMargin(), world);
+      const ExactContact c = box_triangle(from, core, box.getMargin(), world);
       const double distance = c.distance - ground.shape->getMargin();
       if (distance <= max_distance) distances.push_back(distance);
     }

@@ -16,7 +16,6 @@
 namespace stepslide::test {
 namespace {
 
-using detail::ConvexDistance;
 using detail::ConvexSolid;
 using detail::convex_distance;
 using detail::convex_sweep;

@@ -13,6 +13,7 @@
 #include "collision/query_bounds.h"
 #include "stepslide/collision.h"
 #include "geometry/capsule_box.h"
+#include "geometry/ray_box.h"
 
 #include "support/random_geometry.h"
 
@@ -34,7 +35,7 @@ struct Random : RandomGeometry {
 /// (0 when it touches or enters), by the exact capsule_box.
 double segment_box_distance(const btVector3& a, const btVector3& b, const btTransform& pose, const btVector3& core) {
   const ExactContact e = capsule_box(a, b, 0.0, pose, core);
-  return e.separated ? e.distance : 0.0;
+  return e.answered ? e.distance : 0.0;
 }
 
 /// A compound of `count` random boxes, with or without Bullet's child tree.
@@ -69,10 +70,9 @@ TEST(QueryBounds, AChildOutsideTheBoundsIsNeitherTouchedNorHit) {
         // The contact query's use: the segment is farther than reach from the rounded box.
         ASSERT_GT(segment_box_distance(a, b, child, box.getHalfExtentsWithoutMargin()) - box.getMargin(), reach);
         // The ray's use: no hit, and the ray does not start inside.
-        bool inside = true;
-        const ExactRayHit hit = ray_box(a, b, child, box.getHalfExtentsWithMargin(), &inside);
+        const ExactRay hit = ray_box(a, b, child, box.getHalfExtentsWithMargin());
+        ASSERT_TRUE(hit.answered);
         ASSERT_FALSE(hit.hit);
-        ASSERT_FALSE(inside);
       }
     }
   }
@@ -101,7 +101,7 @@ bool enters_a_child(const btCompoundShape& compound, const btTransform& pose, co
   for (int i = 0; i < compound.getNumChildShapes(); ++i) {
     const auto* box = static_cast<const btBoxShape*>(compound.getChildShape(i));
     const btTransform child = pose * compound.getChildTransform(i);
-    if (!capsule_box(a, b, 0.0, child, box->getHalfExtentsWithoutMargin()).separated) return true;
+    if (!capsule_box(a, b, 0.0, child, box->getHalfExtentsWithoutMargin()).answered) return true;
     const btVector3 local = child.invXform(point);
     const btVector3& half = box->getHalfExtentsWithMargin();
     if (local.absolute().x() <= half.x() && local.absolute().y() <= half.y() && local.absolute().z() <= half.z())

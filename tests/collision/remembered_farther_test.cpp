@@ -13,13 +13,13 @@ namespace {
 using namespace triangles;  // NOLINT: the fixtures of these tests
 
 CachedTriangle::Closest slot_of(const btVector3& a, const btVector3& b, double radius, const Triangle& t) {
-  const TriangleContact c = capsule_triangle(a, b, radius, t, std::numeric_limits<double>::infinity());
+  const ExactContact c = capsule_triangle(a, b, radius, t, std::numeric_limits<double>::infinity());
   CachedTriangle::Closest slot;
   slot.valid = true;
   slot.a = a;
   slot.b = b;
   slot.radius = radius;
-  slot.separated = c.separated;
+  slot.answered = c.answered;
   slot.distance = c.distance;
   slot.normal = c.normal;
   slot.point = c.point;
@@ -102,7 +102,7 @@ TEST(RememberedFarther, ProvesWhatTheSlotsDistanceLessTheStrayAllows) {
   CachedTriangle::Closest empty;
   EXPECT_FALSE(detail::remembered_farther(empty, p, p, 0.5, btVector3(0, 0, 0), -1.0));
   const CachedTriangle::Closest touching = slot_of(btVector3(0, -1, 0), btVector3(0, 1, 0), 0.5, t);
-  ASSERT_FALSE(touching.separated);
+  ASSERT_FALSE(touching.answered);
   EXPECT_FALSE(detail::remembered_farther(touching, p, p, 0.5, btVector3(0, 0, 0), -1.0));
 }
 

@@ -46,8 +46,8 @@ ExactSweep eager_sweep(const btVector3& a, const btVector3& b, double radius, co
     const double hi = std::max(std::max(da, db), std::max(da + dm, db + dm));
     if (lo > radius + kStop || hi < -(radius + kStop)) return result;
   }
-  const TriangleContact start = detail::capsule_triangle(a, b, radius, tri, plane, kFar);
-  if (!start.separated) {
+  const ExactContact start = detail::capsule_triangle(a, b, radius, tri, plane, kFar);
+  if (!start.answered) {
     result.answered = false;
     return result;
   }
@@ -68,8 +68,8 @@ ExactSweep eager_sweep(const btVector3& a, const btVector3& b, double radius, co
     }
     lambda = next;
     const btVector3 moved = m * lambda;
-    const TriangleContact c = detail::capsule_triangle(a + moved, b + moved, radius, tri, plane, kFar);
-    if (!c.separated) {
+    const ExactContact c = detail::capsule_triangle(a + moved, b + moved, radius, tri, plane, kFar);
+    if (!c.answered) {
       if (!within_stop && !comes_within_stop()) return result;
       result.answered = false;
       return result;
@@ -105,9 +105,9 @@ Grazing grazing(Random& random, const Triangle& t) {
     const double half_height = random.uniform(0.0, 1.0) < 0.3 ? 0.0 : random.uniform(0.0, 0.9);
     const btTransform pose = near_pose(random, t, radius, half_height);
     const btVector3 axis = pose.getBasis().getColumn(1) * half_height;
-    const TriangleContact c =
+    const ExactContact c =
         capsule_triangle(pose.getOrigin() - axis, pose.getOrigin() + axis, radius, t, 1e9);
-    if (!c.separated || c.beyond) continue;
+    if (!c.answered || c.beyond) continue;
     // Where the motion passes: a gap of 0..3 mm along the normal.
     const btVector3 shift = c.normal * (random.uniform(0.0, 0.003) - c.distance);
     btVector3 along = random.direction();
@@ -119,8 +119,8 @@ Grazing grazing(Random& random, const Triangle& t) {
     const btVector3 back = motion * random.uniform(0.0, 0.9);
     const btVector3 a = pose.getOrigin() - axis + shift - back;
     const btVector3 b = pose.getOrigin() + axis + shift - back;
-    const TriangleContact start = capsule_triangle(a, b, radius, t, 1e9);
-    if (!start.separated) continue;
+    const ExactContact start = capsule_triangle(a, b, radius, t, 1e9);
+    if (!start.answered) continue;
     return {a, b, radius, motion};
   }
 }

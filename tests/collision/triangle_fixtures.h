@@ -23,7 +23,6 @@ namespace stepslide::test::triangles {
 using detail::capsule_triangle;
 using detail::capsule_triangle_sweep;
 using detail::Triangle;
-using detail::TriangleContact;
 
 struct Random : RandomGeometry {
   Random() : RandomGeometry(20261123) {}
@@ -90,8 +89,8 @@ inline bool is_miss(const ExactSweep& s) { return s.answered && !s.hit; }
 
 /// Distance from `p` to the triangle (brute force over its plane and edges).
 inline double to_triangle(const btVector3& p, const Triangle& t) {
-  const TriangleContact c = capsule_triangle(p, p, 0.0, t, std::numeric_limits<double>::infinity());
-  return c.separated ? c.distance : 0.0;
+  const ExactContact c = capsule_triangle(p, p, 0.0, t, std::numeric_limits<double>::infinity());
+  return c.answered ? c.distance : 0.0;
 }
 
 inline Triangle random_triangle(Random& random) {
@@ -148,8 +147,8 @@ inline SweepAnswers both_sweeps(const btCapsuleShape& shape, const btTransform& 
 inline double capsule_gap(const btVector3& a, const btVector3& b, double radius, const std::vector<Triangle>& triangles) {
   double gap = std::numeric_limits<double>::infinity();
   for (const Triangle& t : triangles) {
-    const TriangleContact c = capsule_triangle(a, b, radius, t, std::numeric_limits<double>::infinity());
-    gap = std::min(gap, c.separated ? c.distance : -radius);
+    const ExactContact c = capsule_triangle(a, b, radius, t, std::numeric_limits<double>::infinity());
+    gap = std::min(gap, c.answered ? c.distance : -radius);
   }
   return gap;
 }

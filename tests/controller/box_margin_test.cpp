@@ -55,7 +55,7 @@ TEST(CapsuleBox, AnInvertedCoreIsLeftToBullet) {
   // A game's 2 cm board with Bullet's default 4 cm margin: its core is -3 cm thick.
   const ExactContact c = capsule_box(btVector3(0.5, 0.2, 0.9), btVector3(0.5, 1.4, 0.9), 0.34,
                                      btTransform::getIdentity(), btVector3(-0.03, 0.96, 0.96));
-  EXPECT_FALSE(c.separated);
+  EXPECT_FALSE(c.answered);
 }
 
 TEST(BoxContacts, ABoxWithAnInvertedCoreGetsBulletsAnswer) {

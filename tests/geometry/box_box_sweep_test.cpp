@@ -91,7 +91,7 @@ struct RandomPair {
     moved.setOrigin(from.getOrigin() + motion * fraction + offset);
     if (box_box_overlap(moved, mover.getHalfExtentsWithoutMargin(), mover.getMargin(), object.getWorldTransform(),
                         other.getHalfExtentsWithoutMargin(), other.getMargin())
-            .cores_overlap) {
+            .answered) {
       return -1.0;
     }
     return reference_distance(moved, mover.getHalfExtentsWithoutMargin(), mover.getMargin() + other.getMargin(),
@@ -124,10 +124,10 @@ TEST(BoxBoxDistance, MatchesTheTriangleReferenceOnRandomSeparatedPairs) {
     if (pair.gap_at(fraction) < 0) continue;
     btTransform moved = pair.from;
     moved.setOrigin(pair.from.getOrigin() + pair.motion * fraction);
-    const BoxBoxDistance d = box_box_distance(moved, pair.mover.getHalfExtentsWithoutMargin(), pair.mover.getMargin(),
-                                              pair.object.getWorldTransform(), pair.other.getHalfExtentsWithoutMargin(),
-                                              pair.other.getMargin());
-    if (!d.separated) continue;  // touching within rounding
+    const ExactContact d = box_box_distance(moved, pair.mover.getHalfExtentsWithoutMargin(), pair.mover.getMargin(),
+                                            pair.object.getWorldTransform(), pair.other.getHalfExtentsWithoutMargin(),
+                                            pair.other.getMargin());
+    if (!d.answered) continue;  // touching within rounding
     ++separated;
     const double reference = pair.gap_at(fraction);
     worst = std::max(worst, std::fabs(d.distance - reference));

@@ -60,8 +60,8 @@ TEST(ExactBoxBox, IsTheTruePenetrationDepthOnRandomCases) {
   int overlapping = 0;
   for (int i = 0; i < 2000; ++i) {
     const Case c = random_case(random);
-    const BoxBoxOverlap o = box_box_overlap(c.a, core(c.ha, c.ra), c.ra, c.b, core(c.hb, c.rb), c.rb);
-    if (!o.cores_overlap) continue;
+    const ExactContact o = box_box_overlap(c.a, core(c.ha, c.ra), c.ra, c.b, core(c.hb, c.rb), c.rb);
+    if (!o.answered) continue;
     ++overlapping;
     SCOPED_TRACE("case " + std::to_string(i));
     EXPECT_NEAR(o.normal.length(), 1.0, 1e-12);
@@ -81,8 +81,8 @@ TEST(ExactBoxBox, RestingFaceOnFaceGivesTheLowerBoxsFaceAndAPointUnderTheUpperOn
   const btVector3 hb(5, 0.5, 5), ha(0.3, 0.5, 0.3);
   const btTransform b(btQuaternion::getIdentity(), btVector3(0, -0.5, 0));
   const btTransform a(btQuaternion(btVector3(0, 1, 0), 0.3), btVector3(1, 0.5 - 0.01, 2));  // 1 cm into it
-  const BoxBoxOverlap o = box_box_overlap(a, core(ha, 0.001), 0.001, b, core(hb, 0.001), 0.001);
-  ASSERT_TRUE(o.cores_overlap);
+  const ExactContact o = box_box_overlap(a, core(ha, 0.001), 0.001, b, core(hb, 0.001), 0.001);
+  ASSERT_TRUE(o.answered);
   EXPECT_NEAR(o.distance, -0.01, 1e-12);
   EXPECT_EQ(o.normal, btVector3(0, 1, 0));
   EXPECT_NEAR((o.point - btVector3(1, 0, 2)).length(), 0.0, 1e-12);
@@ -92,7 +92,7 @@ TEST(ExactBoxBox, ApartCoresAreLeftToBullet) {
   const btVector3 h(0.5, 0.5, 0.5);
   const btTransform b(btQuaternion::getIdentity(), btVector3(0, 0, 0));
   const btTransform a(btQuaternion::getIdentity(), btVector3(0, 1.0 - 0.0015, 0));  // rounded boxes overlap 1.5 mm
-  EXPECT_FALSE(box_box_overlap(a, core(h, 0.001), 0.001, b, core(h, 0.001), 0.001).cores_overlap);
+  EXPECT_FALSE(box_box_overlap(a, core(h, 0.001), 0.001, b, core(h, 0.001), 0.001).answered);
 }
 
 /// Bullet's answer for the pair: the deepest of contactPairTest's contacts.
@@ -142,8 +142,8 @@ TEST(ExactBoxBox, AgreesWithBulletsEpaOnRandomPairs) {
     Case c = random_case(random);
     c.ra = kBoxMargin;  // Bullet's own boxes in the scenarios: 1 mm (box_margin)
     c.rb = kBoxMargin;
-    const BoxBoxOverlap o = box_box_overlap(c.a, core(c.ha, c.ra), c.ra, c.b, core(c.hb, c.rb), c.rb);
-    if (!o.cores_overlap) continue;
+    const ExactContact o = box_box_overlap(c.a, core(c.ha, c.ra), c.ra, c.b, core(c.hb, c.rb), c.rb);
+    if (!o.answered) continue;
     const BulletPair::Deepest d = bullet.ask(c);
     SCOPED_TRACE("case " + std::to_string(i));
     ASSERT_TRUE(d.found);

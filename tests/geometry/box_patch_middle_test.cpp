@@ -23,8 +23,8 @@ btTransform at(const btVector3& origin, const btQuaternion& turn = btQuaternion:
 /// at y = 0.5), both rounded by kRadius, and their patch middle.
 btVector3 middle_over_slab(const btTransform& a, const btVector3& ha, const btTransform& b = at({0, 0, 0})) {
   const btVector3 hb(5, 0.5, 5);
-  const BoxBoxDistance d = box_box_distance(a, ha, kRadius, b, hb, kRadius);
-  EXPECT_TRUE(d.separated);
+  const ExactContact d = box_box_distance(a, ha, kRadius, b, hb, kRadius);
+  EXPECT_TRUE(d.answered);
   return box_box_patch_middle(a, ha, b, hb, kRadius, d);
 }
 
@@ -66,8 +66,8 @@ TEST(BoxPatchMiddle, AUniqueClosestPointIsTheDistancesOwn) {
   const btQuaternion tip = btQuaternion(btVector3(1, 0, 0), 0.4) * btQuaternion(btVector3(0, 0, 1), 0.3);
   const btTransform a = at({0.2, 1.2, -0.4}, tip);
   const btVector3 hb(5, 0.5, 5);
-  const BoxBoxDistance d = box_box_distance(a, ha, kRadius, at({0, 0, 0}), hb, kRadius);
-  ASSERT_TRUE(d.separated);
+  const ExactContact d = box_box_distance(a, ha, kRadius, at({0, 0, 0}), hb, kRadius);
+  ASSERT_TRUE(d.answered);
   const btVector3 middle = box_box_patch_middle(a, ha, at({0, 0, 0}), hb, kRadius, d);
   EXPECT_EQ(middle, d.point);
 }
@@ -98,9 +98,9 @@ TEST(BoxPatchMiddle, RestingPairsGiveAClosestPointThatMovesWithTheBoxes) {
     const double tilt_z = random.uniform(-1, 1);
     const btVector3 tilt_axis = btVector3(tilt_x, 0, tilt_z).normalized();
     const btQuaternion tilted = btQuaternion(tilt_axis, 1e-11) * turn_a;
-    const BoxBoxDistance d = box_box_distance(at(above, turn_a), ha, kRadius, b, hb, kRadius);
-    const BoxBoxDistance moved = box_box_distance(at(above, tilted), ha, kRadius, b, hb, kRadius);
-    if (!d.separated || !moved.separated) continue;
+    const ExactContact d = box_box_distance(at(above, turn_a), ha, kRadius, b, hb, kRadius);
+    const ExactContact moved = box_box_distance(at(above, tilted), ha, kRadius, b, hb, kRadius);
+    if (!d.answered || !moved.answered) continue;
     if (std::fabs(d.normal.y()) < 1.0 - 1e-9) continue;  // a side nearer than the top: not resting
     ++resting;
     const btVector3 middle = box_box_patch_middle(at(above, turn_a), ha, b, hb, kRadius, d);

@@ -82,7 +82,7 @@ struct RandomPair {
     btTransform moved = from;
     moved.setOrigin(from.getOrigin() + motion * fraction + offset);
     const double radius = box.getMargin() + triangle->shape->getMargin();
-    const BoxTriangleContact c = box_triangle(moved, box.getHalfExtentsWithoutMargin(), radius, triangle->world.data());
+    const ExactContact c = box_triangle(moved, box.getHalfExtentsWithoutMargin(), radius, triangle->world.data());
     return c.distance + radius > 0 ? c.distance : -1.0;
   }
 

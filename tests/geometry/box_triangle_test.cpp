@@ -125,7 +125,7 @@ TEST(ExactBoxTriangle, MatchesBruteForceOnRandomCases) {
   int separated = 0;
   for (int i = 0; i < 1000; ++i) {
     const Case c = random_case(random, i);
-    const BoxTriangleContact exact = box_triangle(c.box, c.half, c.radius, c.tri);
+    const ExactContact exact = box_triangle(c.box, c.half, c.radius, c.tri);
     SCOPED_TRACE("case " + std::to_string(i));
     // The reported normal achieves the reported distance (so the true
     // signed distance, the largest over all directions, is at least it) ...
@@ -165,9 +165,9 @@ TEST(ExactBoxTriangle, CutoffDropsOnlyWhatIsBeyondIt) {
   int kept = 0;
   for (int i = 0; i < 2000; ++i) {
     const Case c = random_case(random, i);
-    const BoxTriangleContact full = box_triangle(c.box, c.half, c.radius, c.tri);
+    const ExactContact full = box_triangle(c.box, c.half, c.radius, c.tri);
     const double cutoff = random.uniform(-0.2, 0.5);
-    const BoxTriangleContact quick = box_triangle(c.box, c.half, c.radius, c.tri, cutoff);
+    const ExactContact quick = box_triangle(c.box, c.half, c.radius, c.tri, cutoff);
     SCOPED_TRACE("case " + std::to_string(i));
     if (quick.distance > cutoff) {
       ++cut;
@@ -187,7 +187,7 @@ TEST(ExactBoxTriangle, CutoffDropsOnlyWhatIsBeyondIt) {
 TEST(ExactBoxTriangle, BoxOnAFloorReportsTheFaceAndTheMiddleOfTheOverlap) {
   const btVector3 floor[3] = {btVector3(-10, 0, -10), btVector3(10, 0, -10), btVector3(0, 0, 10)};
   const btTransform box(btQuaternion::getIdentity(), btVector3(1, 0.5 - 0.003, 2));
-  const BoxTriangleContact c = box_triangle(box, btVector3(0.499, 0.499, 0.499), 0.001, floor);
+  const ExactContact c = box_triangle(box, btVector3(0.499, 0.499, 0.499), 0.001, floor);
   EXPECT_NEAR(c.distance, -0.003, 1e-12);
   EXPECT_NEAR(c.normal.y(), 1.0, 1e-12);
   EXPECT_NEAR(c.point.x(), 1.0, 1e-12);
@@ -204,7 +204,7 @@ TEST(ExactBoxTriangle, BoxOverARidgeIsSeparatedByTheRoundedCorner) {
   const double d = 0.0015 / std::sqrt(2.0);
   const btVector3 half(0.5, 0.5, 0.5);
   const btTransform box(btQuaternion::getIdentity(), btVector3(-1 + d + 0.5, d + 0.5, 0));
-  const BoxTriangleContact c = box_triangle(box, half, 0.001, ridge);
+  const ExactContact c = box_triangle(box, half, 0.001, ridge);
   // Core edge to ridge edge: 1.5 mm; less the 1 mm rounding.
   EXPECT_NEAR(c.distance, 0.0005, 1e-12);
   EXPECT_NEAR(c.point.x(), -1.0, 1e-12);
@@ -221,7 +221,7 @@ TEST(ExactBoxTriangle, DegenerateTrianglesAreAPointOrASegment) {
     const btVector3 point[3] = {a, a, a};
     const btVector3 segment[3] = {a, b, a + (b - a) * 0.5};
     for (const btVector3* tri : {point, segment}) {
-      const BoxTriangleContact c = box_triangle(box, half, 0.001, tri);
+      const ExactContact c = box_triangle(box, half, 0.001, tri);
       ASSERT_TRUE(std::isfinite(c.distance));
       EXPECT_NEAR(c.normal.length(), 1.0, 1e-12);
       EXPECT_NEAR(separation(box, half, 0.001, tri, c.normal), c.distance, 1e-9);

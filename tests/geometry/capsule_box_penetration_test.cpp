@@ -155,9 +155,9 @@ TEST(CapsuleBoxPenetration, IsTheLeastPushOverAllDirections) {
   double worst_gap = 0.0;
   for (int i = 0; i < 10000; ++i) {
     const DeepPair p = random_deep_pair(random, i);
-    ASSERT_FALSE(capsule_box(p.a, p.b, p.radius + p.margin, p.box, p.core).separated) << "case " << i;
+    ASSERT_FALSE(capsule_box(p.a, p.b, p.radius + p.margin, p.box, p.core).answered) << "case " << i;
     const ExactContact c = ours(p);
-    ASSERT_TRUE(c.exact) << "case " << i;
+    ASSERT_TRUE(c.answered) << "case " << i;
     const double depth = -c.distance - p.radius - p.margin;  // the segment's push
     ASSERT_NEAR(c.normal.length(), 1.0, 1e-12) << "case " << i;
     // The push along our normal is the depth we report.
@@ -179,7 +179,7 @@ TEST(CapsuleBoxPenetration, IsTheLeastPushOverAllDirections) {
     EXPECT_NEAR(outside, 0.0, 1e-9) << "case " << i;
     const btVector3 shift = c.normal * (depth + 1e-6);
     const ExactContact out = capsule_box(p.a + shift, p.b + shift, p.radius, p.box, p.core);
-    ASSERT_TRUE(out.separated) << "case " << i;
+    ASSERT_TRUE(out.answered) << "case " << i;
     EXPECT_NEAR(out.distance, 1e-6 - p.radius, 1e-9) << "case " << i;
   }
   std::printf("brute force: search above ours by at most %.3g m; normals apart on ties: %d of 10000\n", worst_gap,
@@ -203,7 +203,7 @@ TEST(CapsuleBoxPenetration, MeetsTheSeparatedAnswerAtTheSurface) {
     const btVector3 in_shift = deep.normal * (depth - kEps);
     const ExactContact outside = capsule_box(p.a + out_shift, p.b + out_shift, r, p.box, p.core);
     const ExactContact inside = capsule_box_penetration(p.a + in_shift, p.b + in_shift, r, p.box, p.core);
-    ASSERT_TRUE(outside.separated) << "case " << i;
+    ASSERT_TRUE(outside.answered) << "case " << i;
     EXPECT_NEAR(outside.distance, kEps - r, 1e-10) << "case " << i;
     EXPECT_NEAR(inside.distance, -kEps - r, 1e-10) << "case " << i;
     EXPECT_LT((outside.normal - deep.normal).length(), 1e-6) << "case " << i;
@@ -367,7 +367,7 @@ TEST(CapsuleBoxPenetration, ATouchingSegmentIsAnswered) {
   // The segment lies on the top face of a unit core: depth 0, pushed up.
   const ExactContact c = capsule_box_penetration(btVector3(-0.5, 1, 0.2), btVector3(0.5, 1, 0.2), 0.3,
                                                  btTransform::getIdentity(), btVector3(1, 1, 1));
-  ASSERT_TRUE(c.exact);
+  ASSERT_TRUE(c.answered);
   EXPECT_DOUBLE_EQ(c.distance, -0.3);
   EXPECT_EQ(c.normal, btVector3(0, 1, 0));
   EXPECT_EQ(c.point, btVector3(-0.5, 1, 0.2));  // the flat stretch's first point, as capsule_box's

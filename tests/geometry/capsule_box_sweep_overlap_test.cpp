@@ -115,7 +115,7 @@ struct OverlapPair {
   bool overlaps(const btVector3& offset) const {
     const double r = caster.radius + shape.getMargin();
     const ExactContact c = capsule_box(a + offset, b + offset, r, box, shape.getHalfExtentsWithoutMargin());
-    return !c.separated || c.distance < 0.0;
+    return !c.answered || c.distance < 0.0;
   }
 
   /// How far the capsule must move along unit `d` to clear the box (the
@@ -155,7 +155,7 @@ TEST(CapsuleBoxSweepOverlap, MatchesBulletsPenetrationAnswerOnRandomStarts) {
     const ExactContact start =
         capsule_box(pair.a, pair.b, pair.caster.radius + pair.shape.getMargin(), pair.box,
                     pair.shape.getHalfExtentsWithoutMargin());
-    ASSERT_FALSE(start.separated) << "case " << i;  // the segment starts on the core
+    ASSERT_FALSE(start.answered) << "case " << i;  // the segment starts on the core
     ++overlapped;
     ASSERT_TRUE(ours.answered) << "case " << i;
     const BulletCast theirs = pair.theirs();

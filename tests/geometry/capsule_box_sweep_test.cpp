@@ -53,7 +53,7 @@ double distance_at(const Caster& caster, const btTransform& from, const btVector
   const btVector3 shift = motion * fraction;
   const ExactContact c = capsule_box(caster.a(from) + shift, caster.b(from) + shift, caster.radius + shape.getMargin(),
                                      box, shape.getHalfExtentsWithoutMargin());
-  return c.separated ? c.distance : -1.0;
+  return c.answered ? c.distance : -1.0;
 }
 
 /// The closest approach of the moving capsule to the box over the motion.

@@ -1,5 +1,6 @@
-// The exact queries (capsule_box.h) against Bullet's own answers on random
-// cases, and the adapter's rays against Bullet's rayTest on random worlds.
+// The exact queries (capsule_box.h, ray_box.h) against Bullet's own answers
+// on random cases, and the adapter's rays against Bullet's rayTest on random
+// worlds.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 
 #include "stepslide/collision.h"
 #include "geometry/capsule_box.h"
+#include "geometry/ray_box.h"
 
 #include "support/random_geometry.h"
 
@@ -31,12 +33,13 @@ struct Random : RandomGeometry {
   Random() : RandomGeometry(20261122) {}
 };
 
-ExactRayHit bullet_ray(const btVector3& from, const btVector3& to, btCollisionObject& object) {
+ExactRay bullet_ray(const btVector3& from, const btVector3& to, btCollisionObject& object) {
   btCollisionWorld::ClosestRayResultCallback callback(from, to);
   btCollisionWorld::rayTestSingle(btTransform(btMatrix3x3::getIdentity(), from),
                                   btTransform(btMatrix3x3::getIdentity(), to), &object, object.getCollisionShape(),
                                   object.getWorldTransform(), callback);
-  ExactRayHit hit;
+  ExactRay hit;
+  hit.answered = true;
   hit.hit = callback.hasHit();
   hit.fraction = callback.m_closestHitFraction;
   hit.normal = callback.m_hitNormalWorld.normalized();
@@ -99,19 +102,17 @@ TEST(RayBox, MatchesBulletOnRandomRaysAndBoxes) {
     const btVector3 from = pose.getOrigin() + random.point(8);
     const btVector3 target = pose * (random.vector(-1.5, 1.5) * half);
     const btVector3 to = from + (target - from) * random.uniform(0.5, 3);
-    bool inside = false;
-    const ExactRayHit ours = ray_box(from, to, pose, half, &inside);
-    if (inside) continue;  // the adapter asks Bullet then
+    const ExactRay ours = ray_box(from, to, pose, half);
+    if (!ours.answered) continue;  // starts inside: the adapter asks Bullet then
     // A ray whose answer flips when the box grows or shrinks by the edge band
     // grazes it: skip (counted).
-    bool ignored = false;
-    const bool grown = ray_box(from, to, pose, half + btVector3(kEdgeBand, kEdgeBand, kEdgeBand), &ignored).hit;
-    const bool shrunk = ray_box(from, to, pose, half - btVector3(kEdgeBand, kEdgeBand, kEdgeBand) * 0.5, &ignored).hit;
+    const bool grown = ray_box(from, to, pose, half + btVector3(kEdgeBand, kEdgeBand, kEdgeBand)).hit;
+    const bool shrunk = ray_box(from, to, pose, half - btVector3(kEdgeBand, kEdgeBand, kEdgeBand) * 0.5).hit;
     if (grown != shrunk) {
       ++grazing;
       continue;
     }
-    const ExactRayHit theirs = bullet_ray(from, to, object);
+    const ExactRay theirs = bullet_ray(from, to, object);
     ++compared;
     if (ours.hit != theirs.hit) {
       // Bullet's subsimplex cast sometimes reports a hit off the box (by up
@@ -138,19 +139,20 @@ TEST(RayBox, MatchesBulletOnRandomRaysAndBoxes) {
 }
 
 TEST(RayBox, StartingInsideIsLeftToBullet) {
-  bool inside = false;
-  const ExactRayHit hit = ray_box(btVector3(0, 0.5, 0), btVector3(0, -5, 0), btTransform::getIdentity(),
-                                  btVector3(1, 1, 1), &inside);
-  EXPECT_TRUE(inside);
+  const ExactRay hit = ray_box(btVector3(0, 0.5, 0), btVector3(0, -5, 0), btTransform::getIdentity(),
+                               btVector3(1, 1, 1));
+  EXPECT_FALSE(hit.answered);
   EXPECT_FALSE(hit.hit);
 }
 
 TEST(RayBox, ParallelToAFaceOutsideMissesAndOnTheFaceLineHits) {
-  bool inside = false;
-  EXPECT_FALSE(ray_box(btVector3(-5, 1.5, 0), btVector3(5, 1.5, 0), btTransform::getIdentity(), btVector3(1, 1, 1),
-                       &inside).hit);
-  const ExactRayHit hit =
-      ray_box(btVector3(-5, 0.25, 0), btVector3(5, 0.25, 0), btTransform::getIdentity(), btVector3(1, 1, 1), &inside);
+  const ExactRay miss =
+      ray_box(btVector3(-5, 1.5, 0), btVector3(5, 1.5, 0), btTransform::getIdentity(), btVector3(1, 1, 1));
+  EXPECT_TRUE(miss.answered);
+  EXPECT_FALSE(miss.hit);
+  const ExactRay hit =
+      ray_box(btVector3(-5, 0.25, 0), btVector3(5, 0.25, 0), btTransform::getIdentity(), btVector3(1, 1, 1));
+  ASSERT_TRUE(hit.answered);
   ASSERT_TRUE(hit.hit);
   EXPECT_DOUBLE_EQ(hit.fraction, 0.4);
   EXPECT_EQ(hit.normal, btVector3(-1, 0, 0));
@@ -279,7 +281,7 @@ TEST(CapsuleBox, MatchesBulletsContactOnRandomPairs) {
     const btVector3 axis = capsule_pose.getBasis().getColumn(1) * half_height;
     const ExactContact ours = capsule_box(capsule_pose.getOrigin() - axis, capsule_pose.getOrigin() + axis,
                                           radius + box.getMargin(), box_pose, box.getHalfExtentsWithoutMargin());
-    if (!ours.separated) continue;  // capsule_box_penetration's (capsule_box_penetration_test.cpp)
+    if (!ours.answered) continue;  // capsule_box_penetration's (capsule_box_penetration_test.cpp)
     FirstContact theirs;
     world.contactPairTest(&capsule_object, &box_object, theirs);
     if (ours.distance < -1e-6) {
@@ -296,13 +298,13 @@ TEST(CapsuleBox, MatchesBulletsContactOnRandomPairs) {
 TEST(CapsuleBox, ASegmentIntoTheBoxIsNotSeparated) {  // capsule_box_penetration answers it
   const ExactContact c = capsule_box(btVector3(0, -2, 0), btVector3(0, 2, 0), 0.3, btTransform::getIdentity(),
                                      btVector3(1, 1, 1));
-  EXPECT_FALSE(c.separated);
+  EXPECT_FALSE(c.answered);
 }
 
 TEST(CapsuleBox, ASphereAboveAFaceIsExactlyThere) {
   const ExactContact c = capsule_box(btVector3(0.2, 1.5, -0.1), btVector3(0.2, 1.5, -0.1), 0.3,
                                      btTransform::getIdentity(), btVector3(1, 1, 1));
-  ASSERT_TRUE(c.separated);
+  ASSERT_TRUE(c.answered);
   EXPECT_DOUBLE_EQ(c.distance, 0.2);
   EXPECT_EQ(c.normal, btVector3(0, 1, 0));
   EXPECT_EQ(c.point, btVector3(0.2, 1, -0.1));

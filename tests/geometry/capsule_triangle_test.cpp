@@ -31,8 +31,8 @@ TEST(CapsuleTriangle, MatchesBulletsContactOnRandomPairs) {
     const double half_height = i % 5 == 0 ? 0.0 : random.uniform(0.0, 0.9);
     Capsule capsule(radius, half_height, near_pose(random, t, radius, half_height));
     const double threshold = i % 2 == 0 ? 0.0 : 0.05;
-    const TriangleContact ours = capsule_triangle(capsule.a, capsule.b, radius, t, threshold);
-    if (!ours.separated) {
+    const ExactContact ours = capsule_triangle(capsule.a, capsule.b, radius, t, threshold);
+    if (!ours.answered) {
       ++touching;
       continue;  // the adapter asks Bullet then
     }
@@ -70,8 +70,8 @@ TEST(CapsuleTriangle, MatchesBulletsContactOnRandomPairs) {
 
 TEST(CapsuleTriangle, ASphereAboveTheFaceIsExactlyThere) {
   const Triangle t{{btVector3(-1, 0, -1), btVector3(1, 0, -1), btVector3(0, 0, 1)}};
-  const TriangleContact c = capsule_triangle(btVector3(0.1, 0.7, 0), btVector3(0.1, 0.7, 0), 0.5, t, 1.0);
-  ASSERT_TRUE(c.separated);
+  const ExactContact c = capsule_triangle(btVector3(0.1, 0.7, 0), btVector3(0.1, 0.7, 0), 0.5, t, 1.0);
+  ASSERT_TRUE(c.answered);
   EXPECT_DOUBLE_EQ(c.distance, 0.2);
   EXPECT_EQ(c.normal, btVector3(0, 1, 0));
   EXPECT_EQ(c.face_normal, btVector3(0, 1, 0));
@@ -81,14 +81,14 @@ TEST(CapsuleTriangle, ASphereAboveTheFaceIsExactlyThere) {
 TEST(CapsuleTriangle, BeyondTheThresholdIsCulledAndAnAxisThroughItIsLeftToBullet) {
   const Triangle t{{btVector3(-1, 0, -1), btVector3(1, 0, -1), btVector3(0, 0, 1)}};
   EXPECT_TRUE(capsule_triangle(btVector3(0, 2, 0), btVector3(0, 3, 0), 0.5, t, 0.1).beyond);
-  EXPECT_FALSE(capsule_triangle(btVector3(0, -1, 0), btVector3(0, 1, 0), 0.5, t, 0.1).separated);
+  EXPECT_FALSE(capsule_triangle(btVector3(0, -1, 0), btVector3(0, 1, 0), 0.5, t, 0.1).answered);
 }
 
 TEST(CapsuleTriangle, BeyondAnEdgeTheNormalLeansOverIt) {
   const Triangle t{{btVector3(-1, 0, -1), btVector3(1, 0, -1), btVector3(0, 0, 1)}};
   // Above and beyond the edge z = -1: closest to the edge, the normal between up and -z.
-  const TriangleContact c = capsule_triangle(btVector3(0, 0.3, -1.4), btVector3(0, 1.3, -1.4), 0.1, t, 1.0);
-  ASSERT_TRUE(c.separated);
+  const ExactContact c = capsule_triangle(btVector3(0, 0.3, -1.4), btVector3(0, 1.3, -1.4), 0.1, t, 1.0);
+  ASSERT_TRUE(c.answered);
   EXPECT_NEAR(c.distance, 0.5 - 0.1, 1e-12);
   EXPECT_NEAR(c.normal.dot(btVector3(0, 0.6, -0.8)), 1.0, 1e-12);
   EXPECT_EQ(c.face_normal, btVector3(0, 0, 0));

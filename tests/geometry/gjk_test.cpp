@@ -18,7 +18,7 @@
 namespace stepslide::test {
 namespace {
 
-using detail::ConvexDistance;
+using detail::ConvexDetail;
 using detail::ConvexSolid;
 using detail::convex_distance;
 
@@ -174,18 +174,19 @@ void check_pair(const Drawn& d, RandomGeometry& random, Stats* stats, const std:
   const btVector3 centre_b = d.b.kind == Kind::Triangle
                                  ? (d.b.corner[0] + d.b.corner[1] + d.b.corner[2]) / 3.0
                                  : d.b.pose.getOrigin();
-  const ConvexDistance r = convex_distance(a, b, d.a.pose.getOrigin() - centre_b);
+  ConvexDetail detail;
+  const ExactContact r = convex_distance(a, b, d.a.pose.getOrigin() - centre_b, BT_INFINITY, &detail);
   ASSERT_NEAR(r.normal.length(), 1.0, 1e-12) << what;
   ASSERT_NEAR(r.distance, separation(d.a, d.b, r.normal), 1e-12) << what;
-  if (!r.converged) ++stats->unconverged;
+  if (!detail.converged) ++stats->unconverged;
   const double reference = brute_force_distance(d.a, d.b, random);
   ASSERT_GE(r.distance, reference - kTight) << what << " distance " << r.distance << " brute force " << reference;
   // The points are on each solid's extent along the normal.
-  EXPECT_NEAR(r.on_a.dot(r.normal), -d.a.support(-r.normal), 1e-12) << what;
-  EXPECT_NEAR(r.on_b.dot(r.normal), d.b.support(r.normal), 1e-12) << what;
+  EXPECT_NEAR(detail.on_a.dot(r.normal), -d.a.support(-r.normal), 1e-12) << what;
+  EXPECT_NEAR(r.point.dot(r.normal), d.b.support(r.normal), 1e-12) << what;
   stats->worst_below = std::max(stats->worst_below, reference - r.distance);
-  stats->evaluations_total += r.evaluations;
-  stats->evaluations_worst = std::max(stats->evaluations_worst, r.evaluations);
+  stats->evaluations_total += detail.evaluations;
+  stats->evaluations_worst = std::max(stats->evaluations_worst, detail.evaluations);
   ++stats->count;
 }
 
@@ -200,7 +201,7 @@ void check_kind(Kind a_kind, Kind b_kind, std::uint64_t seed, const char* name) 
       if (gap == Gap::Touching) {
         const auto sa = d.a.shape();
         const auto sb = d.b.shape();
-        const ConvexDistance r = convex_distance(d.a.solid(sa.get()), d.b.solid(sb.get()), btVector3(0, 1, 0));
+        const ExactContact r = convex_distance(d.a.solid(sa.get()), d.b.solid(sb.get()), btVector3(0, 1, 0));
         d.a.pose.getOrigin() -= r.normal * (r.distance + random.uniform(-1e-7, 1e-7));
       }
       const std::string what = std::string(name) + " gap " + std::to_string(int(gap)) + " case " + std::to_string(i);
@@ -257,13 +258,15 @@ TEST(ConvexDistance, EvaluationsAreBounded) {
     Drawn d = draw(random, Kind::Cylinder, bodies[i % 3], i % 2 == 0 ? Gap::Apart : Gap::Deep);
     const auto sa = d.a.shape();
     const auto sb = d.b.shape();
-    const ConvexDistance r = convex_distance(d.a.solid(sa.get()), d.b.solid(sb.get()), d.a.pose.getOrigin());
-    worst = std::max(worst, r.evaluations);
+    ConvexDetail detail;
+    const ExactContact r =
+        convex_distance(d.a.solid(sa.get()), d.b.solid(sb.get()), d.a.pose.getOrigin(), BT_INFINITY, &detail);
+    worst = std::max(worst, detail.evaluations);
     if (r.distance > -d.a.margin - d.b.margin) {
-      apart_total += r.evaluations;
+      apart_total += detail.evaluations;
       ++apart;
     } else {
-      overlapping_total += r.evaluations;
+      overlapping_total += detail.evaluations;
       ++overlapping;
     }
   }
@@ -583,28 +586,31 @@ TEST(ConvexDistance, CrossingRimsEndInNewtonsExactMinimum) {
     const auto sa = a.shape();
     const auto sb = b.shape();
     const btVector3 guess = a.pose.getOrigin() - b.pose.getOrigin();
-    const ConvexDistance r = convex_distance(a.solid(sa.get()), b.solid(sb.get()), guess);
+    ConvexDetail detail;
+    const ExactContact r = convex_distance(a.solid(sa.get()), b.solid(sb.get()), guess, BT_INFINITY, &detail);
     const bool apart = r.distance > -a.margin - b.margin;  // the cores apart: GJK's
     ++(apart ? total_apart : total);
-    if (apart && r.smooth_minimum) ++newton_apart;
+    if (apart && detail.smooth_minimum) ++newton_apart;
     const double reference = brute_force_distance(a, b, random);
     ASSERT_GE(r.distance, reference - 2e-10) << i << " distance " << r.distance << " brute force " << reference
-                                              << " Newton's " << r.smooth_minimum;
+                                              << " Newton's " << detail.smooth_minimum;
     ASSERT_NEAR(r.distance, separation(a, b, r.normal), 1e-12) << i;
-    if (!r.smooth_minimum) {
-      if (!apart) epa_evaluations += r.evaluations;
+    if (!detail.smooth_minimum) {
+      if (!apart) epa_evaluations += detail.evaluations;
       continue;
     }
     if (!apart) {
       ++newton;
-      newton_evaluations += r.evaluations;
+      newton_evaluations += detail.evaluations;
     }
     worst_below = std::max(worst_below, reference - r.distance);
     Solid shifted = a;
     shifted.pose.getOrigin() += random.point(1e-9);
     const double moved = (shifted.pose.getOrigin() - a.pose.getOrigin()).length();
-    const ConvexDistance s = convex_distance(shifted.solid(sa.get()), b.solid(sb.get()), guess);
-    if (s.smooth_minimum) worst_shift = std::max(worst_shift, std::fabs(s.distance - r.distance) / moved);
+    ConvexDetail shifted_detail;
+    const ExactContact s =
+        convex_distance(shifted.solid(sa.get()), b.solid(sb.get()), guess, BT_INFINITY, &shifted_detail);
+    if (shifted_detail.smooth_minimum) worst_shift = std::max(worst_shift, std::fabs(s.distance - r.distance) / moved);
   }
   std::printf("crossing rims: %d of %d overlapping pairs end in Newton's minimum, evaluations mean %.1f (the "
               "others: %.1f), and %d of %d apart; at most %.3g below the brute force; a shift moves it by at most "
@@ -712,18 +718,19 @@ TEST(ConvexDistance, RimAgainstAnEdgeEndsOnTheCrease) {
     const EdgeBody b = edge_body(random, i % 3, rim + outward * gap, outward);
     const auto sa = a.shape();
     const btVector3 guess = a.pose.getOrigin() - (rim + outward * gap);
-    const ConvexDistance r = convex_distance(a.solid(sa.get()), b.solid(), guess);
+    ConvexDetail detail;
+    const ExactContact r = convex_distance(a.solid(sa.get()), b.solid(), guess, BT_INFINITY, &detail);
     const double cores = r.distance + a.margin;
     if (!(cores > 0.005)) continue;
     ++apart;
-    if (r.smooth_minimum) ++on_crease;
+    if (detail.smooth_minimum) ++on_crease;
     // Apart, the exact direction is the line between the closest points.
-    const btVector3 line = (r.on_a - r.on_b).normalized();
+    const btVector3 line = (detail.on_a - r.point).normalized();
     worst_line = std::max(worst_line, line.cross(r.normal).length());
     Solid shifted = a;
     shifted.pose.getOrigin() += random.point(1e-9);
     const double moved = (shifted.pose.getOrigin() - a.pose.getOrigin()).length();
-    const ConvexDistance s = convex_distance(shifted.solid(sa.get()), b.solid(), guess);
+    const ExactContact s = convex_distance(shifted.solid(sa.get()), b.solid(), guess);
     worst_shift = std::max(worst_shift, (s.normal - r.normal).length() * cores / moved);
   }
   std::printf("rim against an edge: %d of %d apart pairs on the crease; the normal at most %.3g rad off the line "

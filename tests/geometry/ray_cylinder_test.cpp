@@ -49,8 +49,8 @@ TEST(RayCylinder, MatchesABruteForceMarchOnRandomRays) {
     const btVector3 from = pose.getOrigin() + random.point(4.0);
     const btVector3 target = pose * (random.vector(-1.5, 1.5) * btVector3(r, h, r));
     const btVector3 to = from + (target - from) * random.uniform(0.5, 2.0);
-    ExactRayHit hit;
-    if (!ray_cylinder(from, to, cylinder, pose, &hit)) {
+    const ExactRay hit = ray_cylinder(from, to, cylinder, pose);
+    if (!hit.answered) {
       EXPECT_TRUE(inside(pose.invXform(from), r, h)) << "case " << i << ": refused though outside";
       continue;
     }
@@ -89,17 +89,17 @@ TEST(RayCylinder, MatchesABruteForceMarchOnRandomRays) {
 
 TEST(RayCylinder, StartingInsideOrTiltedOrScaledIsLeftToBullet) {
   btCylinderShape cylinder(btVector3(1, 1, 1));
-  ExactRayHit hit;
-  EXPECT_FALSE(ray_cylinder(btVector3(0, 0.5, 0), btVector3(0, -5, 0), cylinder, btTransform::getIdentity(), &hit));
+  EXPECT_FALSE(ray_cylinder(btVector3(0, 0.5, 0), btVector3(0, -5, 0), cylinder, btTransform::getIdentity()).answered);
   btCylinderShapeX lying(btVector3(1, 1, 1));
-  EXPECT_FALSE(ray_cylinder(btVector3(0, 5, 0), btVector3(0, -5, 0), lying, btTransform::getIdentity(), &hit));
+  EXPECT_FALSE(ray_cylinder(btVector3(0, 5, 0), btVector3(0, -5, 0), lying, btTransform::getIdentity()).answered);
 }
 
 TEST(RayCylinder, StraightDownOntoTheCapHitsItsPlane) {
   btCylinderShape cylinder(btVector3(1, 0.5, 1));
   cylinder.setMargin(0.04);
-  ExactRayHit hit;
-  ASSERT_TRUE(ray_cylinder(btVector3(0.3, 2, 0.2), btVector3(0.3, -2, 0.2), cylinder, btTransform::getIdentity(), &hit));
+  const ExactRay hit =
+      ray_cylinder(btVector3(0.3, 2, 0.2), btVector3(0.3, -2, 0.2), cylinder, btTransform::getIdentity());
+  ASSERT_TRUE(hit.answered);
   ASSERT_TRUE(hit.hit);
   EXPECT_DOUBLE_EQ(hit.fraction, 1.5 / 4.0);  // the full half height, margin included
   EXPECT_EQ(hit.normal, btVector3(0, 1, 0));
