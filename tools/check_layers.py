@@ -5,7 +5,9 @@ Every C++ file under include/, src/ and cli/ belongs to the first layer in
 LAYERS whose folder holds it. A project include in it ("x/y.h" resolved from
 src/ or the file's own folder, <stepslide/...> from include/) must land in
 the same layer or in one the layer may use (ALLOWED). Bullet, the standard
-library and other packages are not checked here: CMake's link lines are.
+library and other packages are checked only where a layer must not see a
+part of them (FORBIDDEN: the geometry sees no collision object or world);
+CMake's link lines do the rest.
 
 Usage: tools/check_layers.py [ROOT]   exit 0 clean, 1 with one line per
 wrong include (file:line: layer -> layer), 2 on a usage error.
@@ -74,6 +76,15 @@ ALLOWED = {
     "cli": [name for name, _ in LAYERS],
 }
 
+# Packages' headers a layer must not include, by the start of the include's
+# name: the geometry is math on two solids, so it reads Bullet's vectors and
+# shapes (src/geometry/bullet_shapes.h), never its collision objects, worlds
+# or broadphase.
+FORBIDDEN = {
+    "geometry": ["btBulletCollisionCommon.h", "BulletCollision/CollisionDispatch/",
+                 "BulletCollision/BroadphaseCollision/btDbvt", "BulletDynamics/", "btBulletDynamicsCommon.h"],
+}
+
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 SOURCE_SUFFIXES = (".h", ".hpp", ".cpp", ".cc", ".in")
 
@@ -115,6 +126,9 @@ def check(root):
                     for number, line in enumerate(text, 1):
                         match = INCLUDE.match(line)
                         if not match:
+                            continue
+                        if any(match.group(2).startswith(f) for f in FORBIDDEN.get(layer, [])):
+                            wrong.append(f"{rel}:{number}: {layer} must not include <{match.group(2)}>")
                             continue
                         target = resolve(root, folder, match.group(1), match.group(2))
                         if target is None:

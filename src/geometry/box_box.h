@@ -6,8 +6,7 @@
 // Bullet's contactPairTest on random pairs (tests/geometry/box_box_test.cpp).
 #pragma once
 
-#include <btBulletCollisionCommon.h>
-
+#include "geometry/bullet_shapes.h"
 #include "geometry/contact.h"
 
 namespace stepslide {

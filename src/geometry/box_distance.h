@@ -4,10 +4,9 @@
 // against a brute-force search (tests/geometry/box_sweeps_test.cpp).
 #pragma once
 
-#include <btBulletCollisionCommon.h>
-
 #include <limits>
 
+#include "geometry/bullet_shapes.h"
 #include "geometry/contact.h"
 
 namespace stepslide {

@@ -6,8 +6,7 @@
 // (tests/geometry/capsule_box_sweep_test.cpp).
 #pragma once
 
-#include <btBulletCollisionCommon.h>
-
+#include "geometry/bullet_shapes.h"
 #include "geometry/sweep.h"
 
 namespace stepslide {

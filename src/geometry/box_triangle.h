@@ -5,10 +5,9 @@
 // brute-force search over directions (tests/geometry/box_triangle_test.cpp).
 #pragma once
 
-#include <btBulletCollisionCommon.h>
-
 #include <limits>
 
+#include "geometry/bullet_shapes.h"
 #include "geometry/contact.h"
 
 namespace stepslide {

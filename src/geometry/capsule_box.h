@@ -4,8 +4,7 @@
 // cases (tests/geometry/capsule_box_test.cpp).
 #pragma once
 
-#include <btBulletCollisionCommon.h>
-
+#include "geometry/bullet_shapes.h"
 #include "geometry/contact.h"
 
 namespace stepslide {

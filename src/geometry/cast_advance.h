@@ -4,10 +4,9 @@
 // pairs' sweeps (convex_sweep_pairs.cpp). Not installed.
 #pragma once
 
-#include <btBulletCollisionCommon.h>
-
 #include <cmath>
 
+#include "geometry/bullet_shapes.h"
 #include "geometry/sweep.h"
 
 namespace stepslide::detail {

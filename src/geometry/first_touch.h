@@ -10,10 +10,9 @@
 // first_touch.cpp.
 #pragma once
 
-#include <btBulletCollisionCommon.h>
-
 #include <limits>
 
+#include "geometry/bullet_shapes.h"
 #include "geometry/capsule_triangle.h"
 
 namespace stepslide::detail {

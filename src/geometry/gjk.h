@@ -4,10 +4,9 @@
 // answers slowly (cylinders).
 #pragma once
 
-#include <btBulletCollisionCommon.h>
-
 #include <cmath>
 
+#include "geometry/bullet_shapes.h"
 #include "geometry/contact.h"
 
 namespace stepslide::detail {

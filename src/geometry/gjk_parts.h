@@ -2,8 +2,7 @@
 // work with and the helpers both use. Not installed.
 #pragma once
 
-#include <btBulletCollisionCommon.h>
-
+#include "geometry/bullet_shapes.h"
 #include "geometry/gjk.h"
 
 namespace stepslide::detail {

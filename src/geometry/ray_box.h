@@ -3,8 +3,7 @@
 // answer on random cases (tests/geometry/capsule_box_test.cpp).
 #pragma once
 
-#include <btBulletCollisionCommon.h>
-
+#include "geometry/bullet_shapes.h"
 #include "geometry/ray.h"
 
 namespace stepslide {

@@ -3,8 +3,7 @@
 // cylinder stops short, and slowly).
 #pragma once
 
-#include <btBulletCollisionCommon.h>
-
+#include "geometry/bullet_shapes.h"
 #include "geometry/ray.h"
 
 namespace stepslide::detail {

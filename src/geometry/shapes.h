@@ -2,7 +2,7 @@
 // faces, solid cores, segments of capsules.
 #pragma once
 
-#include <btBulletCollisionCommon.h>
+#include "geometry/bullet_shapes.h"
 
 namespace stepslide::detail {
 
