@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "scenario/scenario.h"
 #include "scenario/run/simulate.h"
+#include "scenario/scenario.h"
 
 namespace stepslide::bench {
 

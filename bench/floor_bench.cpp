@@ -11,8 +11,8 @@
 #include <memory>
 
 #include "bench_support.h"
-#include "stepslide/collision.h"
 #include "scenario/load/world.h"
+#include "stepslide/collision.h"
 
 namespace stepslide::bench {
 

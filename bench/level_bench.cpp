@@ -20,14 +20,13 @@
 #include <fstream>
 #include <limits>
 #include <map>
-
 #include <unistd.h>
 
 #include "bench_support.h"
 #include "scenario/load/load.h"
 #include "scenario/load/mesh_import.h"
-#include "scenario/run/simulate.h"
 #include "scenario/load/world.h"
+#include "scenario/run/simulate.h"
 #include "support/gltf_writer.h"
 
 namespace stepslide::bench {

@@ -10,11 +10,10 @@
 //                       processes on a shared machine do not inflate
 // limits/<what>/<placement>. Few, long iterations: run with
 // --benchmark_filter=^limits/ and read the counters.
-#include <time.h>
-
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <time.h>
 
 #include "bench_support.h"
 #include "scenario/load/world.h"

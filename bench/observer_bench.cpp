@@ -6,8 +6,8 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_support.h"
-#include "stepslide/controller.h"
 #include "scenario/run/simulate.h"
+#include "stepslide/controller.h"
 
 namespace stepslide::bench {
 namespace {

@@ -1,9 +1,8 @@
 // `stepslide check`: simulate scenarios and compare them with their goldens.
 // The library decides what is checked and the exit code (run_check); this
 // file prints, in colour on a terminal, with a progress line on stderr.
-#include <unistd.h>
-
 #include <iostream>
+#include <unistd.h>
 
 #include "command.h"
 #include "filter_option.h"

@@ -1,9 +1,8 @@
 // `stepslide fuzz`: random worlds and input, invariants checked every tick,
 // violations shrunk and saved as scenario files; `--replay` checks files.
-#include <unistd.h>
-
 #include <cstdint>
 #include <iostream>
+#include <unistd.h>
 
 #include "command.h"
 #include "fuzz/campaign.h"

@@ -2,13 +2,12 @@
 // each with one key, as `cargo insta review` does. The loop is the library's
 // (gate/commands/review.h); this file owns the terminal: single keys without Enter
 // and without echo, restored on every way out, Ctrl-C included.
-#include <termios.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <csignal>
 #include <iostream>
 #include <optional>
+#include <termios.h>
+#include <unistd.h>
 
 #include "command.h"
 #include "filter_option.h"

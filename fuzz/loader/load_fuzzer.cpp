@@ -13,8 +13,8 @@
 #include <string>
 
 #include "scenario/load/load.h"
-#include "scenario/scenario.h"
 #include "scenario/run/simulate.h"
+#include "scenario/scenario.h"
 
 namespace {
 

@@ -1,15 +1,15 @@
 // A box-shaped character against the world's boxes (box_box_contacts.h).
 #include "collision/box_box_contacts.h"
 
+#include <BulletCollision/BroadphaseCollision/btDbvt.h>
+
 #include <algorithm>
 #include <cmath>
 
-#include <BulletCollision/BroadphaseCollision/btDbvt.h>
-
 #include "collision/compound.h"
-#include "geometry/shapes.h"
 #include "geometry/box_box.h"
 #include "geometry/box_distance.h"
+#include "geometry/shapes.h"
 
 namespace stepslide::detail {
 

@@ -4,9 +4,9 @@
 #include "collision/box_sweep_pairs.h"
 
 #include "collision/query_bounds.h"
-#include "geometry/shapes.h"
-#include "geometry/box_sweeps.h"
 #include "collision/triangle_pairs.h"
+#include "geometry/box_sweeps.h"
+#include "geometry/shapes.h"
 
 namespace stepslide::detail {
 

@@ -9,9 +9,9 @@
 
 #include <algorithm>
 
-#include "geometry/shapes.h"
-#include "geometry/box_triangle.h"
 #include "collision/triangle_pairs.h"
+#include "geometry/box_triangle.h"
+#include "geometry/shapes.h"
 
 namespace stepslide::detail {
 

@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "stepslide/collision.h"
 #include "collision/triangle_cache.h"
+#include "stepslide/collision.h"
 
 namespace stepslide::detail {
 

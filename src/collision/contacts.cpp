@@ -3,21 +3,20 @@
 // heightfields.
 #include "stepslide/collision.h"
 
-#include "collision/queries_impl.h"
+#include <algorithm>
+#include <cmath>
+#include <tuple>
 
 #include "collision/box_box_contacts.h"
 #include "collision/box_triangle_contacts.h"
 #include "collision/compound.h"
 #include "collision/cylinder_contacts.h"
 #include "collision/dispatch.h"
+#include "collision/queries_impl.h"
 #include "collision/query_bounds.h"
-#include "geometry/shapes.h"
 #include "collision/triangle_pairs.h"
 #include "geometry/capsule_box.h"
-
-#include <algorithm>
-#include <cmath>
-#include <tuple>
+#include "geometry/shapes.h"
 
 namespace stepslide {
 

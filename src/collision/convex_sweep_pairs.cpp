@@ -6,10 +6,10 @@
 // stops once a step is proved to overshoot the motion.
 #include "collision/convex_sweep_pairs.h"
 
-#include "geometry/cast_advance.h"
 #include "collision/query_bounds.h"
-#include "geometry/shapes.h"
 #include "collision/triangle_pairs.h"
+#include "geometry/cast_advance.h"
+#include "geometry/shapes.h"
 
 namespace stepslide::detail {
 

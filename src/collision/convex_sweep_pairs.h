@@ -6,8 +6,8 @@
 
 #include <btBulletCollisionCommon.h>
 
-#include "geometry/convex_sweep.h"
 #include "collision/triangle_cache.h"
+#include "geometry/convex_sweep.h"
 
 namespace stepslide::detail {
 

@@ -11,9 +11,9 @@
 #include <cmath>
 
 #include "collision/compound.h"
+#include "collision/triangle_cache.h"
 #include "geometry/gjk.h"
 #include "geometry/shapes.h"
-#include "collision/triangle_cache.h"
 
 namespace stepslide::detail {
 

@@ -8,9 +8,9 @@
 
 #include <vector>
 
+#include "collision/triangle_cache.h"
 #include "geometry/shapes.h"
 #include "stepslide/collision.h"
-#include "collision/triangle_cache.h"
 
 namespace stepslide::detail {
 

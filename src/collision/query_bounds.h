@@ -5,13 +5,13 @@
 // result. Not installed.
 #pragma once
 
-#include <btBulletCollisionCommon.h>
 #include <BulletCollision/BroadphaseCollision/btBroadphaseInterface.h>
+#include <btBulletCollisionCommon.h>
 
 #include <algorithm>
 
-#include "geometry/sweep.h"
 #include "geometry/shapes.h"
+#include "geometry/sweep.h"
 
 namespace stepslide::detail {
 

@@ -1,18 +1,16 @@
 // The adapter's ray: Bullet's broadphase walk, with boxes answered exactly.
 #include "stepslide/collision.h"
 
-#include "collision/queries_impl.h"
-
 #include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
-
-#include "geometry/ray_box.h"
-#include "collision/triangle_cache.h"
 
 #include "collision/compound.h"
 #include "collision/dispatch.h"
+#include "collision/queries_impl.h"
 #include "collision/query_bounds.h"
-#include "geometry/shapes.h"
+#include "collision/triangle_cache.h"
+#include "geometry/ray_box.h"
 #include "geometry/ray_cylinder.h"
+#include "geometry/shapes.h"
 
 namespace stepslide {
 

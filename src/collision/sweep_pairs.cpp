@@ -2,21 +2,20 @@
 // (dispatch.h): one broadphase candidate of CollisionQueries::sweep answered
 // without Bullet's convex cast where a pair function has the answer,
 // reported to the result callback as Bullet's objectQuerySingle reports it.
-#include <algorithm>
-#include <tuple>
-
 #include <BulletCollision/BroadphaseCollision/btDbvt.h>
 
-#include "collision/sweep_pairs.h"
+#include <algorithm>
+#include <tuple>
 
 #include "collision/box_sweep_pairs.h"
 #include "collision/compound.h"
 #include "collision/convex_sweep_pairs.h"
 #include "collision/dispatch.h"
 #include "collision/query_bounds.h"
-#include "geometry/shapes.h"
-#include "geometry/box_sweeps.h"
+#include "collision/sweep_pairs.h"
 #include "collision/triangle_pairs.h"
+#include "geometry/box_sweeps.h"
+#include "geometry/shapes.h"
 
 namespace stepslide::detail {
 

@@ -5,17 +5,16 @@
 // objectQuerySingle, the same result callback.
 #include "stepslide/collision.h"
 
-#include "collision/queries_impl.h"
-
-#include "collision/convex_sweep_pairs.h"
-#include "collision/dispatch.h"
-#include "collision/sweep_pairs.h"
-#include "collision/query_bounds.h"
-#include "geometry/shapes.h"
-
 #include <BulletCollision/BroadphaseCollision/btBroadphaseInterface.h>
 #include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
 #include <LinearMath/btTransformUtil.h>
+
+#include "collision/convex_sweep_pairs.h"
+#include "collision/dispatch.h"
+#include "collision/queries_impl.h"
+#include "collision/query_bounds.h"
+#include "collision/sweep_pairs.h"
+#include "geometry/shapes.h"
 
 namespace stepslide {
 

@@ -11,9 +11,9 @@
 #include <limits>
 #include <tuple>
 
+#include "collision/triangle_cache.h"
 #include "geometry/capsule_triangle.h"
 #include "geometry/shapes.h"
-#include "collision/triangle_cache.h"
 
 namespace stepslide::detail {
 

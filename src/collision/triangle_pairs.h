@@ -12,9 +12,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "stepslide/collision.h"
-#include "geometry/sweep.h"
 #include "collision/triangle_cache.h"
+#include "geometry/sweep.h"
+#include "stepslide/collision.h"
 
 namespace stepslide::detail {
 

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <vector>
 
-#include "stepslide/stages.h"
 #include "stepslide/math.h"
+#include "stepslide/stages.h"
 
 namespace stepslide {
 

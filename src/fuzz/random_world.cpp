@@ -1,7 +1,5 @@
 #include "fuzz/random_world.h"
 
-#include "stepslide/math.h"
-
 #include <btBulletCollisionCommon.h>
 
 #include <algorithm>
@@ -14,6 +12,7 @@
 #include "scenario/load/load.h"
 #include "scenario/load/world.h"
 #include "scenario/scenario.h"
+#include "stepslide/math.h"
 #include "stepslide/settings.h"
 
 namespace stepslide {

@@ -8,7 +8,6 @@
 #include "geometry/box_distance.h"
 #include "geometry/box_triangle.h"
 #include "geometry/capsule_box.h"
-
 #include "geometry/cast_advance.h"
 
 namespace stepslide {

@@ -4,8 +4,8 @@
 
 #include <LinearMath/btVector3.h>
 
-#include "geometry/sweep.h"
 #include "geometry/gjk.h"
+#include "geometry/sweep.h"
 
 namespace stepslide::detail {
 

@@ -6,11 +6,11 @@
 // it can be too deep by the tolerance but never too shallow.
 #include "geometry/gjk.h"
 
-#include "geometry/gjk_parts.h"
-
 #include <algorithm>
 #include <cmath>
 #include <utility>
+
+#include "geometry/gjk_parts.h"
 
 namespace stepslide::detail {
 

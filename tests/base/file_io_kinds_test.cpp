@@ -4,12 +4,12 @@
 // turned a FIFO, a symbolic link (to /dev/null) and a scenario into new files.
 
 #include <gtest/gtest.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/file_io.h"
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
+
 #include <sys/stat.h>
 
 #include "capture/game_rig.h"

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "stepslide/character.h"
 #include "stepslide/capture/recorder.h"
+#include "stepslide/character.h"
 #include "stepslide/controller.h"
 #include "stepslide/math.h"
 

@@ -2,13 +2,12 @@
 // `stepslide run` (the binary) replays it to the same trajectory, bit for bit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <sstream>
 
 #include "capture/game_rig.h"
-
-#include <algorithm>
 #include "support/temp_dir.h"
 
 namespace stepslide::test {

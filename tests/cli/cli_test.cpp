@@ -1,6 +1,7 @@
 // The `stepslide` executable, run as a user would: in a temp directory, with
 // tiny scenarios written by the test, checking output and exit codes.
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
 
 #include <filesystem>

@@ -4,12 +4,11 @@
 // what the binary did before the fix.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <string>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <filesystem>
-#include <string>
 
 #include "support/temp_dir.h"
 

@@ -9,7 +9,6 @@
 #include <optional>
 #include <regex>
 #include <sstream>
-
 #include <sys/wait.h>
 #include <unistd.h>
 

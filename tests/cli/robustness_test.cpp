@@ -13,11 +13,10 @@
 #include <optional>
 #include <sstream>
 #include <string>
-#include <vector>
-
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 #include "base/file_io.h"
 #include "gate/commands/self_check.h"

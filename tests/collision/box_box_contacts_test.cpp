@@ -8,14 +8,14 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collision/box_box_contacts.h"
-#include "stepslide/character.h"
 #include "geometry/box_box.h"
 #include "geometry/box_distance.h"
+#include "stepslide/character.h"
 #include "support/random_geometry.h"
 
 namespace stepslide::test {

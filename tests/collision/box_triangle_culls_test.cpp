@@ -17,9 +17,9 @@
 
 #include "collision/box_sweep_pairs.h"
 #include "collision/box_triangle_contacts.h"
-#include "geometry/box_triangle.h"
-#include "geometry/box_sweeps.h"
 #include "collision/triangle_cache.h"
+#include "geometry/box_sweeps.h"
+#include "geometry/box_triangle.h"
 #include "support/random_geometry.h"
 
 namespace stepslide::test {

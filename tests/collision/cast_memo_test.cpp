@@ -6,8 +6,8 @@
 #include <cstring>
 #include <memory>
 
-#include "collision/convex_sweep_pairs.h"
 #include "collision/cast_memo.h"
+#include "collision/convex_sweep_pairs.h"
 #include "support/random_geometry.h"
 
 namespace stepslide::test {

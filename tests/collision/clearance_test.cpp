@@ -2,10 +2,10 @@
 // an overlap query is answered without Bullet, and when it is not.
 #include <gtest/gtest.h>
 
+#include <btBulletCollisionCommon.h>
+
 #include <memory>
 #include <vector>
-
-#include <btBulletCollisionCommon.h>
 
 #include "collision/clearance.h"
 #include "stepslide/collision.h"

@@ -2,10 +2,10 @@
 // the tick repeats is answered from the first, and only within a tick.
 #include <gtest/gtest.h>
 
+#include <btBulletCollisionCommon.h>
+
 #include <memory>
 #include <vector>
-
-#include <btBulletCollisionCommon.h>
 
 #include "collision/contact_memo.h"
 #include "stepslide/collision.h"

@@ -11,10 +11,9 @@
 #include <vector>
 
 #include "collision/query_bounds.h"
-#include "stepslide/collision.h"
 #include "geometry/capsule_box.h"
 #include "geometry/ray_box.h"
-
+#include "stepslide/collision.h"
 #include "support/random_geometry.h"
 
 namespace stepslide::test {

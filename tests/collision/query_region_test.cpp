@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "collision/query_bounds.h"
-#include "geometry/shapes.h"
 #include "collision/query_region.h"
+#include "geometry/shapes.h"
 
 namespace stepslide::test {
 namespace {

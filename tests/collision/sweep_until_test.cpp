@@ -9,9 +9,9 @@
 
 #include <cstring>
 
-#include "geometry/shapes.h"
-#include "collision/triangle_fixtures.h"
 #include "collision/triangle_cache.h"
+#include "collision/triangle_fixtures.h"
+#include "geometry/shapes.h"
 
 namespace stepslide::test {
 namespace {

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "collision/box_sweep_pairs.h"
+#include "collision/triangle_cache.h"
 #include "collision/triangle_pairs.h"
 #include "stepslide/collision.h"
-#include "collision/triangle_cache.h"
 #include "support/random_geometry.h"
 
 namespace stepslide::test {

@@ -12,8 +12,8 @@
 #include <random>
 #include <vector>
 
-#include "geometry/capsule_triangle.h"
 #include "collision/triangle_pairs.h"
+#include "geometry/capsule_triangle.h"
 #include "stepslide/collision.h"
 #include "support/random_geometry.h"
 

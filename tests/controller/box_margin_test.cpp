@@ -7,9 +7,9 @@
 #include <memory>
 #include <vector>
 
+#include "geometry/capsule_box.h"
 #include "stepslide/character.h"
 #include "stepslide/collision.h"
-#include "geometry/capsule_box.h"
 
 namespace stepslide::test {
 namespace {

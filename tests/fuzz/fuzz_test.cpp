@@ -11,7 +11,6 @@
 #include <map>
 #include <set>
 #include <sstream>
-
 #include <sys/wait.h>
 #include <unistd.h>
 

@@ -6,9 +6,8 @@
 #include <map>
 #include <mutex>
 #include <string>
-#include <vector>
-
 #include <sys/wait.h>
+#include <vector>
 
 #include "fuzz/campaign.h"
 #include "scenario/load/world.h"

@@ -9,13 +9,12 @@
 #include <cmath>
 #include <cstdio>
 
-#include "stepslide/character.h"
-#include "stepslide/collision.h"
 #include "geometry/box_box.h"
 #include "geometry/box_distance.h"
-#include "geometry/box_triangle.h"
 #include "geometry/box_sweeps.h"
-
+#include "geometry/box_triangle.h"
+#include "stepslide/character.h"
+#include "stepslide/collision.h"
 #include "support/cast_agreement.h"
 #include "support/random_geometry.h"
 

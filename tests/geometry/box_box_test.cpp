@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "geometry/box_box.h"
 #include "stepslide/character.h"
 #include "stepslide/collision.h"
-#include "geometry/box_box.h"
 #include "support/random_geometry.h"
 
 namespace stepslide::test {

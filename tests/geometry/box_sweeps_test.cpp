@@ -10,11 +10,10 @@
 #include <memory>
 #include <vector>
 
+#include "geometry/box_sweeps.h"
+#include "geometry/box_triangle.h"
 #include "stepslide/character.h"
 #include "stepslide/collision.h"
-#include "geometry/box_triangle.h"
-#include "geometry/box_sweeps.h"
-
 #include "support/cast_agreement.h"
 #include "support/random_geometry.h"
 

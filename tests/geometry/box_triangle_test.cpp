@@ -11,9 +11,8 @@
 #include <random>
 #include <vector>
 
-#include "stepslide/collision.h"
 #include "geometry/box_triangle.h"
-
+#include "stepslide/collision.h"
 #include "support/random_geometry.h"
 
 namespace stepslide::test {

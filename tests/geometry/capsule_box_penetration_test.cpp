@@ -9,9 +9,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "stepslide/collision.h"
 #include "geometry/capsule_box.h"
-
+#include "stepslide/collision.h"
 #include "support/random_geometry.h"
 
 namespace stepslide::test {

@@ -12,10 +12,9 @@
 #include <cstdio>
 #include <memory>
 
-#include "stepslide/collision.h"
-#include "geometry/capsule_box.h"
 #include "geometry/box_sweeps.h"
-
+#include "geometry/capsule_box.h"
+#include "stepslide/collision.h"
 #include "support/random_geometry.h"
 
 namespace stepslide::test {

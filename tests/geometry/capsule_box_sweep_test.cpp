@@ -10,10 +10,9 @@
 #include <random>
 #include <vector>
 
-#include "stepslide/collision.h"
-#include "geometry/capsule_box.h"
 #include "geometry/box_sweeps.h"
-
+#include "geometry/capsule_box.h"
+#include "stepslide/collision.h"
 #include "support/cast_agreement.h"
 #include "support/random_geometry.h"
 

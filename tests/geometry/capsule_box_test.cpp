@@ -9,10 +9,9 @@
 #include <random>
 #include <vector>
 
-#include "stepslide/collision.h"
 #include "geometry/capsule_box.h"
 #include "geometry/ray_box.h"
-
+#include "stepslide/collision.h"
 #include "support/random_geometry.h"
 
 namespace stepslide::test {

@@ -1,10 +1,10 @@
 #include "gate/commands/import_level.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-
-#include <nlohmann/json.hpp>
 
 #include "base/file_io.h"
 #include "base/format.h"

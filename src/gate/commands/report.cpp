@@ -1,10 +1,9 @@
 #include "gate/commands/report.h"
 
-#include "base/format.h"
-#include "base/xml.h"
-
 #include <exception>
 
+#include "base/format.h"
+#include "base/xml.h"
 #include "gate/commands/check_run.h"
 #include "gate/core/diff_report.h"
 #include "gate/plot/plot.h"

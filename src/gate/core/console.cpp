@@ -1,9 +1,8 @@
 #include "gate/core/console.h"
 
+#include <cstdlib>
 #include <sys/ioctl.h>
 #include <unistd.h>
-
-#include <cstdlib>
 
 #include "gate/core/ci.h"
 

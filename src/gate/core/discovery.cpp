@@ -1,12 +1,12 @@
 #include "gate/core/discovery.h"
 
-#include "scenario/load/level_include.h"
-
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <set>
 #include <system_error>
+
+#include "scenario/load/level_include.h"
 
 namespace stepslide {
 

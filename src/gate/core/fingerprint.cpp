@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <utility>
 #include <sstream>
+#include <utility>
 
 #include "build_info.h"
 

@@ -5,11 +5,11 @@
 
 #include "gate/core/junit.h"
 
-#include "base/xml.h"
-
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+
+#include "base/xml.h"
 
 namespace stepslide {
 

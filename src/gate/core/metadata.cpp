@@ -1,10 +1,10 @@
 #include "gate/core/metadata.h"
 
-#include "gate/core/fingerprint.h"
-#include "gate/core/text.h"
-
 #include <cstdlib>
 #include <string>
+
+#include "gate/core/fingerprint.h"
+#include "gate/core/text.h"
 
 namespace stepslide {
 

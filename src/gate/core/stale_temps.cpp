@@ -1,11 +1,10 @@
 #include "gate/core/stale_temps.h"
 
-#include <signal.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <filesystem>
+#include <signal.h>
 #include <system_error>
 
 namespace stepslide {

@@ -2,11 +2,11 @@
 // every picture formats them the same way. No layout or drawing here.
 #pragma once
 
-#include "base/xml.h"
-
 #include <cstddef>
 #include <string>
 #include <vector>
+
+#include "base/xml.h"
 
 namespace stepslide::plot {
 

@@ -2,11 +2,11 @@
 // of messages; parsing is in scenario/json/parse.cpp.
 #include "scenario/json/reader.h"
 
-#include "base/json_string.h"
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+
+#include "base/json_string.h"
 
 namespace stepslide::strict_json {
 

@@ -4,6 +4,8 @@
 // scenarios; the scenario format is read by load*.cpp.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -12,8 +14,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "scenario/json/document.h"
 

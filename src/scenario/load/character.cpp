@@ -2,6 +2,7 @@
 // controller settings, each checked against the settings table, and the state to resume.
 
 #include "scenario/load/parts.h"
+
 #include "stepslide/settings.h"
 
 namespace stepslide::loader {

@@ -11,11 +11,11 @@
 // examples, deprecated, readOnly, writeOnly, markdownDescription.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace stepslide {
 

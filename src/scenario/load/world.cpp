@@ -1,9 +1,5 @@
 #include "scenario/load/world.h"
 
-#include "scenario/load/convert.h"
-#include "stepslide/character.h"
-#include "stepslide/math.h"
-
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
 
 #include <algorithm>
@@ -13,6 +9,10 @@
 #include <new>
 #include <optional>
 #include <vector>
+
+#include "scenario/load/convert.h"
+#include "stepslide/character.h"
+#include "stepslide/math.h"
 
 namespace stepslide {
 

@@ -1,11 +1,10 @@
 #include "scenario/run/simulate.h"
 
-#include "scenario/load/convert.h"
-
 #include <chrono>
 #include <type_traits>
 
 #include "scenario/columns.h"
+#include "scenario/load/convert.h"
 #include "scenario/load/world.h"
 #include "scenario/run/finite.h"
 #include "scenario/run/input_track.h"

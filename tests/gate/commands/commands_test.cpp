@@ -7,7 +7,6 @@
 #include <fstream>
 #include <map>
 #include <sstream>
-
 #include <unistd.h>
 
 #include "gate/commands/bless.h"

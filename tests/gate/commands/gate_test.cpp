@@ -8,7 +8,6 @@
 #include <fstream>
 #include <map>
 #include <sstream>
-
 #include <unistd.h>
 
 #include "base/file_io.h"

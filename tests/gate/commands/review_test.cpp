@@ -6,16 +6,15 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <deque>
+#include <filesystem>
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
-
-#include <chrono>
-#include <deque>
-#include <filesystem>
 
 #include "gate/commands/bless.h"
 #include "gate/commands/check_run.h"

@@ -5,12 +5,12 @@
 #include "gate/core/console.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 #include "support/temp_dir.h"
 

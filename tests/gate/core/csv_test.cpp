@@ -10,9 +10,8 @@
 #include <fstream>
 #include <limits>
 #include <string>
-#include <vector>
-
 #include <unistd.h>
+#include <vector>
 
 #include "base/format.h"
 #include "scenario/columns.h"

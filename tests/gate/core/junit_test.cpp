@@ -5,7 +5,6 @@
 #include "gate/core/junit.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "support/xml_check.h"

@@ -3,7 +3,6 @@
 // body, one marker per step) on every scenario in scenarios/; the command end
 // to end; and one rendering in headless Chromium, when it is installed.
 #include "gate/plot/plot.h"
-#include "scenario/load/load.h"
 
 #include <gtest/gtest.h>
 
@@ -11,6 +10,7 @@
 
 #include "base/format.h"
 #include "gate/picture_test_util.h"
+#include "scenario/load/load.h"
 #include "support/chromium.h"
 
 namespace stepslide::test {

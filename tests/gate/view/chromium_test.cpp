@@ -7,16 +7,16 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <poll.h>
 #include <sstream>
+#include <sys/socket.h>
 #include <thread>
+#include <unistd.h>
 
 #include "gate/picture_test_util.h"
 #include "gate/view/view_test_util.h"

@@ -3,12 +3,12 @@
 // runner builds them.
 #include <gtest/gtest.h>
 
+#include <BulletCollision/CollisionShapes/btConcaveShape.h>
+#include <BulletCollision/CollisionShapes/btTriangleCallback.h>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
-
-#include <BulletCollision/CollisionShapes/btConcaveShape.h>
-#include <BulletCollision/CollisionShapes/btTriangleCallback.h>
 
 #include "gate/view/geometry.h"
 #include "scenario/load/world.h"

@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <regex>
 #include <random>
+#include <regex>
 #include <string>
 #include <vector>
 
