@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "collision/heightfield_grid.h"
+#include "geometry/contact.h"
 
 namespace stepslide {
 
@@ -42,16 +43,14 @@ struct CachedTriangle {
     return box_low.x() <= high.x() && low.x() <= box_high.x() && box_low.y() <= high.y() &&
            low.y() <= box_high.y() && box_low.z() <= high.z() && low.z() <= box_high.z();
   }
+  /// The last capsule's closest contact with the triangle (capsule_triangle
+  /// without a cutoff), for the capsule's segment a..b of `radius`.
   struct Closest {
     bool valid = false;
     btVector3 a{0, 0, 0};
     btVector3 b{0, 0, 0};
     double radius = 0.0;
-    bool answered = false;
-    double distance = 0.0;
-    btVector3 normal{0, 0, 0};
-    btVector3 point{0, 0, 0};
-    btVector3 face_normal{0, 0, 0};
+    ExactContact contact;
   } closest;
 };
 

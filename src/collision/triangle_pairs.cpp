@@ -77,11 +77,7 @@ class Remembered final : public StartContact {
     CachedTriangle::Closest& slot = cached_->closest;
     if (slot.valid && same_bits(slot.a, a_) && same_bits(slot.b, b_) &&
         std::memcmp(&slot.radius, &radius_, sizeof(double)) == 0) {
-      contact_.answered = slot.answered;
-      contact_.distance = slot.distance;
-      contact_.normal = slot.normal;
-      contact_.point = slot.point;
-      contact_.face_normal = slot.face_normal;
+      contact_ = slot.contact;
       return contact_;
     }
     contact_ = capsule_triangle(a_, b_, radius_, tri_, plane_, std::numeric_limits<double>::infinity());
@@ -89,11 +85,7 @@ class Remembered final : public StartContact {
     slot.a = a_;
     slot.b = b_;
     slot.radius = radius_;
-    slot.answered = contact_.answered;
-    slot.distance = contact_.distance;
-    slot.normal = contact_.normal;
-    slot.point = contact_.point;
-    slot.face_normal = contact_.face_normal;
+    slot.contact = contact_;
     return contact_;
   }
 
@@ -115,8 +107,8 @@ namespace {
 /// inline: the contact queries ask it of every triangle they visit.
 inline bool remembered_farther_still(const CachedTriangle::Closest& slot, const btVector3& a, const btVector3& b,
                                      double radius, double distance) {
-  if (!slot.valid || !slot.answered) return false;
-  const double margin = slot.distance + slot.radius - radius - distance - kRememberedMargin;
+  if (!slot.valid || !slot.contact.answered) return false;
+  const double margin = slot.contact.distance + slot.radius - radius - distance - kRememberedMargin;
   if (!(margin > 0.0)) return false;
   return std::max(a.distance2(slot.a), b.distance2(slot.b)) < margin * margin;
 }
@@ -130,13 +122,13 @@ bool remembered_farther(const CachedTriangle::Closest& slot, const btVector3& a,
   if (motion.x() == 0.0 && motion.y() == 0.0 && motion.z() == 0.0) {
     return remembered_farther_still(slot, a, b, radius, distance);
   }
-  if (!slot.valid || !slot.answered) return false;
-  // The slot's segment is slot.distance + slot.radius from the triangle, and
+  if (!slot.valid || !slot.contact.answered) return false;
+  // The slot's segment is slot.contact.distance + slot.radius from the triangle, and
   // a point is no nearer the triangle than that less its distance from the
   // segment. Over the swept segment (a parallelogram) the distance from the
   // slot's segment is convex, so greatest at a corner, each no farther from
   // it than from the slot's end on its side.
-  const double margin = slot.distance + slot.radius - radius - distance - kRememberedMargin;
+  const double margin = slot.contact.distance + slot.radius - radius - distance - kRememberedMargin;
   if (!(margin > 0.0)) return false;
   const btVector3 a_end = a + motion;
   const btVector3 b_end = b + motion;

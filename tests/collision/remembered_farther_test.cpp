@@ -19,11 +19,7 @@ CachedTriangle::Closest slot_of(const btVector3& a, const btVector3& b, double r
   slot.a = a;
   slot.b = b;
   slot.radius = radius;
-  slot.answered = c.answered;
-  slot.distance = c.distance;
-  slot.normal = c.normal;
-  slot.point = c.point;
-  slot.face_normal = c.face_normal;
+  slot.contact = c;
   return slot;
 }
 
@@ -86,7 +82,7 @@ TEST(RememberedFarther, ProvesWhatTheSlotsDistanceLessTheStrayAllows) {
   // A flat triangle on y = 0; the slot's sphere 1 m above it (0.5 m clear).
   const Triangle t{{btVector3(-1, 0, -1), btVector3(0, 0, 1), btVector3(1, 0, -1)}};
   const CachedTriangle::Closest slot = slot_of(btVector3(0, 1, 0), btVector3(0, 1, 0), 0.5, t);
-  ASSERT_DOUBLE_EQ(slot.distance, 0.5);
+  ASSERT_DOUBLE_EQ(slot.contact.distance, 0.5);
   const btVector3 p(0, 1, 0);
   // Standing where the slot's was: farther than 0.49, not than 0.5.
   EXPECT_TRUE(detail::remembered_farther(slot, p, p, 0.5, btVector3(0, 0, 0), 0.49));
@@ -102,7 +98,7 @@ TEST(RememberedFarther, ProvesWhatTheSlotsDistanceLessTheStrayAllows) {
   CachedTriangle::Closest empty;
   EXPECT_FALSE(detail::remembered_farther(empty, p, p, 0.5, btVector3(0, 0, 0), -1.0));
   const CachedTriangle::Closest touching = slot_of(btVector3(0, -1, 0), btVector3(0, 1, 0), 0.5, t);
-  ASSERT_FALSE(touching.answered);
+  ASSERT_FALSE(touching.contact.answered);
   EXPECT_FALSE(detail::remembered_farther(touching, p, p, 0.5, btVector3(0, 0, 0), -1.0));
 }
 
