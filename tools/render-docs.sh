@@ -29,9 +29,11 @@ if [[ ! -x "$build/stepslide" ]]; then
   build=build
 fi
 
-# scenario -> picture: up a spiral staircase onto its top step.
+# scenario -> picture: up a spiral staircase onto its top step; up the
+# turning stairs of the OpenArena level (its floors, not its roof).
 pictures=(
   "scenarios/stairs/up_spiral.json docs/plot-up-spiral.svg"
+  "scenarios/levels/oa_dm3/stairs_16u_up_turning.json docs/plot-oa-dm3-stairs.svg"
 )
 
 for entry in "${pictures[@]}"; do
@@ -71,11 +73,13 @@ for entry in "${pictures[@]}"; do
   fi
 done
 
-# scenario, tick -> screenshot of its 3D view over its golden. Screenshots
+# scenario, tick -> screenshot of its 3D view over its golden (the second:
+# the first frame inside a level, cut open at the character). Screenshots
 # depend on the renderer, so --check does not compare them.
 [[ $check == 1 ]] && exit 0
 views=(
   "scenarios/stairs/up_spiral.json 35 docs/view-up-spiral.png"
+  "scenarios/levels/oa_dm3/stairs_8u_up.json 0 docs/view-oa-dm3-stairs.png"
 )
 chromium=$(command -v chromium || true)
 if [[ -z "$chromium" ]]; then

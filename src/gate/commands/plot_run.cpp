@@ -54,7 +54,9 @@ std::string picture(const LoadedScenario& loaded, const SimulationResult& sim, c
   if (reference) {
     traces.push_back({(request.golden.empty() ? "reference: " : "golden: ") + reference_path(request), &*reference});
   }
-  return plot_svg(*loaded.load.scenario, traces, diff ? diff->first : std::nullopt);
+  PlotOptions options;
+  options.expectation_failures = sim.expectation_failures;
+  return plot_svg(*loaded.load.scenario, traces, diff ? diff->first : std::nullopt, options);
 }
 
 /// Writes the picture, or hands it back for stdout; then says what was drawn.

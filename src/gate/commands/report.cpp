@@ -106,6 +106,7 @@ std::string picture(const FailureDetail& detail, std::size_t index) {
   if (detail.golden && missing_plot_columns(*detail.golden).empty()) traces.push_back({"golden", &*detail.golden});
   PlotOptions options;
   options.id_prefix = "p" + std::to_string(index + 1);
+  options.expectation_failures = detail.expectation_failures;
   try {
     const std::optional<Divergence> divergence = traces.size() > 1 ? detail.diff.first : std::nullopt;
     return "<div class=\"plot\">\n" + plot_svg(detail.scenario, traces, divergence, options) + "</div>\n";

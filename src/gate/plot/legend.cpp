@@ -63,6 +63,21 @@ void symbol_entries(LegendWriter& w, const std::vector<TraceData>& traces, bool 
                 " stroke-width=\"2\"/>",
             "first divergence");
   }
+  if (!facts.failures.empty()) {
+    w.entry("<path d=\"M8 -5 L18 5 M8 5 L18 -5\"" + xml_attribute("stroke", kFailureColour) +
+                " stroke-width=\"2.4\" stroke-linecap=\"round\"/>",
+            "failed expectation (E1, E2, ...: listed below)");
+  }
+  if (facts.any_walls) {
+    w.entry("<line x1=\"0\" y1=\"0\" x2=\"26\" y2=\"0\"" + xml_attribute("stroke", kWallColour) +
+                " stroke-width=\"1.8\" stroke-linecap=\"round\"/>",
+            "wall, where it crosses the character's waist");
+  }
+  if (facts.any_overhead) {
+    w.entry("<rect x=\"2\" y=\"-6\" width=\"22\" height=\"12\"" + xml_attribute("fill", kOverheadColour) +
+                " fill-opacity=\"0.55\"/>",
+            "above the head (roof, upper floor): under the floors");
+  }
 }
 
 /// The height scale of the level's surfaces: a gradient from lo to hi.
@@ -78,6 +93,18 @@ void height_scale(LegendWriter& w, double lo, double hi) {
                           "surface height " + readable_number(lo) + " to " + readable_number(hi) + " m",
                           xml_attribute("font-size", "12") + xml_attribute("fill", kTextColour));
   w.y += 30;
+}
+
+/// Each failed expectation by its label, at most kListedFailures of them.
+void failure_notes(LegendWriter& w, const std::vector<std::string>& failures) {
+  constexpr std::size_t kListedFailures = 6;
+  if (failures.empty()) return;
+  w.y += 6;
+  w.note("failed expectations:", kFailureColour);
+  for (std::size_t i = 0; i < failures.size() && i < kListedFailures; ++i) w.note(clip_text(failures[i], 64), kFailureColour);
+  if (failures.size() > kListedFailures) {
+    w.note("and " + std::to_string(failures.size() - kListedFailures) + " more", kFailureColour);
+  }
 }
 
 /// The scenario and the judged run in numbers, and where it first diverged.
@@ -112,6 +139,7 @@ void draw_legend(Svg& svg, double x, double y, const Scenario& scenario, const s
   symbol_entries(w, traces, divergence.has_value(), facts);
   height_scale(w, facts.lo, facts.hi);
   run_notes(w, scenario, traces.front(), divergence);
+  failure_notes(w, facts.failures);
   svg.out += "</g>\n";
 }
 

@@ -1,10 +1,11 @@
 // The legend beside the top view: what each line and mark means, the height
 // scale of the level, and the run in numbers (ticks, steps, airborne rows,
-// distance, the first divergence).
+// distance, the first divergence, the failed expectations).
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "gate/plot/svg_writer.h"
@@ -19,6 +20,9 @@ struct LegendFacts {
   double lo = 0, hi = 0;      ///< range of surface heights
   bool any_moving = false;    ///< some body moves
   bool any_still = false;     ///< the run stands still somewhere (still_stretches)
+  bool any_walls = false;     ///< a mesh's walls are drawn as lines (outlines.h)
+  bool any_overhead = false;  ///< a mesh has surfaces above the character's head
+  std::vector<std::string> failures;  ///< FailureMark::text() of each failed expectation
 };
 
 /// The legend with its top-left corner at (x, y).

@@ -168,4 +168,50 @@ void draw_divergence(Svg& svg, const std::vector<TraceData>& traces, const Diver
   svg.out += "</g>\n";
 }
 
+std::string FailureMark::text() const {
+  return label + " " + failure.check + " at tick " + std::to_string(failure.tick) + ": " + failure.message;
+}
+
+std::vector<FailureMark> failure_marks(const TraceData& run, const std::vector<ExpectationFailure>& failures) {
+  std::vector<FailureMark> marks;
+  for (const ExpectationFailure& f : failures) {
+    FailureMark mark;
+    mark.label = "E" + std::to_string(marks.size() + 1);
+    mark.failure = f;
+    mark.row = run.tick.size();
+    for (std::size_t i = 0; i < run.tick.size(); ++i) {
+      if (run.tick[i] == static_cast<double>(f.tick)) {
+        mark.row = i;
+        break;
+      }
+    }
+    marks.push_back(std::move(mark));
+  }
+  return marks;
+}
+
+void draw_failure_marks(Svg& svg, const TraceData& run, const std::vector<P2>& px,
+                        const std::vector<FailureMark>& marks) {
+  for (const FailureMark& mark : marks) {
+    if (mark.row >= run.valid.size() || !run.valid[mark.row]) continue;
+    const P2 p = px[mark.row];
+    constexpr double r = 6;
+    svg.out += "<g class=\"expectation-failure\"" + xml_attribute("data-check", mark.failure.check) +
+               xml_attribute("data-tick", std::to_string(mark.failure.tick)) + "><title>" +
+               xml_escape_text("failed expectation " + mark.text()) + "</title>\n";
+    for (const double sign : {1.0, -1.0}) {
+      const std::string line = xml_attribute("x1", fixed(p.x - r)) + xml_attribute("y1", fixed(p.y - sign * r)) +
+                               xml_attribute("x2", fixed(p.x + r)) + xml_attribute("y2", fixed(p.y + sign * r));
+      svg.out += "<line" + line + " stroke=\"#fff\" stroke-width=\"5\" stroke-linecap=\"round\"/>\n";
+      svg.out += "<line" + line + xml_attribute("stroke", kFailureColour) +
+                 " stroke-width=\"2.4\" stroke-linecap=\"round\"/>\n";
+    }
+    svg.out += text_element(p.x + r + 3, p.y - r, mark.label,
+                            xml_attribute("font-size", "11") + xml_attribute("font-weight", "bold") +
+                                xml_attribute("fill", kFailureColour) + xml_attribute("stroke", "#fff") +
+                                " stroke-width=\"3\"" + xml_attribute("paint-order", "stroke"));
+    svg.out += "</g>\n";
+  }
+}
+
 }  // namespace stepslide::plot

@@ -1,6 +1,7 @@
 // The trajectories drawn over a view: one line per trace with its airborne
-// stretches dashed, tick marks, step events, start and end, and the first
-// divergence. The same marks in both views; only where rows land differs.
+// stretches dashed, tick marks, step events, start and end, the first
+// divergence and the failed expectations. The same marks in both views; only
+// where rows land differs.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,7 @@
 
 #include "gate/plot/svg_writer.h"
 #include "gate/plot/traces.h"
+#include "scenario/expect/expectations.h"
 
 namespace stepslide::plot {
 
@@ -34,5 +36,19 @@ void draw_still_marks(Svg& svg, const TraceData& run, const std::vector<P2>& px,
 
 /// A ring at each trace's position at the divergent row, joined by a line.
 void draw_divergence(Svg& svg, const std::vector<TraceData>& traces, const Divergence& d, const TracePixels& px);
+
+/// A failed expectation as every view marks it: "E1", "E2", ... in the
+/// order the checks failed, at the run's row for the failure's tick.
+struct FailureMark {
+  std::string label;    ///< "E1"
+  std::size_t row = 0;  ///< of the judged run; past its rows when the tick is not one of them
+  ExpectationFailure failure;
+  std::string text() const;  ///< "E1 /expect/2 at tick 104: <message>"
+};
+std::vector<FailureMark> failure_marks(const TraceData& run, const std::vector<ExpectationFailure>& failures);
+
+/// A red cross with its label at the run's position at each mark's row.
+void draw_failure_marks(Svg& svg, const TraceData& run, const std::vector<P2>& px,
+                        const std::vector<FailureMark>& marks);
 
 }  // namespace stepslide::plot

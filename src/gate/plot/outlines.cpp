@@ -20,6 +20,10 @@ namespace {
 /// Finer detail than this is drawn as an outline only.
 constexpr std::size_t kMaxMeshTriangles = 2000;
 constexpr std::size_t kMaxHeightfieldCells = 2500;
+/// A cut mesh's triangle whose normal is closer to up than this (either
+/// side: a mesh's winding means nothing to the controller) is a floor or a
+/// ceiling seen from above; a steeper one is a wall.
+constexpr double kFloorFacing = 0.2;
 constexpr int kRampBands = 8;
 /// Samples around round shapes.
 constexpr int kRoundSegments = 24;
@@ -155,6 +159,66 @@ void add_mesh_parts(const Frame& f, const ShapeDef& s, const btTransform& pose, 
   }
 }
 
+/// Whether `outline` reaches into `view` (always, for an empty view).
+bool reaches(const Box& view, const std::vector<P2>& outline) {
+  if (view.empty()) return true;
+  Box box;
+  for (const P2& p : outline) box.add(p.x, p.y);
+  return box.x0 <= view.x1 && view.x0 <= box.x1 && box.y0 <= view.y1 && view.y0 <= box.y1;
+}
+
+/// Where triangle `t` crosses the height `height` along up, when it does.
+/// A corner exactly at the height counts as above it.
+bool slice(const Frame& f, const btVector3 (&t)[3], double height, Segment& out) {
+  P2 ends[2];
+  int n = 0;
+  for (int i = 0; i < 3 && n < 2; ++i) {
+    const btVector3& p = t[i];
+    const btVector3& q = t[(i + 1) % 3];
+    const double hp = p.dot(f.up) - height, hq = q.dot(f.up) - height;
+    if ((hp < 0) == (hq < 0)) continue;
+    ends[n++] = plane_of(f, p + (q - p) * (hp / (hp - hq)));
+  }
+  if (n < 2) return false;
+  out = {ends[0], ends[1]};
+  return true;
+}
+
+/// A mesh cut open at the run: floors (and ceilings) up to the head of the
+/// nearest sample as parts, those above as overhead parts before them, and
+/// walls as segments at the nearest sample's waist.
+void add_cut_mesh_parts(const Frame& f, const ShapeDef& s, const btTransform& pose, const CutSamples& cut,
+                        const Box& view, std::vector<Part>& parts, std::vector<Segment>& walls) {
+  std::vector<Part> overhead;
+  for (const auto& t : s.triangles) {
+    const btVector3 corners[3] = {pose * to_bt(s.vertices[static_cast<std::size_t>(t[0])]),
+                                  pose * to_bt(s.vertices[static_cast<std::size_t>(t[1])]),
+                                  pose * to_bt(s.vertices[static_cast<std::size_t>(t[2])])};
+    const btVector3 normal = (corners[1] - corners[0]).cross(corners[2] - corners[0]);
+    const double area = normal.length();
+    if (!(area > 1e-12)) continue;  // degenerate: no surface, no wall
+    const btVector3 centre = (corners[0] + corners[1] + corners[2]) / 3;
+    const std::size_t near = cut.nearest(plane_of(f, centre));
+    if (std::fabs(normal.dot(f.up)) > kFloorFacing * area) {
+      Part part = part_from_points(f, {corners[0], corners[1], corners[2]});
+      if (!reaches(view, part.outline)) continue;
+      // Shaded by its middle: a long sloping triangle reads at its mean height.
+      part.top = centre.dot(f.up);
+      part.overhead = part.top > cut.feet[near] + cut.head;
+      (part.overhead ? overhead : parts).push_back(std::move(part));
+    } else {
+      Segment wall;
+      if (slice(f, corners, cut.feet[near] + cut.waist, wall) && reaches(view, {wall.a, wall.b})) {
+        walls.push_back(wall);
+      }
+    }
+  }
+  const auto lowest_first = [](const Part& a, const Part& b) { return a.top < b.top; };
+  std::stable_sort(overhead.begin(), overhead.end(), lowest_first);
+  std::stable_sort(parts.begin(), parts.end(), lowest_first);
+  parts.insert(parts.begin(), overhead.begin(), overhead.end());
+}
+
 /// A heightfield (docs/format.md §1.1: row = local Z, column = local X, centred on its
 /// position) as its cells, or its extent when there are too many.
 void add_heightfield_parts(const Frame& f, const ShapeDef& s, const btTransform& pose, std::vector<Part>& parts) {
@@ -186,12 +250,19 @@ void add_heightfield_parts(const Frame& f, const ShapeDef& s, const btTransform&
 
 /// `body` posed at `tick`, lowest part first. Meshes and heightfields are
 /// drawn from their definition: they are not convex, so their Bullet shapes
-/// would give no more than a bounding box.
+/// would give no more than a bounding box. A mesh is cut at `cut` unless
+/// it is empty; its walls then go to `walls` when given.
 std::vector<Part> body_parts(const Frame& f, const Scenario& scenario, const World& world, const WorldBody& body,
-                             std::int64_t tick) {
+                             std::int64_t tick, const CutSamples& cut, const Box& view,
+                             std::vector<Segment>* walls) {
   const BodyDef& def = scenario.world[body.def_index];
   const btTransform pose = world.body_pose(body.def_index, tick);
   std::vector<Part> parts;
+  if (def.shape.type == ShapeType::Mesh && !cut.empty()) {
+    std::vector<Segment> ignored;
+    add_cut_mesh_parts(f, def.shape, pose, cut, view, parts, walls != nullptr ? *walls : ignored);
+    return parts;  // in the order drawn: overhead, then floors, each lowest first
+  }
   if (def.shape.type == ShapeType::Mesh) {
     add_mesh_parts(f, def.shape, pose, parts);
   } else if (def.shape.type == ShapeType::Heightfield) {
@@ -223,14 +294,59 @@ std::vector<P2> convex_hull(std::vector<P2> points) {
   return hull;
 }
 
-std::vector<BodyDrawing> level_drawings(const Frame& f, const Scenario& scenario, const World& world) {
+std::size_t CutSamples::nearest(const P2& p) const {
+  std::size_t best = 0;
+  double best_distance = kInf;
+  for (std::size_t i = 0; i < plane.size(); ++i) {
+    const double dx = plane[i].x - p.x, dy = plane[i].y - p.y;
+    const double distance = dx * dx + dy * dy;
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = i;
+    }
+  }
+  return best;
+}
+
+CutSamples cut_samples(const std::vector<TraceData>& traces, const ShapeDef& character, std::size_t max_samples) {
+  CutSamples cut;
+  switch (character.type) {
+    case ShapeType::Sphere: cut.head = 2 * character.radius; break;
+    case ShapeType::Box: cut.head = 2 * character.half_extents[1]; break;
+    default: cut.head = character.height; break;  // capsule, cylinder
+  }
+  cut.waist = cut.head / 2;
+  std::size_t rows = 0;
+  for (const TraceData& t : traces) rows += t.valid.size();
+  const std::size_t stride = std::max<std::size_t>(1, (rows + max_samples - 1) / std::max<std::size_t>(1, max_samples));
+  std::size_t row = 0;
+  for (const TraceData& t : traces) {
+    for (std::size_t i = 0; i < t.valid.size(); ++i, ++row) {
+      if (row % stride != 0 || !t.valid[i]) continue;
+      cut.plane.push_back(t.plane[i]);
+      cut.feet.push_back(t.height[i]);
+    }
+  }
+  return cut;
+}
+
+std::vector<BodyDrawing> level_drawings(const Frame& f, const Scenario& scenario, const World& world,
+                                        const CutSamples& cut, const Box& view) {
   std::vector<BodyDrawing> drawings;
   for (const WorldBody& body : world.bodies()) {
+    const BodyDef& def = scenario.world[body.def_index];
     BodyDrawing d;
     d.name = body.name;
-    d.moving = scenario.world[body.def_index].motion.type != MotionType::None;
-    d.start = body_parts(f, scenario, world, body, 0);
-    d.end = d.moving ? body_parts(f, scenario, world, body, scenario.ticks) : d.start;
+    d.moving = def.motion.type != MotionType::None;
+    d.cut = def.shape.type == ShapeType::Mesh && !cut.empty();
+    d.start = body_parts(f, scenario, world, body, 0, cut, view, d.moving ? nullptr : &d.walls);
+    d.end = d.moving ? body_parts(f, scenario, world, body, scenario.ticks, cut, view, &d.walls) : d.start;
+    if (d.cut) {
+      std::vector<btVector3> all;
+      const btTransform pose = world.body_pose(body.def_index, d.moving ? scenario.ticks : 0);
+      for (const Vec3& v : def.shape.vertices) all.push_back(pose * to_bt(v));
+      d.extent = part_from_points(f, all).outline;
+    }
     for (const Part& p : d.end) d.top = std::max(d.top, p.top);
     drawings.push_back(std::move(d));
   }

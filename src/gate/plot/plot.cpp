@@ -36,6 +36,9 @@ constexpr double kSideWidth = 900;
 constexpr double kSideHeight = 230;
 constexpr double kGapBelowTopView = 78;
 constexpr double kGapBelowSideView = 48;  // the side view's axis name
+/// Samples of the runs a mesh is cut at (outlines.h): a nearest-sample
+/// search per triangle, so a long run is thinned to this many.
+constexpr std::size_t kMaxCutSamples = 1500;
 
 /// Where the three views go on the page, and the page's height.
 struct Layout {
@@ -67,7 +70,11 @@ LegendFacts level_facts(const std::vector<BodyDrawing>& bodies, std::int64_t int
   double lo = kInf, hi = -kInf;
   for (const BodyDrawing& body : bodies) {
     facts.any_moving = facts.any_moving || body.moving;
+    facts.any_walls = facts.any_walls || !body.walls.empty();
     for (const Part& part : body.end) {
+      // What is overhead is not shaded by height: the scale is the floors'.
+      facts.any_overhead = facts.any_overhead || part.overhead;
+      if (part.overhead) continue;
       lo = std::min(lo, part.top);
       hi = std::max(hi, part.top);
     }
@@ -121,24 +128,28 @@ std::string plot_svg(const Scenario& scenario, const std::vector<PlotTrace>& tra
   require_positions(traces);
   const Frame frame = make_frame(scenario.up);
   World world(scenario);
-  const std::vector<BodyDrawing> bodies = level_drawings(frame, scenario, world);
   std::vector<TraceData> data;
   for (const PlotTrace& trace : traces) data.push_back(trace_data(frame, trace, scenario.tick_rate));
+  const Box top_box = top_view_box(data);
+  const std::vector<BodyDrawing> bodies = level_drawings(
+      frame, scenario, world, cut_samples(data, scenario.character.shape, kMaxCutSamples), top_box);
   const SideView side = side_view(frame, world, data);
-  const Layout layout = make_layout(top_view_box(data), side.world, data.size());
+  const Layout layout = make_layout(top_box, side.world, data.size());
   const std::vector<StillStretch> still = still_stretches(data.front(), stick_pushed(scenario, data.front()));
+  const std::vector<FailureMark> failures = failure_marks(data.front(), options.expectation_failures);
   LegendFacts facts = level_facts(bodies, tick_interval(scenario.ticks));
   facts.any_still = !still.empty();
+  for (const FailureMark& mark : failures) facts.failures.push_back(mark.text());
 
 
   Svg svg;
   svg.id_prefix = options.id_prefix;
   open_document(svg, scenario, options.title.empty() ? scenario.name : options.title, layout.height);
-  draw_top_view(svg, layout.top, frame, bodies, data, divergence, still, facts.interval, facts.lo, facts.hi);
+  draw_top_view(svg, layout.top, frame, bodies, data, divergence, still, facts.interval, facts.lo, facts.hi, failures);
   draw_legend(svg, std::max(kLegendX, layout.top.left + layout.top.width + 40), kTopViewY + 10, scenario, data,
               divergence, facts);
-  draw_side_view(svg, layout.side, frame, side, data, divergence, still, facts.interval);
-  draw_time_view(svg, kMarginLeft, layout.time_top, kSideWidth, data, still, divergence);
+  draw_side_view(svg, layout.side, frame, side, data, divergence, still, facts.interval, failures);
+  draw_time_view(svg, kMarginLeft, layout.time_top, kSideWidth, data, still, divergence, failures);
   svg.out += "</svg>\n";
   return svg.out;
 }

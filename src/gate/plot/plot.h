@@ -1,7 +1,9 @@
 // Pictures of a run: one self-contained SVG with a top view of the level
-// (every body's outline, shaded by height) and a side view (height against
-// distance travelled), the trajectory drawn over both, with tick marks, step
-// events, airborne stretches and, against a reference, the first divergence.
+// (every body's outline, shaded by height; a mesh cut open at the character,
+// so that its floors show rather than its roof) and a side view (height
+// against distance travelled), the trajectory drawn over both, with tick
+// marks, step events, airborne stretches, failed expectations and, against a
+// reference, the first divergence.
 // Library code: returns text, writes nothing.
 #pragma once
 
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "gate/core/diff.h"
+#include "scenario/expect/expectations.h"
 #include "scenario/scenario.h"
 
 namespace stepslide {
@@ -24,6 +27,9 @@ struct PlotTrace {
 struct PlotOptions {
   std::string title;                 ///< "" uses the scenario's name
   std::string id_prefix = "plot";    ///< prefix of element ids, unique per SVG when several share a page
+  /// The judged run's failed expectations: marked on every view at their
+  /// tick and listed in the legend.
+  std::vector<ExpectationFailure> expectation_failures;
 };
 
 /// The columns a trajectory lacks to be plotted ("x", "y", "z"); empty when it can be.

@@ -140,7 +140,8 @@ SideView side_view(const Frame& f, World& world, const std::vector<TraceData>& t
 
 void draw_side_view(Svg& svg, const Panel& panel, const Frame& f, const SideView& view,
                     const std::vector<TraceData>& traces, const std::optional<Divergence>& divergence,
-                    const std::vector<StillStretch>& still, std::int64_t interval) {
+                    const std::vector<StillStretch>& still, std::int64_t interval,
+                    const std::vector<FailureMark>& failures) {
   svg.out += "<g class=\"side-view\">\n";
   svg.out += text_element(panel.left, panel.top - 10,
                           view.against_time ? "Side view: height against time (the run barely moves horizontally)"
@@ -164,6 +165,7 @@ void draw_side_view(Svg& svg, const Panel& panel, const Frame& f, const SideView
     draw_divergence_line(svg, panel, view, divergence->row);
     draw_divergence(svg, traces, *divergence, px);
   }
+  draw_failure_marks(svg, traces.front(), px.front(), failures);
   svg.out += "</g>\n";
   draw_frame(svg, panel);
   svg.out += "</g>\n";

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gate/plot/geometry.h"
+#include "gate/plot/marks.h"
 #include "gate/plot/svg_writer.h"
 #include "gate/plot/traces.h"
 #include "scenario/load/world.h"
@@ -31,6 +32,7 @@ SideView side_view(const Frame& f, World& world, const std::vector<TraceData>& t
 /// The whole side view in `panel`.
 void draw_side_view(Svg& svg, const Panel& panel, const Frame& f, const SideView& view,
                     const std::vector<TraceData>& traces, const std::optional<Divergence>& divergence,
-                    const std::vector<StillStretch>& still, std::int64_t interval);
+                    const std::vector<StillStretch>& still, std::int64_t interval,
+                    const std::vector<FailureMark>& failures = {});
 
 }  // namespace stepslide::plot

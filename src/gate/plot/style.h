@@ -12,8 +12,13 @@ constexpr const char* kTraceColour[] = {"#1565c0", "#ef6c00"};
 constexpr const char* kStepUpColour = "#00897b";
 constexpr const char* kStepDownColour = "#8e24aa";
 constexpr const char* kDivergenceColour = "#d50000";
+/// Failed expectations: a cross on every view.
+constexpr const char* kFailureColour = "#c2185b";
 constexpr const char* kGroundColour = "#d8cfbf";
 constexpr const char* kBodyStroke = "#6b5f4e";
+/// A mesh's walls where they cross the character's waist, and what is above its head (top view).
+constexpr const char* kWallColour = "#3b3226";
+constexpr const char* kOverheadColour = "#cfd5dc";
 constexpr const char* kGridColour = "#e4e4e4";
 constexpr const char* kTextColour = "#222";
 constexpr const char* kMutedText = "#666";

@@ -335,6 +335,29 @@ void draw_time_divergence(Svg& svg, const std::vector<Strip>& strips, const Dive
   svg.out += "</g>\n";
 }
 
+/// One dotted line through every strip at each failed expectation's tick,
+/// labelled at the bottom of the first strip (the divergence's label is at its top).
+void draw_time_failures(Svg& svg, const std::vector<Strip>& strips, const std::vector<FailureMark>& failures) {
+  const Panel& first = strips.front().panel;
+  const Panel& last = strips.back().panel;
+  for (const FailureMark& mark : failures) {
+    const double tick = static_cast<double>(mark.failure.tick);
+    if (tick < first.world.x0 || tick > first.world.x1) continue;
+    const double x = first.to_px(tick, 0).x;
+    svg.out += "<g class=\"time-expectation-failure\"" + xml_attribute("data-check", mark.failure.check) + "><title>" +
+               xml_escape_text("failed expectation " + mark.text()) + "</title>\n";
+    svg.out += "<line" + xml_attribute("x1", fixed(x)) + xml_attribute("y1", fixed(first.top)) + xml_attribute("x2", fixed(x)) +
+               xml_attribute("y2", fixed(last.top + last.height)) + xml_attribute("stroke", kFailureColour) +
+               " stroke-width=\"1.5\" stroke-dasharray=\"2 3\"/>\n";
+    const bool right_half = x > first.left + first.width * 0.7;
+    svg.out += text_element(right_half ? x - 4 : x + 4, first.top + first.height - 5, mark.label,
+                            xml_attribute("font-size", "11") + xml_attribute("font-weight", "bold") +
+                                xml_attribute("fill", kFailureColour) + xml_attribute("text-anchor", right_half ? "end" : "start") +
+                                xml_attribute("stroke", "#fff") + " stroke-width=\"3\"" + xml_attribute("paint-order", "stroke"));
+    svg.out += "</g>\n";
+  }
+}
+
 /// Ticks per second from the run's first two rows; 0 when they do not say.
 double ticks_per_second(const TraceData& run) {
   if (run.tick.size() < 2 || !(run.time[1] > run.time[0])) return 0.0;
@@ -367,7 +390,8 @@ double time_view_height(std::size_t trace_count) {
 }
 
 void draw_time_view(Svg& svg, double left, double top, double width, const std::vector<TraceData>& traces,
-                    const std::vector<StillStretch>& still, const std::optional<Divergence>& divergence) {
+                    const std::vector<StillStretch>& still, const std::optional<Divergence>& divergence,
+                    const std::vector<FailureMark>& failures) {
   std::vector<Series> heights, speeds, cameras;
   for (const TraceData& t : traces) {
     Series h(t.height.size(), NAN);
@@ -407,6 +431,7 @@ void draw_time_view(Svg& svg, double left, double top, double width, const std::
                           "tick" + (rate > 0 ? " (" + readable_number(rate) + " per second)" : std::string()),
                           xml_attribute("font-size", "12") + xml_attribute("text-anchor", "middle") + xml_attribute("fill", kTextColour));
   if (divergence) draw_time_divergence(svg, strips, *divergence);
+  draw_time_failures(svg, strips, failures);
   for (const Strip& strip : strips) draw_strip_name(svg, strip);
   svg.out += "</g>\n";
 }

@@ -42,6 +42,35 @@ void draw_motion(Svg& svg, const Panel& panel, const BodyDrawing& body) {
              xml_attribute("marker-end", "url(#" + svg.id("arrow") + ")") + "/>\n";
 }
 
+/// A cut mesh's parts: its extent dashed, what is overhead faint, its floors
+/// shaded by height (each outlined in its own colour, so that a floor reads
+/// as one surface rather than as its triangles) and its walls as lines.
+void draw_cut_body(Svg& svg, const Panel& panel, const BodyDrawing& body, double lo, double hi) {
+  svg.out += "<polygon class=\"extent\"" + xml_attribute("points", points_attr(to_pixels(panel, body.extent))) +
+             " fill=\"none\"" + xml_attribute("stroke", kBodyStroke) +
+             " stroke-width=\"0.8\" stroke-opacity=\"0.6\" stroke-dasharray=\"6 4\"/>\n";
+  for (const Part& part : body.end) {
+    const std::string points = xml_attribute("points", points_attr(to_pixels(panel, part.outline)));
+    if (part.overhead) {
+      svg.out += "<polygon class=\"overhead\"" + points + xml_attribute("fill", kOverheadColour) +
+                 " fill-opacity=\"0.55\"/>\n";
+      continue;
+    }
+    const std::string colour = height_colour(part.top, lo, hi);
+    svg.out += std::string("<polygon class=\"") + (body.moving ? "pose-end" : "floor") + "\"" + points +
+               xml_attribute("fill", colour) + xml_attribute("stroke", colour) +
+               " stroke-width=\"0.6\" stroke-linejoin=\"round\"/>\n";
+  }
+  if (body.walls.empty()) return;
+  std::string d;
+  for (const Segment& wall : body.walls) {
+    const P2 a = panel.to_px(wall.a.x, wall.a.y), b = panel.to_px(wall.b.x, wall.b.y);
+    d += (d.empty() ? "M" : " M") + fixed(a.x) + " " + fixed(a.y) + " L" + fixed(b.x) + " " + fixed(b.y);
+  }
+  svg.out += "<path class=\"wall\"" + xml_attribute("d", d) + " fill=\"none\"" + xml_attribute("stroke", kWallColour) +
+             " stroke-width=\"1.8\" stroke-linecap=\"round\"/>\n";
+}
+
 /// One <g class="body">: its parts shaded by height; a moving body also
 /// dashed at tick 0 with an arrow to where it ends.
 void draw_body(Svg& svg, const Panel& panel, const BodyDrawing& body, double lo, double hi) {
@@ -53,6 +82,12 @@ void draw_body(Svg& svg, const Panel& panel, const BodyDrawing& body, double lo,
       svg.out += "<polygon class=\"pose-start\"" + xml_attribute("points", points_attr(to_pixels(panel, part.outline))) +
                  " fill=\"none\"" + xml_attribute("stroke", kBodyStroke) + " stroke-width=\"1\" stroke-dasharray=\"4 3\"/>\n";
     }
+  }
+  if (body.cut) {
+    draw_cut_body(svg, panel, body, lo, hi);
+    if (body.moving) draw_motion(svg, panel, body);
+    svg.out += "</g>\n";
+    return;
   }
   for (const Part& part : body.end) {
     svg.out += std::string("<polygon class=\"") + (body.moving ? "pose-end" : "part") + "\"" +
@@ -124,7 +159,8 @@ std::string height_colour(double top, double lo, double hi) {
 
 void draw_top_view(Svg& svg, const Panel& panel, const Frame& f, const std::vector<BodyDrawing>& bodies,
                    const std::vector<TraceData>& traces, const std::optional<Divergence>& divergence,
-                   const std::vector<StillStretch>& still, std::int64_t interval, double lo, double hi) {
+                   const std::vector<StillStretch>& still, std::int64_t interval, double lo, double hi,
+                   const std::vector<FailureMark>& failures) {
   svg.out += "<g class=\"top-view\">\n";
   svg.out += text_element(panel.left, panel.top - 10, "Top view (seen from above)",
                           xml_attribute("font-size", "14") + xml_attribute("font-weight", "bold") + xml_attribute("fill", kTextColour));
@@ -140,6 +176,7 @@ void draw_top_view(Svg& svg, const Panel& panel, const Frame& f, const std::vect
   draw_traces(svg, traces, px, interval);
   draw_still_marks(svg, traces.front(), px.front(), still);
   if (divergence) draw_divergence(svg, traces, *divergence, px);
+  draw_failure_marks(svg, traces.front(), px.front(), failures);
   svg.out += "</g>\n";
   draw_frame(svg, panel);
   svg.out += "</g>\n";

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gate/plot/geometry.h"
+#include "gate/plot/marks.h"
 #include "gate/plot/outlines.h"
 #include "gate/plot/svg_writer.h"
 #include "gate/plot/traces.h"
@@ -25,6 +26,7 @@ std::string height_colour(double top, double lo, double hi);
 /// `still` the run's still stretches.
 void draw_top_view(Svg& svg, const Panel& panel, const Frame& f, const std::vector<BodyDrawing>& bodies,
                    const std::vector<TraceData>& traces, const std::optional<Divergence>& divergence,
-                   const std::vector<StillStretch>& still, std::int64_t interval, double lo, double hi);
+                   const std::vector<StillStretch>& still, std::int64_t interval, double lo, double hi,
+                   const std::vector<FailureMark>& failures = {});
 
 }  // namespace stepslide::plot

@@ -6,6 +6,7 @@
 #include "gate/plot/geometry.h"
 #include "gate/plot/traces.h"
 #include "gate/view/geometry.h"
+#include "gate/view/level.h"
 #include "gate/view/overlay.h"
 #include "scenario/load/convert.h"
 
@@ -112,6 +113,15 @@ Json divergence_json(const std::optional<Divergence>& divergence) {
               {"tolerance", readable_number(v.tolerance)}};
 }
 
+/// null outside a level; else where the page cuts it (gate/view/level.h).
+Json level_json(const ViewDocument& d) {
+  const std::optional<LevelCut> cut = level_cut(*d.scenario, *d.world, *d.runs.front().trajectory, d.first);
+  if (!cut) return nullptr;
+  return Json{{"cut_above_feet", quantise(cut->above_feet, kGeometryDigits)},
+              {"character_height", quantise(cut->character_height, kGeometryDigits)},
+              {"digits", kGeometryDigits}};
+}
+
 Json trace_json(const ViewDocument& d) {
   if (d.trace == nullptr) return nullptr;
   Json ticks = Json::array();
@@ -155,7 +165,8 @@ Json view_document(const ViewDocument& d) {
               {"divergence", divergence_json(d.divergence)},
               {"structural", d.structural},
               {"expectations", expectations},
-              {"trace", trace_json(d)}};
+              {"trace", trace_json(d)},
+              {"level", level_json(d)}};
 }
 
 }  // namespace stepslide::view

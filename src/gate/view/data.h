@@ -18,6 +18,10 @@
 //              tables do not line up; expectations: failed expectations
 //   trace      null, or {"first": tick, "ticks": [[event, ...], ...]}
 //              (gate/view/overlay.h)
+//   level      null, or, when the run starts inside a level (gate/view/level.h),
+//              {"cut_above_feet", "character_height", "digits"} (lengths in
+//              10^-digits m): the page then
+//              cuts the level open above the head and follows the character
 #pragma once
 
 #include <cstdint>

@@ -23,8 +23,16 @@ constexpr const char* kSkeleton = R"html(<div id="app">
 <button type="button" id="view-top" title="look down on the level">Top</button>
 <button type="button" id="view-side" title="look across the path">Side</button>
 <button type="button" id="view-three-quarter" title="the starting view">3/4</button>
-<label title="keep the character at the centre"><input type="checkbox" id="follow"/> follow</label>
+<label title="keep the character at the centre (F)"><input type="checkbox" id="follow"/> follow</label>
+<span id="cut-controls" hidden="hidden">
+<label title="cut the level open above the character's head and fade what stands between the camera and the character (C)"><input type="checkbox" id="cutaway" checked="checked"/> cutaway</label>
+<label title="height of the cut above the feet ([ lower, ] higher)">cut <input type="range" id="cut-height" min="0.2" max="8" step="0.1" value="2"/></label>
+<output id="cut-value" for="cut-height"></output>
+</span>
 </div>
+<div id="camera-help">mouse: drag to orbit, right-drag or shift-drag to pan, wheel to zoom.
+Keys: A / D orbit, W / S tilt, + / &#8722; zoom, shift+W A S D pan, F follow<span id="cut-keys" hidden="hidden">,
+C cutaway, [ / ] cut height</span>; &#8592; / &#8594; step a tick (shift: 10), space plays.</div>
 <div id="legend"></div>
 </section>
 <aside id="panel" aria-label="the tick shown"></aside>

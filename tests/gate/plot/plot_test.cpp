@@ -206,6 +206,71 @@ TEST(PlotSvg, MarksTheFirstDivergenceInBothViewsAndTheLegend) {
   EXPECT_NE(legend.find(expected.str()), std::string::npos) << legend;
 }
 
+TEST(PlotSvg, MarksEachFailedExpectationOnEveryViewAndListsItInTheLegend) {
+  const std::string path = kSource + "/scenarios/stairs/up_straight.json";
+  Scenario scenario = load_or_die(path);
+  scenario.character.settings.max_step_height = 0.15;  // stops at the first riser: its expectations fail
+  const SimulationResult run = simulate(scenario);
+  ASSERT_GE(run.expectation_failures.size(), 2u);
+  PlotOptions options;
+  options.expectation_failures = run.expectation_failures;
+  const std::string svg = plot_svg(scenario, {{"this run", &run.trajectory}}, std::nullopt, options);
+  expect_plot_structure(svg, scenario, {&run.trajectory}, "failing");
+  const std::unique_ptr<Node> root = parse_xml(svg);
+  ASSERT_TRUE(root);
+  const std::size_t failures = run.expectation_failures.size();
+  for (const char* view : {"top-view", "side-view"}) {
+    const Node* v = only(*root, element("g", view), view);
+    ASSERT_TRUE(v);
+    const std::vector<const Node*> marks = v->find_all(element("g", "expectation-failure"));
+    ASSERT_EQ(marks.size(), failures) << view;
+    for (std::size_t i = 0; i < failures; ++i) {
+      EXPECT_EQ(marks[i]->attribute("data-check"), run.expectation_failures[i].check);
+      EXPECT_EQ(marks[i]->attribute("data-tick"), std::to_string(run.expectation_failures[i].tick));
+      EXPECT_EQ(count(*marks[i], element("line")), 4u) << "a cross on a white halo";
+      EXPECT_NE(marks[i]->all_text().find("E" + std::to_string(i + 1)), std::string::npos);
+    }
+  }
+  const Node* time = only(*root, element("g", "time-view"), "time view");
+  ASSERT_TRUE(time);
+  EXPECT_EQ(count(*time, element("g", "time-expectation-failure")), failures);
+  const std::string legend = only(*root, element("g", "legend"), "legend")->all_text();
+  EXPECT_NE(legend.find("failed expectation (E1, E2, ...: listed below)"), std::string::npos) << legend;
+  EXPECT_NE(legend.find("E1 " + run.expectation_failures[0].check + " at tick " +
+                        std::to_string(run.expectation_failures[0].tick)),
+            std::string::npos)
+      << legend;
+
+  // Without failures nothing is marked.
+  const std::string passing = plot_svg(scenario, {{"this run", &run.trajectory}}, std::nullopt);
+  EXPECT_EQ(passing.find("expectation-failure"), std::string::npos);
+}
+
+TEST(PlotSvg, InsideALevelTheTopViewShadesTheFloorsWalkedOnNotTheRoof) {
+  const std::string path = kSource + "/scenarios/levels/oa_dm3/stairs_8u_up.json";
+  const Scenario scenario = load_or_die(path);
+  const std::optional<Trajectory> golden = read_trajectory(golden_of(path));
+  ASSERT_TRUE(golden);
+  const std::string svg = plot_svg(scenario, {{"golden", &*golden}}, std::nullopt);
+  const std::unique_ptr<Node> root = parse_xml(svg);
+  ASSERT_TRUE(root);
+  const Node* top = only(*root, element("g", "top-view"), "top view");
+  ASSERT_TRUE(top);
+  EXPECT_GT(count(*top, element("polygon", "floor")), 50u);
+  EXPECT_EQ(count(*top, element("polygon", "extent")), 1u);
+  EXPECT_EQ(count(*top, element("path", "wall")), 1u);
+  // The scale is the floors' heights, from the corridor to the landing (the
+  // roof is at 15.9 m): "surface height -13.312 to ..." rather than one value.
+  const std::string legend = only(*root, element("g", "legend"), "legend")->all_text();
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(legend, m, std::regex("surface height (-?[0-9.]+) to (-?[0-9.]+) m"))) << legend;
+  EXPECT_NEAR(std::stod(m[1]), -13.312, 1e-3);
+  EXPECT_GT(std::stod(m[2]), -10.8);
+  EXPECT_LT(std::stod(m[2]), -8.9) << "nothing higher than the head at the top of the stairs";
+  EXPECT_NE(legend.find("wall, where it crosses the character's waist"), std::string::npos);
+  EXPECT_NE(legend.find("above the head"), std::string::npos);
+}
+
 TEST(PlotSvg, NoReferenceMeansOnePathPerViewAndNoDivergence) {
   const Scenario scenario = load_or_die(kSource + "/scenarios/basics/jump.json");
   const SimulationResult run = simulate(scenario);

@@ -1,8 +1,10 @@
 // `stepslide view` in headless Chromium with software WebGL: the page loads
 // with no error and no network request, reads its tick from the URL, shows
-// a ghost only with a reference and queries only with --trace, and two
-// moments differ where the character moved. Skipped without Chromium or
-// without libjs-three.
+// a ghost only with a reference and queries only with --trace, two moments
+// differ where the character moved, and inside a real level (oa_dm3) the
+// first frame shows the character on its floor, not the level's roof, with
+// the camera and cut keys doing what the page says. Skipped without
+// Chromium or without libjs-three.
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
@@ -357,6 +359,179 @@ TEST_F(ViewChromium, TheFirstAndLastTicksDifferWhereTheCharacterMoved) {
   EXPECT_GT(changed, 1000u);
   EXPECT_GE(static_cast<double>(near_character), 0.95 * static_cast<double>(changed))
       << near_character << " of " << changed << " changed pixels are near the character";
+}
+
+/// The scenario of the level tests: up the straight stairs of oa_dm3's east
+/// wing, inside the level (walls around, a roof and upper floors above).
+const std::string kLevelScenario = kSource + "/scenarios/levels/oa_dm3/stairs_8u_up.json";
+
+/// The most frequent colour of `image` within the box (x0, y0)-(x1, y1), and
+/// how many of its pixels have it; colours to 5 bits a channel.
+std::pair<unsigned, std::size_t> dominant_colour(const Image& image, unsigned x0, unsigned y0, unsigned x1,
+                                                 unsigned y1, std::size_t* distinct = nullptr) {
+  std::map<unsigned, std::size_t> counts;
+  for (unsigned y = y0; y < y1 && y < image.height; ++y) {
+    for (unsigned x = x0; x < x1 && x < image.width; ++x) {
+      const unsigned char* p = &image.rgb[3 * (static_cast<std::size_t>(y) * image.width + x)];
+      ++counts[(p[0] >> 3) << 10 | (p[1] >> 3) << 5 | (p[2] >> 3)];
+    }
+  }
+  std::pair<unsigned, std::size_t> best{0, 0};
+  for (const auto& [colour, n] : counts) {
+    if (n > best.second) best = {colour, n};
+  }
+  if (distinct != nullptr) *distinct = counts.size();
+  return best;
+}
+
+/// A lit floor of the level: the page's greyish green for meshes.
+bool level_green(const Image& image, unsigned x, unsigned y) {
+  const unsigned char* p = &image.rgb[3 * (static_cast<std::size_t>(y) * image.width + x)];
+  return p[1] > 60 && p[1] > p[0] + 6 && p[1] > p[2] + 6;
+}
+
+TEST_F(ViewChromium, InsideALevelTheFirstFrameShowsTheCharacterOnItsFloor) {
+  const std::string url = make_view("'" + kLevelScenario + "' --golden '" + golden_of(kLevelScenario) + "'", "level.html");
+  const DomDump d = dump_dom(chromium_, url, dir_, "--window-size=1200,800");
+  ASSERT_EQ(body_attribute(d.dom, "data-status"), "ready") << d.dom.substr(0, 4000) << d.log;
+  EXPECT_EQ(body_attribute(d.dom, "data-errors"), "0");
+  EXPECT_EQ(body_attribute(d.dom, "data-level"), "yes");
+  EXPECT_EQ(body_attribute(d.dom, "data-follow"), "yes") << "a third-person camera follows the character";
+  EXPECT_EQ(body_attribute(d.dom, "data-cut"), "2.1") << "cut 0.3 m above the head of a 1.8 m capsule";
+  EXPECT_EQ(body_attribute(d.dom, "data-ghosts"), "2") << "the golden's ghost stays";
+  // The page says how to move the camera and the cut.
+  EXPECT_CONTAINS(d.dom, "drag to orbit, right-drag or shift-drag to pan, wheel to zoom");
+  EXPECT_CONTAINS(d.dom, "[ / ] cut height");
+  std::istringstream where(body_attribute(d.dom, "data-character-screen"));
+  double sx = -1, sy = -1;
+  where >> sx >> sy;
+  EXPECT_GT(sx, 0) << "the character is in front of the camera";
+  EXPECT_GT(sy, 0) << "the character is in front of the camera";
+
+  const std::optional<Image> shot = webgl_screenshot(chromium_, url, 1200, 800, dir_);
+  ASSERT_TRUE(shot);
+  // The character is drawn, whole, not hidden by a roof or a wall, and near
+  // the middle of the scene (the camera follows it).
+  const Region character = character_region(*shot);
+  ASSERT_GT(character.count, 800u) << "the character's blue is on the first frame";
+  const double cx = character.cx, cy = character.cy;
+  EXPECT_GT(cx, 0.25 * (shot->width - 400));
+  EXPECT_LT(cx, 0.75 * (shot->width - 400));
+  EXPECT_GT(cy, 60 + 0.25 * (shot->height - 120));
+  EXPECT_LT(cy, 60 + 0.75 * (shot->height - 120));
+  // The frame is not one flat colour (a roof seen from outside is): where
+  // the character is, the pixels are not the frame's commonest colour, and
+  // around it are the lit floor it stands on and the cut walls.
+  const auto [common, common_count] = dominant_colour(*shot, 0, 61, shot->width - 400, shot->height - 61);
+  std::size_t near = 0, near_common = 0;
+  for (unsigned y = static_cast<unsigned>(cy) - 20; y < static_cast<unsigned>(cy) + 20; ++y) {
+    for (unsigned x = static_cast<unsigned>(cx) - 10; x < static_cast<unsigned>(cx) + 10; ++x) {
+      const unsigned char* p = &shot->rgb[3 * (static_cast<std::size_t>(y) * shot->width + x)];
+      near_common += ((p[0] >> 3) << 10 | (p[1] >> 3) << 5 | (p[2] >> 3)) == common ? 1 : 0;
+      ++near;
+    }
+  }
+  EXPECT_LT(near_common, near / 10) << "the frame's commonest colour (" << common_count << " pixels) is where the "
+                                    << "character is";
+  const unsigned x0 = static_cast<unsigned>(std::max(0.0, cx - 150)), y0 = static_cast<unsigned>(std::max(0.0, cy - 150));
+  const unsigned x1 = static_cast<unsigned>(cx + 150), y1 = static_cast<unsigned>(cy + 150);
+  std::size_t distinct = 0;
+  dominant_colour(*shot, x0, y0, x1, y1, &distinct);
+  EXPECT_GT(distinct, 40u) << "a lit level, a character and a path, not one plane";
+  const std::size_t area = static_cast<std::size_t>(x1 - x0) * (y1 - y0);
+  std::size_t floor = 0;
+  for (unsigned y = static_cast<unsigned>(cy); y < y1 && y < shot->height; ++y) {
+    for (unsigned x = x0; x < x1 && x < shot->width; ++x) floor += level_green(*shot, x, y) ? 1 : 0;
+  }
+  EXPECT_GT(floor, area / 10) << "the level's floor under and around the feet";
+}
+
+/// Presses the level page's keys and writes what changed into
+/// <pre id="test-results">, as kDriver does.
+constexpr const char* kLevelDriver = R"js(
+(function () {
+  const v = window.stepslideViewer, s = v.scene;
+  const out = [];
+  const note = (name, value) => out.push(name + '=' + value);
+  const key = (k, shift) => window.dispatchEvent(new KeyboardEvent('keydown', { key: k, shiftKey: !!shift }));
+  const offset = () => s.camera.position.clone().sub(s.controls.target);
+  const up = s.up;
+  const heading = (o) => Math.atan2(o.x, o.z);
+  const elevation = (o) => Math.asin(o.dot(up) / o.length());
+  const degrees = (r) => (r * 180 / Math.PI).toFixed(1);
+
+  note('cut', document.body.getAttribute('data-cut') + ' ' + document.getElementById('cut-value').textContent);
+  key(']'); key(']');
+  note('cut_raised', document.body.getAttribute('data-cut'));
+  key('[');
+  note('cut_lowered', document.body.getAttribute('data-cut'));
+  key('c');
+  note('cutaway_off', document.body.getAttribute('data-cut') + ' ' + document.getElementById('cutaway').checked);
+  key('c');
+  note('cutaway_on', document.body.getAttribute('data-cut'));
+
+  let before = offset();
+  key('d');
+  let after = offset();
+  let turn = heading(after) - heading(before);
+  if (turn > Math.PI) turn -= 2 * Math.PI;
+  if (turn < -Math.PI) turn += 2 * Math.PI;
+  note('orbit_deg', degrees(turn));
+  note('orbit_keeps_distance', Math.abs(after.length() - before.length()) < 1e-6);
+  before = offset();
+  key('w');
+  note('tilt_deg', degrees(elevation(offset()) - elevation(before)));
+  before = offset();
+  key('+');
+  note('zoom_ratio', (offset().length() / before.length()).toFixed(4));
+  const target = s.controls.target.clone();
+  key('d', true);
+  note('pan_moves_target', s.controls.target.distanceTo(target) > 0.01);
+  note('pan_stops_following', document.body.getAttribute('data-follow'));
+  key('f');
+  v.setTick(60);
+  const centre = feetAt(v.runs[0], 60).addScaledVector(up, s.centre);
+  note('follow_again', document.body.getAttribute('data-follow') + ' ' +
+    s.controls.target.distanceTo(centre).toFixed(6));
+  document.getElementById('view-top').click();
+  note('top_along_up', offset().normalize().dot(up).toFixed(3));
+
+  const pre = document.createElement('pre');
+  pre.id = 'test-results';
+  pre.textContent = out.join('\n');
+  document.body.appendChild(pre);
+})();
+)js";
+
+TEST_F(ViewChromium, InsideALevelTheKeysMoveTheCameraAndTheCut) {
+  make_view("'" + kLevelScenario + "'", "level.html");
+  std::string html = read("level.html");
+  html.insert(html.rfind("</body>"), "<script id=\"test-driver\">" + std::string(kLevelDriver) + "</script>\n");
+  write("driven.html", html);
+  const DomDump d = dump_dom(chromium_, "file://" + path("driven.html").string(), dir_);
+  EXPECT_EQ(body_attribute(d.dom, "data-errors"), "0") << d.dom.substr(0, 3000);
+  const std::map<std::string, std::string> r = driver_results(d.dom);
+  ASSERT_FALSE(r.empty()) << d.log;
+  const std::map<std::string, std::string> expected = {
+      {"cut", "2.1 2.1 m"},
+      {"cut_raised", "2.3"},
+      {"cut_lowered", "2.2"},
+      {"cutaway_off", "off false"},
+      {"cutaway_on", "2.2"},
+      {"orbit_deg", "10.0"},
+      {"orbit_keeps_distance", "true"},
+      {"tilt_deg", "10.0"},
+      {"zoom_ratio", "0.8333"},
+      {"pan_moves_target", "true"},
+      {"pan_stops_following", "no"},
+      {"follow_again", "yes 0.000000"},
+      {"top_along_up", "1.000"},
+  };
+  for (const auto& [name, value] : expected) {
+    const auto found = r.find(name);
+    EXPECT_TRUE(found != r.end() && found->second == value)
+        << name << ": expected " << value << ", got " << (found == r.end() ? "(nothing)" : found->second);
+  }
 }
 
 }  // namespace

@@ -76,6 +76,29 @@ TEST(ViewHtml, HoldsEveryBodyThePosesOfMovingOnesAndTheRun) {
   EXPECT_FALSE(data["runs"][0]["columns"].contains("time"));
 }
 
+TEST(ViewHtml, InsideALevelThePageCutsItOpenAndElsewhereNot) {
+  // oa_dm3's walls rise over the character where it starts: a level.
+  const Scenario level = scenario("levels/oa_dm3/stairs_8u_up.json");
+  ViewRequest request;
+  request.scenario = &level;
+  const Trajectory run = golden("levels/oa_dm3/stairs_8u_up.csv");
+  request.run = &run;
+  const ViewJson data = page_data(page(request));
+  ASSERT_TRUE(data["level"].is_object()) << data["level"].dump();
+  EXPECT_EQ(data["level"]["digits"], view::kGeometryDigits);
+  EXPECT_EQ(data["level"]["character_height"], 18000) << "the default capsule, 1.8 m";
+  EXPECT_EQ(data["level"]["cut_above_feet"], 21000) << "0.3 m over its head";
+  // Open ground, stairs, a flat mesh floor, a moving platform: drawn as they
+  // always were.
+  for (const char* rel : {"basics/walk_flat.json", "stairs/up_straight.json", "terrain/mesh_floor.json",
+                          "platforms/elevator_up.json"}) {
+    const Scenario s = scenario(rel);
+    ViewRequest plain;
+    plain.scenario = &s;
+    EXPECT_TRUE(page_data(page(plain))["level"].is_null()) << rel;
+  }
+}
+
 TEST(ViewHtml, AGoldenIsAGhostAndTheGatesFirstDivergenceIsMarked) {
   const Scenario low = load_scenario_text(with_low_step(kSource + "/scenarios/stairs/up_straight.json"),
                                           "up_straight.json").scenario.value();

@@ -3,8 +3,11 @@
 // data-status ("ready", or "error" with the red box), data-tick,
 // data-bodies, data-triangles, data-ghosts (objects drawn for the
 // reference: 0 without one), data-divergence (its tick, or "none"),
-// data-trace (whether the page has a trace) and data-trace-objects (objects
-// drawn for the tick's queries).
+// data-trace (whether the page has a trace), data-trace-objects (objects
+// drawn for the tick's queries), data-level ("yes" inside a level),
+// data-follow, data-cut (the cut's height above the feet in metres, or
+// "off") and data-character-screen ("x y": where the character's centre is
+// drawn, in CSS pixels of the page; "none" when it is not drawn).
 
 function Viewer(data) {
   const viewer = this;
@@ -20,6 +23,8 @@ function Viewer(data) {
     document.getElementById('view-' + which).addEventListener('click', () => viewer.scene.view(which));
   }
   this.follow.addEventListener('change', () => viewer.setTick(viewer.tick));
+  if (this.scene.level) this.levelControls();
+  window.addEventListener('keydown', (event) => viewer.cameraKey(event));
   this.timeline = new Timeline(this);
   this.legend();
 
@@ -29,7 +34,71 @@ function Viewer(data) {
   body.setAttribute('data-ghosts', String(this.scene.ghost.children.length));
   body.setAttribute('data-divergence', data.divergence ? String(data.divergence.tick) : 'none');
   body.setAttribute('data-trace', data.trace ? 'yes' : 'no');
+  body.setAttribute('data-level', this.scene.level ? 'yes' : 'no');
 }
+
+/// Inside a level: follow the character from the start, and show the cutaway's controls.
+Viewer.prototype.levelControls = function () {
+  const viewer = this, cutaway = this.scene.cutaway;
+  this.follow.checked = true;
+  document.getElementById('cut-controls').hidden = false;
+  document.getElementById('cut-keys').hidden = false;
+  const box = document.getElementById('cutaway'), slider = document.getElementById('cut-height');
+  slider.value = String(cutaway.aboveFeet);
+  box.addEventListener('change', () => viewer.setCut(box.checked, cutaway.aboveFeet));
+  slider.addEventListener('input', () => viewer.setCut(cutaway.enabled, Number(slider.value)));
+  this.showCut();
+};
+
+/// Turns the cutaway on or off and puts its cut `aboveFeet` metres over the feet.
+Viewer.prototype.setCut = function (enabled, aboveFeet) {
+  const cutaway = this.scene.cutaway, slider = document.getElementById('cut-height');
+  cutaway.enabled = enabled;
+  cutaway.aboveFeet = Math.max(Number(slider.min), Math.min(Number(slider.max), Math.round(aboveFeet * 10) / 10));
+  document.getElementById('cutaway').checked = enabled;
+  slider.value = String(cutaway.aboveFeet);
+  this.showCut();
+  this.scene.render();
+};
+
+Viewer.prototype.showCut = function () {
+  const cutaway = this.scene.cutaway;
+  document.getElementById('cut-value').textContent = cutaway.enabled ? fmt(cutaway.aboveFeet) + ' m' : 'off';
+  document.body.setAttribute('data-cut', cutaway.enabled ? String(cutaway.aboveFeet) : 'off');
+};
+
+/// The camera's keys (camera.js), the cutaway's and follow's; not while typing in a field.
+Viewer.prototype.cameraKey = function (event) {
+  const target = event.target;
+  if (target && (target.tagName === 'SELECT' || target.tagName === 'TEXTAREA' ||
+    (target.tagName === 'INPUT' && ['range', 'checkbox', 'button'].indexOf(target.type) < 0))) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const s = this.scene, key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+  const pan = (right, forward) => {
+    this.follow.checked = false;  // else the next tick would bring the camera back
+    document.body.setAttribute('data-follow', 'no');
+    s.panBy(right, forward);
+  };
+  switch (key) {
+    case 'a': if (event.shiftKey) pan(-1, 0); else s.orbitBy(-CAMERA_TURN); break;
+    case 'd': if (event.shiftKey) pan(1, 0); else s.orbitBy(CAMERA_TURN); break;
+    case 'w': if (event.shiftKey) pan(0, 1); else s.tiltBy(CAMERA_TURN); break;
+    case 's': if (event.shiftKey) pan(0, -1); else s.tiltBy(-CAMERA_TURN); break;
+    case '+': case '=': s.zoomBy(1 / CAMERA_ZOOM); break;
+    case '-': case '_': s.zoomBy(CAMERA_ZOOM); break;
+    case 'f':
+      this.follow.checked = !this.follow.checked;
+      this.setTick(this.tick);
+      break;
+    case 'c': case '[': case ']':
+      if (!s.cutaway) return;
+      if (key === 'c') this.setCut(!s.cutaway.enabled, s.cutaway.aboveFeet);
+      else this.setCut(s.cutaway.enabled, s.cutaway.aboveFeet + (key === '[' ? -0.1 : 0.1));
+      break;
+    default: return;
+  }
+  event.preventDefault();
+};
 
 /// Shows `tick` (clamped to the ticks shown) everywhere, the URL included.
 Viewer.prototype.setTick = function (tick) {
@@ -53,6 +122,10 @@ Viewer.prototype.setTick = function (tick) {
   this.timeline.show(tick);
   document.body.setAttribute('data-tick', String(tick));
   document.body.setAttribute('data-trace-objects', String(this.scene.overlay.children.length));
+  document.body.setAttribute('data-follow', this.follow.checked ? 'yes' : 'no');
+  const onScreen = this.scene.characterOnScreen();
+  document.body.setAttribute('data-character-screen',
+    onScreen ? Math.round(onScreen.x) + ' ' + Math.round(onScreen.y) : 'none');
   document.title = this.data.scenario.name + ' \u00b7 tick ' + tick + ' - stepslide view';
 };
 

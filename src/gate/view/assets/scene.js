@@ -1,7 +1,9 @@
 // stepslide view: the 3D scene. The level (static bodies placed once,
 // moving bodies posed per tick), the character, its path coloured by state,
 // the reference run as a ghost, the first divergence, and an orbit camera
-// with top, side and 3/4 views that can follow the character.
+// with top, side and 3/4 views that can follow the character. Inside a level
+// (data.level) the level is cut open around the character (cutaway.js) and
+// the camera starts behind the character, following it.
 
 const COLOURS = {
   background: 0xeef1f5,
@@ -40,20 +42,23 @@ function bodyColour(body) {
   return body.shape === 'mesh' || body.shape === 'heightfield' ? COLOURS.terrain : COLOURS.body;
 }
 
-/// One body: a group holding its surface and, when small enough, its edges.
-function bodyObject(body) {
+/// One body: a group holding its surface and, when small enough, its edges;
+/// drawn with `cutaway`'s cuts when it is given.
+function bodyObject(body, cutaway) {
   const geometry = meshGeometry(decodeMesh(body.mesh));
   const group = new THREE.Group();
   group.name = body.name;
   const material = new THREE.MeshLambertMaterial({
     color: bodyColour(body), side: THREE.DoubleSide, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1,
   });
+  if (cutaway) cutaway.apply(material);
   group.add(new THREE.Mesh(geometry.flat, material));
   const triangles = geometry.indexed.index.count / 3;
   if (triangles <= MAX_EDGED_TRIANGLES) {
     const edges = new THREE.EdgesGeometry(geometry.flat, 25);
-    group.add(new THREE.LineSegments(edges, new THREE.LineBasicMaterial({
-      color: COLOURS.edges, transparent: true, opacity: 0.45 })));
+    const lines = new THREE.LineBasicMaterial({ color: COLOURS.edges, transparent: true, opacity: 0.45 });
+    if (cutaway) cutaway.apply(lines);
+    group.add(new THREE.LineSegments(edges, lines));
   }
   group.userData.triangles = triangles;
   return group;
@@ -116,6 +121,13 @@ function ViewScene(container, data, runs) {
   this.last = data.ticks[1];
   this.up = decodePoint(data.scenario.up, data.digits).normalize();
   this.centre = data.character.centre / Math.pow(10, data.character.digits);
+  this.level = null;
+  this.cutaway = null;
+  if (data.level) {
+    const scale = Math.pow(10, data.level.digits);
+    this.level = { cut: data.level.cut_above_feet / scale, height: data.level.character_height / scale };
+    this.cutaway = new Cutaway(this.up, this.level.cut, this.level.height);
+  }
 
   this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
   this.renderer.setPixelRatio(window.devicePixelRatio || 1);
@@ -130,7 +142,7 @@ function ViewScene(container, data, runs) {
   this.bodies = [];
   this.triangles = 0;
   for (const body of data.bodies) {
-    const object = bodyObject(body);
+    const object = bodyObject(body, this.cutaway);
     object.userData.poses = body.moving ? decodeRows(body.poses, 7) : null;
     this.triangles += object.userData.triangles;
     this.three.add(object);
@@ -223,21 +235,59 @@ ViewScene.prototype.axes = function () {
   return { right: right, down: down };
 };
 
-/// Frames the paths from the 3/4 view; remembers the framing for the other views.
+/// Frames the paths from the 3/4 view (inside a level: from behind the
+/// character); remembers the framing for the other views.
 ViewScene.prototype.frame = function () {
   const box = this.pathBounds();
   this.focus = box.getCenter(new THREE.Vector3());
   const size = box.getSize(new THREE.Vector3());
   this.distance = Math.max(size.length(), 3) * 1.25 + 2;
   this.extent = size;
+  if (this.level) this.chaseDistance = Math.max(5, 4.2 * this.level.height);
   this.view('three-quarter');
+};
+
+/// Inside a level: where the character faces at the start, as the
+/// horizontal direction of its first half metre of travel (else forward,
+/// up the plot's top view).
+ViewScene.prototype.heading = function () {
+  const run = this.runs[0];
+  const start = feetAt(run, this.first);
+  if (start) {
+    for (let tick = this.first + 1; tick <= this.last; ++tick) {
+      const feet = feetAt(run, tick);
+      if (!feet) continue;
+      const move = feet.sub(start);
+      move.addScaledVector(this.up, -move.dot(this.up));
+      if (move.length() >= 0.5) return move.normalize();
+    }
+  }
+  return this.axes().down.negate();
+};
+
+/// The character's centre at the tick shown (at the first tick before any is shown), or null.
+ViewScene.prototype.characterCentre = function () {
+  const feet = this.character.visible && this.shown !== undefined ? this.character.position.clone()
+    : feetAt(this.runs[0], this.first);
+  return feet ? feet.addScaledVector(this.up, this.centre) : null;
 };
 
 /// Puts the camera on the focus from one side: 'top', 'side' or 'three-quarter'.
 ViewScene.prototype.view = function (which) {
   const a = this.axes();
   let direction;
-  if (which === 'top') {
+  let distance = this.distance;
+  if (this.level) {
+    // Inside a level the views are about the character: the 3/4 view looks
+    // over its shoulder, a third-person camera behind and above it.
+    this.focus = this.characterCentre() || this.focus;
+    if (which === 'three-quarter') distance = this.chaseDistance;
+  }
+  if (this.level && which === 'three-quarter') {
+    const elevation = 50 * Math.PI / 180;
+    direction = this.heading().negate().multiplyScalar(Math.cos(elevation)).addScaledVector(this.up,
+      Math.sin(elevation));
+  } else if (which === 'top') {
     // A hair off vertical toward +down, so that -down (forward) is up the screen.
     direction = this.up.clone().addScaledVector(a.down, 0.001);
   } else if (which === 'side') {
@@ -248,7 +298,7 @@ ViewScene.prototype.view = function (which) {
     direction = a.down.clone().multiplyScalar(0.8).addScaledVector(a.right, 0.45).addScaledVector(this.up, 0.75);
   }
   this.controls.target.copy(this.focus);
-  this.camera.position.copy(this.focus).addScaledVector(direction.normalize(), this.distance);
+  this.camera.position.copy(this.focus).addScaledVector(direction.normalize(), distance);
   this.camera.lookAt(this.focus);
   this.controls.update();
   this.render();
@@ -273,6 +323,7 @@ ViewScene.prototype.setTick = function (tick, overlay, following) {
     body.quaternion.set(p[7 * index + 3], p[7 * index + 4], p[7 * index + 5], p[7 * index + 6]);
   }
   const feet = feetAt(this.runs[0], tick);
+  this.shown = tick;
   this.character.visible = feet !== null;
   if (feet) this.character.position.copy(feet);
   if (this.ghostShape) {
@@ -298,5 +349,22 @@ ViewScene.prototype.resize = function (container) {
 };
 
 ViewScene.prototype.render = function () {
+  if (this.cutaway) {
+    const centre = this.characterCentre();
+    if (centre) {
+      this.cutaway.update(centre.clone().addScaledVector(this.up, -this.centre), centre, this.camera.position);
+    }
+  }
   this.renderer.render(this.three, this.camera);
+};
+
+/// Where the character's centre is drawn, in CSS pixels of the page, or null
+/// when it is not drawn or behind the camera.
+ViewScene.prototype.characterOnScreen = function () {
+  const centre = this.characterCentre();
+  if (!centre || !this.character.visible) return null;
+  const p = centre.project(this.camera);
+  if (p.z > 1 || p.z < -1) return null;
+  const box = this.renderer.domElement.getBoundingClientRect();
+  return { x: box.left + (p.x + 1) / 2 * box.width, y: box.top + (1 - p.y) / 2 * box.height };
 };
