@@ -192,10 +192,17 @@ std::vector<FailureMark> failure_marks(const TraceData& run, const std::vector<E
 
 void draw_failure_marks(Svg& svg, const TraceData& run, const std::vector<P2>& px,
                         const std::vector<FailureMark>& marks) {
+  std::vector<P2> drawn;
   for (const FailureMark& mark : marks) {
     if (mark.row >= run.valid.size() || !run.valid[mark.row]) continue;
     const P2 p = px[mark.row];
     constexpr double r = 6;
+    // Labels of marks on one spot (a run that stalls fails several checks
+    // there) go one above the other.
+    const auto stacked = std::count_if(drawn.begin(), drawn.end(), [&](const P2& q) {
+      return std::fabs(q.x - p.x) < 8 && std::fabs(q.y - p.y) < 8;
+    });
+    drawn.push_back(p);
     svg.out += "<g class=\"expectation-failure\"" + xml_attribute("data-check", mark.failure.check) +
                xml_attribute("data-tick", std::to_string(mark.failure.tick)) + "><title>" +
                xml_escape_text("failed expectation " + mark.text()) + "</title>\n";
@@ -206,7 +213,7 @@ void draw_failure_marks(Svg& svg, const TraceData& run, const std::vector<P2>& p
       svg.out += "<line" + line + xml_attribute("stroke", kFailureColour) +
                  " stroke-width=\"2.4\" stroke-linecap=\"round\"/>\n";
     }
-    svg.out += text_element(p.x + r + 3, p.y - r, mark.label,
+    svg.out += text_element(p.x + r + 3, p.y - r - 13 * static_cast<double>(stacked), mark.label,
                             xml_attribute("font-size", "11") + xml_attribute("font-weight", "bold") +
                                 xml_attribute("fill", kFailureColour) + xml_attribute("stroke", "#fff") +
                                 " stroke-width=\"3\"" + xml_attribute("paint-order", "stroke"));

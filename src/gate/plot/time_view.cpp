@@ -340,17 +340,22 @@ void draw_time_divergence(Svg& svg, const std::vector<Strip>& strips, const Dive
 void draw_time_failures(Svg& svg, const std::vector<Strip>& strips, const std::vector<FailureMark>& failures) {
   const Panel& first = strips.front().panel;
   const Panel& last = strips.back().panel;
+  std::vector<double> drawn;
   for (const FailureMark& mark : failures) {
     const double tick = static_cast<double>(mark.failure.tick);
     if (tick < first.world.x0 || tick > first.world.x1) continue;
     const double x = first.to_px(tick, 0).x;
+    // Labels at one tick go one above the other.
+    const auto stacked = std::count_if(drawn.begin(), drawn.end(), [&](double q) { return std::fabs(q - x) < 6; });
+    drawn.push_back(x);
     svg.out += "<g class=\"time-expectation-failure\"" + xml_attribute("data-check", mark.failure.check) + "><title>" +
                xml_escape_text("failed expectation " + mark.text()) + "</title>\n";
     svg.out += "<line" + xml_attribute("x1", fixed(x)) + xml_attribute("y1", fixed(first.top)) + xml_attribute("x2", fixed(x)) +
                xml_attribute("y2", fixed(last.top + last.height)) + xml_attribute("stroke", kFailureColour) +
                " stroke-width=\"1.5\" stroke-dasharray=\"2 3\"/>\n";
     const bool right_half = x > first.left + first.width * 0.7;
-    svg.out += text_element(right_half ? x - 4 : x + 4, first.top + first.height - 5, mark.label,
+    svg.out += text_element(right_half ? x - 4 : x + 4, first.top + first.height - 5 - 13 * static_cast<double>(stacked),
+                            mark.label,
                             xml_attribute("font-size", "11") + xml_attribute("font-weight", "bold") +
                                 xml_attribute("fill", kFailureColour) + xml_attribute("text-anchor", right_half ? "end" : "start") +
                                 xml_attribute("stroke", "#fff") + " stroke-width=\"3\"" + xml_attribute("paint-order", "stroke"));
