@@ -178,35 +178,69 @@ struct Proof {
   double static_clearance = -std::numeric_limits<double>::infinity();
   double moving_clearance = -std::numeric_limits<double>::infinity();
 };
-Proof exact_without_sweep(const CharacterContext& ctx, const std::vector<Contact>& contacts, const Contact& best,
-                          const GroundInfo& g) {
-  constexpr double kSameFace = 1e-6;  // 1 - cos: within 0.08 degrees
-  Proof proof;
-  const double t = g.distance;
-  // Anything the probe did not touch is more than probe_inflation away, so
-  // it cannot be reached before t only if t is within that.
-  if (t > ctx.probe_inflation) return proof;
-  if (g.normal.dot(best.normal) < 1.0 - kSameFace) return proof;
-  const double best_rise = best.normal.dot(ctx.up);
-  if (std::fabs(std::max(0.0, (best.distance + ctx.probe_inflation) / best_rise) - t) > 1e-12) return proof;
+
+/// Whether a probe contact bounds the shape's approach by its plane: moving
+/// down by t brings the shape no nearer to it than gap - t·rise (see Proof).
+bool plane_bound(const CharacterContext& ctx, const Contact& c, double gap, double rise) {
   const int shape = ctx.shape->getShapeType();
   const bool rounded = shape == CAPSULE_SHAPE_PROXYTYPE || shape == SPHERE_SHAPE_PROXYTYPE;
+  const bool face = !c.face_normal.isZero() && c.face_normal.dot(ctx.up) > 0;
+  return rise > 0 && (face || (rounded && gap >= 0));
+}
+
+/// The shape's clearance from static and from moving bodies once moved `t`
+/// down (0 <= t) from where the probe took `contacts` (Proof's bounds):
+/// gap - t·rise where the plane bound holds, gap - t elsewhere, and
+/// probe_inflation - t from anything the probe did not touch.
+Proof clearance_after_drop(const CharacterContext& ctx, const std::vector<Contact>& contacts, double t) {
+  Proof proof;
   proof.static_clearance = proof.moving_clearance = ctx.probe_inflation - t;
   for (const Contact& c : contacts) {
     const double gap = c.distance + ctx.probe_inflation;
     const double rise = c.normal.dot(ctx.up);
-    const bool face = !c.face_normal.isZero() && c.face_normal.dot(ctx.up) > 0;
-    const bool plane_bound = rise > 0 && (face || (rounded && gap >= 0));
     const bool moving = c.object != nullptr && (c.object->isKinematicObject() || !c.object->isStaticObject());
     double& clearance = moving ? proof.moving_clearance : proof.static_clearance;
-    clearance = std::min(clearance, plane_bound ? gap - t * rise : gap - t);
+    clearance = std::min(clearance, plane_bound(ctx, c, gap, rise) ? gap - t * rise : gap - t);
+  }
+  return proof;
+}
+
+Proof exact_without_sweep(const CharacterContext& ctx, const std::vector<Contact>& contacts, const Contact& best,
+                          const GroundInfo& g) {
+  constexpr double kSameFace = 1e-6;  // 1 - cos: within 0.08 degrees
+  const double t = g.distance;
+  // Anything the probe did not touch is more than probe_inflation away, so
+  // it cannot be reached before t only if t is within that.
+  if (t > ctx.probe_inflation) return Proof{};
+  if (g.normal.dot(best.normal) < 1.0 - kSameFace) return Proof{};
+  const double best_rise = best.normal.dot(ctx.up);
+  if (std::fabs(std::max(0.0, (best.distance + ctx.probe_inflation) / best_rise) - t) > 1e-12) return Proof{};
+  for (const Contact& c : contacts) {
+    const double gap = c.distance + ctx.probe_inflation;
+    const double rise = c.normal.dot(ctx.up);
     if (&c == &best || rise <= 0.05) continue;
-    const double reached_no_earlier_than = plane_bound ? gap / rise : gap;
+    const double reached_no_earlier_than = plane_bound(ctx, c, gap, rise) ? gap / rise : gap;
     if (reached_no_earlier_than > t + 1e-9) continue;
     if (c.normal.dot(g.normal) < 1.0 - kSameFace) return Proof{};
   }
+  Proof proof = clearance_after_drop(ctx, contacts, t);
   proof.exact = true;
   return proof;
+}
+
+/// The clearance proof of a support the sweep found: `contacts` were taken
+/// where the sweep stopped, `swept` down, and the support's distance puts
+/// the feet `distance - swept` lower still. The same bounds as without a
+/// sweep hold there (they ask only that the contacts be every body within
+/// the probe's reach of where they were taken): so the next tick's overlap
+/// check is answered by the certificate on stairs too, where the support
+/// is a step's edge and the probe always sweeps. Not when the feet end
+/// above where the contacts were taken, or beyond the probe's reach below.
+Proof swept_clearance(const CharacterContext& ctx, const std::vector<Contact>& contacts, double swept,
+                      double distance) {
+  const double t = distance - swept;
+  if (!(t >= 0.0 && t <= ctx.probe_inflation)) return Proof{};
+  return clearance_after_drop(ctx, contacts, t);
 }
 
 /// Whether the probe's sweep, stopped at `stopped`, passed into the static
@@ -283,19 +317,25 @@ GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& posit
   g.normal = hit.normal;
   g.distance = hit.fraction * max_distance;
   btVector3 stopped = position - ctx.up * g.distance;
+  bool bisected = false;
   if (g.distance != 0.0) {  // else the contacts where it stands are those already found
     ctx.probe_object->setWorldTransform(ctx.transform_at(stopped));
     ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
     if (passed_into_level(ctx, stopped, contacts)) {
+      bisected = true;
       g.distance = lowest_clear(ctx, position, g.distance);
       stopped = position - ctx.up * g.distance;
       ctx.probe_object->setWorldTransform(ctx.transform_at(stopped));
       ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
     }
   }
+  const double swept = g.distance;
   const Contact* best = nullptr;
-  if (choose_support(ctx, stopped, g.distance, contacts, pinned, g, &best) == 2) {
-    g.normal = face_normal_at(ctx, stopped, *best);
+  const int rank = choose_support(ctx, stopped, swept, contacts, pinned, g, &best);
+  if (rank == 2) g.normal = face_normal_at(ctx, stopped, *best);
+  if (clearance != nullptr && rank > 0 && !bisected) {
+    const Proof proof = swept_clearance(ctx, contacts, swept, g.distance);
+    if (proof.moving_clearance >= -CollisionQueries::kClearanceTolerance) *clearance = proof.static_clearance;
   }
   return g;
 }
