@@ -29,6 +29,8 @@ void CollisionQueries::begin_tick() {
   impl_->last_ray.valid = false;
 }
 
+void CollisionQueries::remember_next_query(const btCollisionObject* object) { impl_->memo.remember_next(object); }
+
 void CollisionQueries::end_tick() {
   impl_->memo.close();
   impl_->last_ray.valid = false;

@@ -179,51 +179,52 @@ struct Proof {
   double moving_clearance = -std::numeric_limits<double>::infinity();
 };
 
+/// Whether the character's shape is a capsule or a sphere: its probe is the
+/// shape grown by a ball, so a probe contact's normal is the real shape's
+/// separating direction (see Proof).
+bool is_rounded(const CharacterContext& ctx) {
+  const int shape = ctx.shape->getShapeType();
+  return shape == CAPSULE_SHAPE_PROXYTYPE || shape == SPHERE_SHAPE_PROXYTYPE;
+}
+
 /// Whether a probe contact bounds the shape's approach by its plane: moving
 /// down by t brings the shape no nearer to it than gap - t·rise (see Proof).
-bool plane_bound(const CharacterContext& ctx, const Contact& c, double gap, double rise) {
-  const int shape = ctx.shape->getShapeType();
-  const bool rounded = shape == CAPSULE_SHAPE_PROXYTYPE || shape == SPHERE_SHAPE_PROXYTYPE;
+bool plane_bound(const CharacterContext& ctx, const Contact& c, double gap, double rise, bool rounded) {
   const bool face = !c.face_normal.isZero() && c.face_normal.dot(ctx.up) > 0;
   return rise > 0 && (face || (rounded && gap >= 0));
 }
 
-/// The shape's clearance from static and from moving bodies once moved `t`
-/// down (0 <= t) from where the probe took `contacts` (Proof's bounds):
-/// gap - t·rise where the plane bound holds, gap - t elsewhere, and
-/// probe_inflation - t from anything the probe did not touch.
-Proof clearance_after_drop(const CharacterContext& ctx, const std::vector<Contact>& contacts, double t) {
-  Proof proof;
-  proof.static_clearance = proof.moving_clearance = ctx.probe_inflation - t;
-  for (const Contact& c : contacts) {
-    const double gap = c.distance + ctx.probe_inflation;
-    const double rise = c.normal.dot(ctx.up);
-    const bool moving = c.object != nullptr && (c.object->isKinematicObject() || !c.object->isStaticObject());
-    double& clearance = moving ? proof.moving_clearance : proof.static_clearance;
-    clearance = std::min(clearance, plane_bound(ctx, c, gap, rise) ? gap - t * rise : gap - t);
-  }
-  return proof;
+/// Lowers `proof`'s clearance from the body of contact `c` to what is left
+/// once the shape has moved `t` down (Proof's bounds).
+void lower_clearance(Proof& proof, const Contact& c, double gap, double rise, double t, bool bound) {
+  const bool moving = c.object != nullptr && (c.object->isKinematicObject() || !c.object->isStaticObject());
+  double& clearance = moving ? proof.moving_clearance : proof.static_clearance;
+  clearance = std::min(clearance, bound ? gap - t * rise : gap - t);
 }
 
 Proof exact_without_sweep(const CharacterContext& ctx, const std::vector<Contact>& contacts, const Contact& best,
                           const GroundInfo& g) {
   constexpr double kSameFace = 1e-6;  // 1 - cos: within 0.08 degrees
+  Proof proof;
   const double t = g.distance;
   // Anything the probe did not touch is more than probe_inflation away, so
   // it cannot be reached before t only if t is within that.
-  if (t > ctx.probe_inflation) return Proof{};
-  if (g.normal.dot(best.normal) < 1.0 - kSameFace) return Proof{};
+  if (t > ctx.probe_inflation) return proof;
+  if (g.normal.dot(best.normal) < 1.0 - kSameFace) return proof;
   const double best_rise = best.normal.dot(ctx.up);
-  if (std::fabs(std::max(0.0, (best.distance + ctx.probe_inflation) / best_rise) - t) > 1e-12) return Proof{};
+  if (std::fabs(std::max(0.0, (best.distance + ctx.probe_inflation) / best_rise) - t) > 1e-12) return proof;
+  const bool rounded = is_rounded(ctx);
+  proof.static_clearance = proof.moving_clearance = ctx.probe_inflation - t;
   for (const Contact& c : contacts) {
     const double gap = c.distance + ctx.probe_inflation;
     const double rise = c.normal.dot(ctx.up);
+    const bool bound = plane_bound(ctx, c, gap, rise, rounded);
+    lower_clearance(proof, c, gap, rise, t, bound);
     if (&c == &best || rise <= 0.05) continue;
-    const double reached_no_earlier_than = plane_bound(ctx, c, gap, rise) ? gap / rise : gap;
+    const double reached_no_earlier_than = bound ? gap / rise : gap;
     if (reached_no_earlier_than > t + 1e-9) continue;
     if (c.normal.dot(g.normal) < 1.0 - kSameFace) return Proof{};
   }
-  Proof proof = clearance_after_drop(ctx, contacts, t);
   proof.exact = true;
   return proof;
 }
@@ -239,8 +240,16 @@ Proof exact_without_sweep(const CharacterContext& ctx, const std::vector<Contact
 Proof swept_clearance(const CharacterContext& ctx, const std::vector<Contact>& contacts, double swept,
                       double distance) {
   const double t = distance - swept;
-  if (!(t >= 0.0 && t <= ctx.probe_inflation)) return Proof{};
-  return clearance_after_drop(ctx, contacts, t);
+  Proof proof;
+  if (!(t >= 0.0 && t <= ctx.probe_inflation)) return proof;
+  const bool rounded = is_rounded(ctx);
+  proof.static_clearance = proof.moving_clearance = ctx.probe_inflation - t;
+  for (const Contact& c : contacts) {
+    const double gap = c.distance + ctx.probe_inflation;
+    const double rise = c.normal.dot(ctx.up);
+    lower_clearance(proof, c, gap, rise, t, plane_bound(ctx, c, gap, rise, rounded));
+  }
+  return proof;
 }
 
 /// Whether the probe's sweep, stopped at `stopped`, passed into the static
