@@ -13,7 +13,7 @@ CollisionQueries::~CollisionQueries() = default;
 
 void CollisionQueries::certify_clear(const btCollisionObject* object, const btTransform& pose,
                                      double static_clearance) {
-  impl_->certificate.certify(world_, object, pose, static_clearance);
+  impl_->certificate.certify(world_, object, pose, static_clearance, &impl_->region);
 }
 
 void CollisionQueries::forget_clearance() {
