@@ -114,7 +114,10 @@ TEST(QueryRegion, SmallTreesAreWalkedInBulletsOrder) {
   btVector3 at(4, 0, 4);
   int visited = 0;
   for (int tick = 0; tick < 200; ++tick) {
-    at += btVector3(step(engine) + 0.1, step(engine) * 0.2, step(engine) + 0.05);
+    const double dz = step(engine);
+    const double dy = step(engine);
+    const double dx = step(engine);
+    at += btVector3(dx + 0.1, dy * 0.2, dz + 0.05);
     if (tick % 41 == 20) {
       btCollisionObject& moved = *w.objects[tick % 100];
       moved.getWorldTransform().setOrigin(at + btVector3(0, 0, 0.3));
@@ -126,7 +129,9 @@ TEST(QueryRegion, SmallTreesAreWalkedInBulletsOrder) {
     region.aabb_test(&w.broadphase, at - half, at + half, ours);
     w.broadphase.aabbTest(at - half, at + half, bullets);
     ASSERT_EQ(ours.seen, bullets.seen) << "tick " << tick;
-    const btVector3 to = at + btVector3(step(engine) * 4, -1.5, step(engine) * 4);
+    const double ray_z = step(engine);
+    const double ray_x = step(engine);
+    const btVector3 to = at + btVector3(ray_x * 4, -1.5, ray_z * 4);
     RayVisits ray_ours(at, to);
     RayVisits ray_bullets(at, to);
     region.ray_test(&w.broadphase, at, to, ray_ours, -half, half);
