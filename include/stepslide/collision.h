@@ -130,6 +130,11 @@ class CollisionQueries {
   /// first (ContactMemo). Outside a tick every query asks again.
   void begin_tick();
   void end_tick();
+  /// Within a tick, remembers the next overlap query of `object` too (as
+  /// the memo remembers every query of `self`), so the same query asked
+  /// again later in the tick is answered from it: the end-of-move check asks
+  /// the ground probe's first query ahead of the ground check.
+  void remember_next_query(const btCollisionObject* object);
 
  private:
   void query_contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out);

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "collision/query_region.h"
+
 namespace stepslide {
 
 namespace {
@@ -44,7 +46,7 @@ bool carried_rigidly(const btCollisionShape* shape, const btTransform& then, con
 }  // namespace
 
 void ClearanceCertificate::certify(btCollisionWorld* world, const btCollisionObject* object, const btTransform& pose,
-                                   double static_clearance) {
+                                   double static_clearance, QueryRegion* region) {
   object_ = object;
   pose_ = pose;
   static_clearance_ = static_clearance;
@@ -66,11 +68,15 @@ void ClearanceCertificate::certify(btCollisionWorld* world, const btCollisionObj
   btVector3 low;
   btVector3 high;
   object->getCollisionShape()->getAabb(pose, low, high);
-  world->getBroadphase()->aabbTest(low, high, near);
+  if (region != nullptr) {
+    region->aabb_test_walked(world->getBroadphase(), low, high, near);
+  } else {
+    world->getBroadphase()->aabbTest(low, high, near);
+  }
 }
 
 bool ClearanceCertificate::holds(btCollisionWorld* world, const btCollisionObject* object,
-                                 const btCollisionObject* self, double tolerance) const {
+                                 const btCollisionObject* self, double tolerance, QueryRegion* region) const {
   if (object_ == nullptr || object != object_ || world->getNumCollisionObjects() != object_count_) return false;
   const btTransform& now = object->getWorldTransform();
   if (!(now.getBasis() == pose_.getBasis())) return false;
@@ -110,7 +116,11 @@ bool ClearanceCertificate::holds(btCollisionWorld* world, const btCollisionObjec
   btVector3 low;
   btVector3 high;
   object->getCollisionShape()->getAabb(now, low, high);
-  world->getBroadphase()->aabbTest(low, high, still);
+  if (region != nullptr) {
+    region->aabb_test_walked(world->getBroadphase(), low, high, still);
+  } else {
+    world->getBroadphase()->aabbTest(low, high, still);
+  }
   return still.clear;
 }
 

@@ -10,14 +10,18 @@
 
 namespace stepslide {
 
+class QueryRegion;
+
 class ClearanceCertificate {
  public:
   /// Records that `object` at `pose` overlaps no body of `world` (by more than
   /// the caller's tolerance), and is at least `static_clearance` from every
   /// static one. The moving (kinematic or dynamic) bodies whose bounding
   /// boxes overlap the object's are remembered with their poses.
+  /// The broadphase is walked by `region` when given
+  /// (QueryRegion::aabb_test_walked), else by Bullet: the same bodies.
   void certify(btCollisionWorld* world, const btCollisionObject* object, const btTransform& pose,
-               double static_clearance);
+               double static_clearance, QueryRegion* region = nullptr);
 
   /// Whether `object` at its current pose is still proven clear: the world
   /// holds as many objects as when certified; the object moved by no more
@@ -27,7 +31,7 @@ class ClearanceCertificate {
   /// relative to the body; for a shape symmetric about its local Y axis, a
   /// turn about that axis does not count). Static bodies are assumed still.
   bool holds(btCollisionWorld* world, const btCollisionObject* object, const btCollisionObject* self,
-             double tolerance) const;
+             double tolerance, QueryRegion* region = nullptr) const;
 
   void forget() { object_ = nullptr; }
 

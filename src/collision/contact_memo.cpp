@@ -19,13 +19,23 @@ ContactMemo::~ContactMemo() = default;
 
 void ContactMemo::open(const btCollisionObject* object) {
   remembered_ = object;
+  also_ = nullptr;
+  also_pending_ = false;
   used_ = 0;
   next_ = 0;
 }
 
 void ContactMemo::close() {
   remembered_ = nullptr;
+  also_ = nullptr;
+  also_pending_ = false;
   used_ = 0;
+}
+
+void ContactMemo::remember_next(const btCollisionObject* object) {
+  if (remembered_ == nullptr || object == nullptr || object == remembered_) return;
+  also_ = object;
+  also_pending_ = true;
 }
 
 const ContactMemo::Entry* ContactMemo::lookup(const btCollisionObject* object, double max_distance) const {
@@ -43,7 +53,7 @@ const ContactMemo::Entry* ContactMemo::lookup(const btCollisionObject* object, d
 }
 
 bool ContactMemo::find(const btCollisionObject* object, double max_distance, std::vector<Contact>& out) const {
-  if (object != remembered_ || object == nullptr) return false;
+  if (object == nullptr || (object != remembered_ && object != also_)) return false;
   const Entry* e = lookup(object, max_distance);
   if (e == nullptr) return false;
   out = e->contacts;
@@ -51,7 +61,11 @@ bool ContactMemo::find(const btCollisionObject* object, double max_distance, std
 }
 
 void ContactMemo::store(const btCollisionObject* object, double max_distance, const std::vector<Contact>& found) {
-  if (object != remembered_ || object == nullptr) return;
+  if (object == nullptr) return;
+  if (object != remembered_) {
+    if (object != also_ || !also_pending_) return;
+    also_pending_ = false;
+  }
   Entry& e = entries_[next_];
   next_ = (next_ + 1) % kEntries;
   if (used_ < kEntries) ++used_;

@@ -35,6 +35,9 @@ class ContactMemo {
   /// repeat within a tick, and remembering them would only cost.
   void open(const btCollisionObject* object);
   void close();
+  /// While open, remembers the next query of `object` as well (once), and
+  /// finds it until closed: one query asked ahead of its use.
+  void remember_next(const btCollisionObject* object);
   bool is_open() const { return remembered_ != nullptr; }
 
   /// True, with `out` set to the remembered answer, when the memo is open
@@ -54,6 +57,8 @@ class ContactMemo {
   const Entry* lookup(const btCollisionObject* object, double max_distance) const;
 
   const btCollisionObject* remembered_ = nullptr;  ///< null: closed
+  const btCollisionObject* also_ = nullptr;       ///< remember_next's object, until closed
+  bool also_pending_ = false;                     ///< its next query not stored yet
   int used_ = 0;  ///< entries holding a query this tick
   int next_ = 0;  ///< the entry replaced next
   std::array<Entry, kEntries> entries_;

@@ -190,7 +190,7 @@ struct PairContacts : btBroadphaseAabbCallback {
 }  // namespace
 
 void CollisionQueries::contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out) {
-  if (max_distance <= 0.0 && impl_->certificate.holds(world_, object, self_, kClearanceTolerance)) {
+  if (max_distance <= 0.0 && impl_->certificate.holds(world_, object, self_, kClearanceTolerance, &impl_->region)) {
     out.clear();
     ++counts_.reused_contacts;
     return;

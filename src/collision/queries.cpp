@@ -13,7 +13,7 @@ CollisionQueries::~CollisionQueries() = default;
 
 void CollisionQueries::certify_clear(const btCollisionObject* object, const btTransform& pose,
                                      double static_clearance) {
-  impl_->certificate.certify(world_, object, pose, static_clearance);
+  impl_->certificate.certify(world_, object, pose, static_clearance, &impl_->region);
 }
 
 void CollisionQueries::forget_clearance() {
@@ -28,6 +28,8 @@ void CollisionQueries::begin_tick() {
   impl_->memo.open(self_);
   impl_->last_ray.valid = false;
 }
+
+void CollisionQueries::remember_next_query(const btCollisionObject* object) { impl_->memo.remember_next(object); }
 
 void CollisionQueries::end_tick() {
   impl_->memo.close();

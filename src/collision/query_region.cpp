@@ -13,6 +13,45 @@ struct Gather : btDbvt::ICollide {
   std::vector<const btDbvtNode*>* out_;
 };
 
+/// collideTV's walk of one tree: a node whose box overlaps `volume` is a
+/// leaf processed or an inner node whose second child is walked first.
+void walk_aabb(const btDbvtNode* node, const btDbvtVolume& volume, btBroadphaseAabbCallback& callback) {
+  if (!Intersect(node->volume, volume)) return;
+  if (node->isinternal()) {
+    walk_aabb(node->childs[1], volume, callback);
+    walk_aabb(node->childs[0], volume, callback);
+    return;
+  }
+  callback.process(static_cast<btBroadphaseProxy*>(node->data));
+}
+
+/// The ray as rayTestInternal reads it for one tree: its start, inverse
+/// direction, signs and length, and the shape's bounds it is grown by.
+struct RayWalk {
+  btVector3 from;
+  btVector3 inverse;
+  unsigned int signs[3];
+  btScalar lambda_max;
+  btVector3 low;
+  btVector3 high;
+  btBroadphaseRayCallback* callback;
+
+  void walk(const btDbvtNode* node) const {
+    btVector3 bounds[2];
+    bounds[0] = node->volume.Mins() - high;
+    bounds[1] = node->volume.Maxs() - low;
+    btScalar tmin = 1.0;
+    const btScalar lambda_min = 0.0;
+    if (!btRayAabb2(from, inverse, signs, bounds, tmin, lambda_min, lambda_max)) return;
+    if (node->isinternal()) {
+      walk(node->childs[1]);
+      walk(node->childs[0]);
+      return;
+    }
+    callback->process(static_cast<btBroadphaseProxy*>(node->data));
+  }
+};
+
 bool inside(const btVector3& low, const btVector3& high, const btVector3& outer_low, const btVector3& outer_high) {
   return outer_low.x() <= low.x() && outer_low.y() <= low.y() && outer_low.z() <= low.z() &&
          high.x() <= outer_high.x() && high.y() <= outer_high.y() && high.z() <= outer_high.z();
@@ -76,6 +115,30 @@ void QueryRegion::region_aabb_test(btDbvtBroadphase* dbvt, const btVector3& low,
   const btDbvtVolume volume = btDbvtVolume::FromMM(low, high);
   for (const btDbvtNode* leaf : leaves) {
     if (Intersect(leaf->volume, volume)) callback.process(static_cast<btBroadphaseProxy*>(leaf->data));
+  }
+}
+
+void QueryRegion::walk_aabb_test(const btDbvtBroadphase* dbvt, const btVector3& low, const btVector3& high,
+                                 btBroadphaseAabbCallback& callback) {
+  const btDbvtVolume volume = btDbvtVolume::FromMM(low, high);
+  for (int i = 0; i < 2; ++i) {
+    if (dbvt->m_sets[i].m_root != nullptr) walk_aabb(dbvt->m_sets[i].m_root, volume, callback);
+  }
+}
+
+void QueryRegion::walk_ray_test(const btDbvtBroadphase* dbvt, const btVector3& from, btBroadphaseRayCallback& callback,
+                                const btVector3& low, const btVector3& high) {
+  for (int i = 0; i < 2; ++i) {
+    if (dbvt->m_sets[i].m_root == nullptr) continue;
+    // Read for each tree, as btDbvtBroadphase::rayTest passes them.
+    const RayWalk ray{from,
+                      callback.m_rayDirectionInverse,
+                      {callback.m_signs[0], callback.m_signs[1], callback.m_signs[2]},
+                      callback.m_lambda_max,
+                      low,
+                      high,
+                      &callback};
+    ray.walk(dbvt->m_sets[i].m_root);
   }
 }
 

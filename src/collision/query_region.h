@@ -43,6 +43,8 @@ class QueryRegion {
                  btBroadphaseAabbCallback& callback) {
     if (btDbvtBroadphase* dbvt = worth_a_region(broadphase)) {
       region_aabb_test(dbvt, low, high, callback);
+    } else if (dbvt_ != nullptr) {
+      walk_aabb_test(dbvt_, low, high, callback);
     } else {
       broadphase->aabbTest(low, high, callback);
     }
@@ -53,8 +55,23 @@ class QueryRegion {
                 const btVector3& high = btVector3(0, 0, 0)) {
     if (btDbvtBroadphase* dbvt = worth_a_region(broadphase)) {
       region_ray_test(dbvt, from, to, callback, low, high);
+    } else if (dbvt_ != nullptr) {
+      walk_ray_test(dbvt_, from, callback, low, high);
     } else {
       broadphase->rayTest(from, to, callback, low, high);
+    }
+  }
+  /// As `broadphase->aabbTest(low, high, callback)` without a region,
+  /// whatever the tree's size (the clearance certificate's walks, which
+  /// look at a few bodies once or twice a tick): walked here when it is a
+  /// btDbvtBroadphase (walk_aabb_test), else by Bullet.
+  void aabb_test_walked(btBroadphaseInterface* broadphase, const btVector3& low, const btVector3& high,
+                        btBroadphaseAabbCallback& callback) {
+    if (broadphase != checked_) remember(broadphase);
+    if (dbvt_ != nullptr) {
+      walk_aabb_test(dbvt_, low, high, callback);
+    } else {
+      broadphase->aabbTest(low, high, callback);
     }
   }
   /// Drops the region and the triangles (the next query gathers again).
@@ -95,6 +112,15 @@ class QueryRegion {
                         btBroadphaseAabbCallback& callback);
   void region_ray_test(btDbvtBroadphase* dbvt, const btVector3& from, const btVector3& to,
                        btBroadphaseRayCallback& callback, const btVector3& low, const btVector3& high);
+  /// Bullet's aabbTest and rayTest on a btDbvtBroadphase too small for a
+  /// region, walked here: the same nodes tested the same way in the same
+  /// order (each tree depth first, second child first: the order of
+  /// collideTV's and rayTestInternal's stacks), without the walk stack
+  /// Bullet sets up for every call and tree.
+  static void walk_aabb_test(const btDbvtBroadphase* dbvt, const btVector3& low, const btVector3& high,
+                             btBroadphaseAabbCallback& callback);
+  static void walk_ray_test(const btDbvtBroadphase* dbvt, const btVector3& from, btBroadphaseRayCallback& callback,
+                            const btVector3& low, const btVector3& high);
   /// The leaves to filter for a query whose bounds are low..high.
   const std::vector<const btDbvtNode*>& leaves_for(btDbvtBroadphase* broadphase, const btVector3& low,
                                                    const btVector3& high);

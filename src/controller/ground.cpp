@@ -178,6 +178,30 @@ struct Proof {
   double static_clearance = -std::numeric_limits<double>::infinity();
   double moving_clearance = -std::numeric_limits<double>::infinity();
 };
+
+/// Whether the character's shape is a capsule or a sphere: its probe is the
+/// shape grown by a ball, so a probe contact's normal is the real shape's
+/// separating direction (see Proof).
+bool is_rounded(const CharacterContext& ctx) {
+  const int shape = ctx.shape->getShapeType();
+  return shape == CAPSULE_SHAPE_PROXYTYPE || shape == SPHERE_SHAPE_PROXYTYPE;
+}
+
+/// Whether a probe contact bounds the shape's approach by its plane: moving
+/// down by t brings the shape no nearer to it than gap - t·rise (see Proof).
+bool plane_bound(const CharacterContext& ctx, const Contact& c, double gap, double rise, bool rounded) {
+  const bool face = !c.face_normal.isZero() && c.face_normal.dot(ctx.up) > 0;
+  return rise > 0 && (face || (rounded && gap >= 0));
+}
+
+/// Lowers `proof`'s clearance from the body of contact `c` to what is left
+/// once the shape has moved `t` down (Proof's bounds).
+void lower_clearance(Proof& proof, const Contact& c, double gap, double rise, double t, bool bound) {
+  const bool moving = c.object != nullptr && (c.object->isKinematicObject() || !c.object->isStaticObject());
+  double& clearance = moving ? proof.moving_clearance : proof.static_clearance;
+  clearance = std::min(clearance, bound ? gap - t * rise : gap - t);
+}
+
 Proof exact_without_sweep(const CharacterContext& ctx, const std::vector<Contact>& contacts, const Contact& best,
                           const GroundInfo& g) {
   constexpr double kSameFace = 1e-6;  // 1 - cos: within 0.08 degrees
@@ -189,23 +213,42 @@ Proof exact_without_sweep(const CharacterContext& ctx, const std::vector<Contact
   if (g.normal.dot(best.normal) < 1.0 - kSameFace) return proof;
   const double best_rise = best.normal.dot(ctx.up);
   if (std::fabs(std::max(0.0, (best.distance + ctx.probe_inflation) / best_rise) - t) > 1e-12) return proof;
-  const int shape = ctx.shape->getShapeType();
-  const bool rounded = shape == CAPSULE_SHAPE_PROXYTYPE || shape == SPHERE_SHAPE_PROXYTYPE;
+  const bool rounded = is_rounded(ctx);
   proof.static_clearance = proof.moving_clearance = ctx.probe_inflation - t;
   for (const Contact& c : contacts) {
     const double gap = c.distance + ctx.probe_inflation;
     const double rise = c.normal.dot(ctx.up);
-    const bool face = !c.face_normal.isZero() && c.face_normal.dot(ctx.up) > 0;
-    const bool plane_bound = rise > 0 && (face || (rounded && gap >= 0));
-    const bool moving = c.object != nullptr && (c.object->isKinematicObject() || !c.object->isStaticObject());
-    double& clearance = moving ? proof.moving_clearance : proof.static_clearance;
-    clearance = std::min(clearance, plane_bound ? gap - t * rise : gap - t);
+    const bool bound = plane_bound(ctx, c, gap, rise, rounded);
+    lower_clearance(proof, c, gap, rise, t, bound);
     if (&c == &best || rise <= 0.05) continue;
-    const double reached_no_earlier_than = plane_bound ? gap / rise : gap;
+    const double reached_no_earlier_than = bound ? gap / rise : gap;
     if (reached_no_earlier_than > t + 1e-9) continue;
     if (c.normal.dot(g.normal) < 1.0 - kSameFace) return Proof{};
   }
   proof.exact = true;
+  return proof;
+}
+
+/// The clearance proof of a support the sweep found: `contacts` were taken
+/// where the sweep stopped, `swept` down, and the support's distance puts
+/// the feet `distance - swept` lower still. The same bounds as without a
+/// sweep hold there (they ask only that the contacts be every body within
+/// the probe's reach of where they were taken): so the next tick's overlap
+/// check is answered by the certificate on stairs too, where the support
+/// is a step's edge and the probe always sweeps. Not when the feet end
+/// above where the contacts were taken, or beyond the probe's reach below.
+Proof swept_clearance(const CharacterContext& ctx, const std::vector<Contact>& contacts, double swept,
+                      double distance) {
+  const double t = distance - swept;
+  Proof proof;
+  if (!(t >= 0.0 && t <= ctx.probe_inflation)) return proof;
+  const bool rounded = is_rounded(ctx);
+  proof.static_clearance = proof.moving_clearance = ctx.probe_inflation - t;
+  for (const Contact& c : contacts) {
+    const double gap = c.distance + ctx.probe_inflation;
+    const double rise = c.normal.dot(ctx.up);
+    lower_clearance(proof, c, gap, rise, t, plane_bound(ctx, c, gap, rise, rounded));
+  }
   return proof;
 }
 
@@ -283,19 +326,25 @@ GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& posit
   g.normal = hit.normal;
   g.distance = hit.fraction * max_distance;
   btVector3 stopped = position - ctx.up * g.distance;
+  bool bisected = false;
   if (g.distance != 0.0) {  // else the contacts where it stands are those already found
     ctx.probe_object->setWorldTransform(ctx.transform_at(stopped));
     ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
     if (passed_into_level(ctx, stopped, contacts)) {
+      bisected = true;
       g.distance = lowest_clear(ctx, position, g.distance);
       stopped = position - ctx.up * g.distance;
       ctx.probe_object->setWorldTransform(ctx.transform_at(stopped));
       ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
     }
   }
+  const double swept = g.distance;
   const Contact* best = nullptr;
-  if (choose_support(ctx, stopped, g.distance, contacts, pinned, g, &best) == 2) {
-    g.normal = face_normal_at(ctx, stopped, *best);
+  const int rank = choose_support(ctx, stopped, swept, contacts, pinned, g, &best);
+  if (rank == 2) g.normal = face_normal_at(ctx, stopped, *best);
+  if (clearance != nullptr && rank > 0 && !bisected) {
+    const Proof proof = swept_clearance(ctx, contacts, swept, g.distance);
+    if (proof.moving_clearance >= -CollisionQueries::kClearanceTolerance) *clearance = proof.static_clearance;
   }
   return g;
 }

@@ -1,6 +1,9 @@
 // The move of a tick: walking along the ground plane, or flying.
 #include "stepslide/stages.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "controller/internal.h"
 
 namespace stepslide {
@@ -21,6 +24,30 @@ btVector3 ground_motion(const CharacterContext& ctx, const CharacterState& state
 
 namespace {
 
+/// Whether the ground check's first overlap query, asked here ahead of it,
+/// proves that the shape at `end` overlaps nothing by more than `allowed`:
+/// then the end-of-move check needs no query of its own, and the ground
+/// check finds this one in the contact memo (the same object, pose and
+/// threshold: probe_ground_from looks from the feet raised by
+/// kGroundClearance). Only for a capsule or sphere, whose probe is the shape
+/// grown by a ball of radius probe_inflation: the shape at `end` grown by
+/// probe_inflation - kGroundClearance lies inside the probe raised by
+/// kGroundClearance, so each body overlaps the shape at least that much less
+/// deeply than it overlaps the probe, and one the probe does not overlap is
+/// clear of it.
+bool clear_by_ground_contacts(const CharacterContext& ctx, const btVector3& end, double allowed) {
+  const int shape = ctx.shape->getShapeType();
+  if (shape != CAPSULE_SHAPE_PROXYTYPE && shape != SPHERE_SHAPE_PROXYTYPE) return false;
+  const double margin = ctx.probe_inflation - kGroundClearance;
+  if (margin <= 0.0) return false;
+  std::vector<Contact> contacts;
+  ctx.probe_object->setWorldTransform(ctx.transform_at(end + ctx.up * kGroundClearance));
+  ctx.queries->remember_next_query(ctx.probe_object);
+  ctx.queries->contacts(ctx.probe_object, 0.0, contacts);
+  return std::all_of(contacts.begin(), contacts.end(),
+                     [&](const Contact& c) { return -c.distance - margin <= allowed; });
+}
+
 /// Bullet's convex cast reports no hit on a triangle the shape starts within
 /// a millimetre of when the closest-point normal there is tangent to the
 /// motion: a flat-bottomed box resting on a ridge of a mesh or heightfield
@@ -37,8 +64,10 @@ namespace {
 /// it). A character already overlapping a moving body at the
 /// start (pinned: depenetration could not clear it) is only kept out of
 /// the level, as before: undoing every move would freeze it in place.
-btVector3 clear_end_of_move(const CharacterContext& ctx, const btVector3& start, const btVector3& end) {
+btVector3 clear_end_of_move(const CharacterContext& ctx, const btVector3& start, const btVector3& end,
+                            bool walking) {
   const double allowed = 0.5 * ctx.settings->skin_width;
+  if (walking && clear_by_ground_contacts(ctx, end, allowed)) return end;
   const Penetration at_end = penetration_at(ctx, end);
   if (at_end.level <= allowed && at_end.moving <= allowed) return end;
   const bool pinned = at_end.moving > allowed && penetration_at(ctx, start).moving > allowed;
@@ -78,7 +107,7 @@ int move_character(const CharacterContext& ctx, CharacterState& state, const Int
   }
   const btVector3 start = state.position;
   const bool check_end = moved.iterations > 1 || has_flat_bottom(ctx) || ctx.settings->skin_width < kThinSkin;
-  state.position = check_end ? clear_end_of_move(ctx, start, moved.position) : moved.position;
+  state.position = check_end ? clear_end_of_move(ctx, start, moved.position, !intent.airborne) : moved.position;
   btVector3 velocity = moved.velocity;
   // Blocked means blocked: walking, when the slide could not use all of its
   // motion (a remainder was left, or the move was undone), the horizontal

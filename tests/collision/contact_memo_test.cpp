@@ -4,6 +4,7 @@
 
 #include <btBulletCollisionCommon.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -187,6 +188,74 @@ TEST(RayMemo, NothingIsRememberedOutsideATickNorAcrossTicks) {
   s.queries.ray(from, to);
   EXPECT_EQ(s.queries.counts().repeated_rays, 0);
   s.queries.end_tick();
+}
+
+TEST(ContactMemo, TheNextQueryOfAnotherObjectIsRememberedOnceWhenAsked) {
+  Scene s;
+  btCapsuleShape probe_shape{0.32, 1.2};
+  btCollisionObject probe;
+  probe.setCollisionShape(&probe_shape);
+  const auto probe_at = [&](const btVector3& center) {
+    probe.setWorldTransform(btTransform(btQuaternion::getIdentity(), center));
+    std::vector<Contact> out;
+    s.queries.contacts(&probe, 0.0, out);
+    return out;
+  };
+  s.queries.begin_tick();
+  probe_at(kSunk);
+  probe_at(kSunk);
+  EXPECT_EQ(s.repeated(), 0);  // not asked: the probe's queries are not remembered
+  s.queries.remember_next_query(&probe);
+  const std::vector<Contact> first = probe_at(btVector3(0, 0.86, 0));
+  probe_at(btVector3(0, 0.87, 0));  // the next one only: this one is not kept
+  const std::vector<Contact> again = probe_at(btVector3(0, 0.86, 0));
+  EXPECT_EQ(s.repeated(), 1);
+  expect_same(first, again);
+  probe_at(btVector3(0, 0.87, 0));
+  EXPECT_EQ(s.repeated(), 1);
+  s.queries.end_tick();
+  s.queries.begin_tick();
+  probe_at(btVector3(0, 0.86, 0));  // a new tick remembers nothing
+  EXPECT_EQ(s.repeated(), 0);
+  s.queries.end_tick();
+}
+
+/// The bound the end-of-move check reads from the ground probe's query
+/// (move.cpp): a capsule grown by a ball of radius `inflation` and raised by
+/// `raise` < inflation overlaps each body at least inflation - raise more
+/// deeply than the capsule itself does, and one it does not overlap the
+/// capsule does not overlap either.
+TEST(ContactMemo, AProbeGrownByABallAndRaisedBoundsTheShapesOverlaps) {
+  Scene s;
+  constexpr double kInflation = 0.02;
+  constexpr double kRaise = 0.002;
+  btCapsuleShape probe_shape{0.3 + kInflation, 1.2};
+  btCollisionObject probe;
+  probe.setCollisionShape(&probe_shape);
+  s.move_crate(btVector3(0.6, 0.5, 0.2));
+  int overlapping = 0;
+  for (int i = 0; i < 400; ++i) {
+    // Around the crate's top edges and the floor: x, z across the crate's
+    // side, the feet from 5 cm into the floor to 5 cm above the crate.
+    const double x = 0.6 - 1.1 + 2.2 * ((i * 37) % 400) / 400.0;
+    const double z = 0.2 - 1.1 + 2.2 * ((i * 91) % 400) / 400.0;
+    const double feet = -0.05 + 1.1 * ((i * 53) % 400) / 400.0;
+    const btVector3 center(x, feet + 0.9, z);
+    const std::vector<Contact> real = s.contacts_at(center);
+    probe.setWorldTransform(btTransform(btQuaternion::getIdentity(), center + btVector3(0, kRaise, 0)));
+    std::vector<Contact> grown;
+    s.queries.contacts(&probe, 0.0, grown);
+    for (const Contact& c : real) {
+      if (c.distance >= 0.0) continue;
+      ++overlapping;
+      double probe_depth = -1.0;
+      for (const Contact& p : grown) {
+        if (p.object == c.object) probe_depth = std::max(probe_depth, -p.distance);
+      }
+      ASSERT_GE(probe_depth, -c.distance + kInflation - kRaise - 1e-12) << i;
+    }
+  }
+  EXPECT_GT(overlapping, 20);
 }
 
 }  // namespace

@@ -102,16 +102,61 @@ TEST(QueryRegion, VisitsWhatBulletsWalkVisitsInItsOrder) {
   EXPECT_GT(region.gathers(), 3);                    // and gathered again as the walk goes on
 }
 
-TEST(QueryRegion, SmallTreesAreWalkedByBullet) {
+TEST(QueryRegion, SmallTreesAreWalkedInBulletsOrder) {
+  // Below kMinLeaves no region is gathered: the tree is walked as Bullet
+  // walks it, node for node (both trees, second child first), which the
+  // visits and their order show; a body moved lands in the dynamic tree.
   BoxWorld w;
   for (size_t i = QueryRegion::kMinLeaves - 1; i < w.objects.size(); ++i) w.world.removeCollisionObject(w.objects[i].get());
   QueryRegion region;
-  Visits ours;
-  Visits bullets;
-  region.aabb_test(&w.broadphase, btVector3(0, -1, 0), btVector3(4, 1, 4), ours);
-  w.broadphase.aabbTest(btVector3(0, -1, 0), btVector3(4, 1, 4), bullets);
-  EXPECT_EQ(ours.seen, bullets.seen);
-  EXPECT_FALSE(ours.seen.empty());
+  std::mt19937_64 engine(5);
+  std::uniform_real_distribution<double> step(-0.3, 0.3);
+  btVector3 at(4, 0, 4);
+  int visited = 0;
+  for (int tick = 0; tick < 200; ++tick) {
+    const double dz = step(engine);
+    const double dy = step(engine);
+    const double dx = step(engine);
+    at += btVector3(dx + 0.1, dy * 0.2, dz + 0.05);
+    if (tick % 41 == 20) {
+      btCollisionObject& moved = *w.objects[tick % 100];
+      moved.getWorldTransform().setOrigin(at + btVector3(0, 0, 0.3));
+      w.world.updateSingleAabb(&moved);
+    }
+    const btVector3 half(0.5, 1.0, 0.5);
+    Visits ours;
+    Visits bullets;
+    region.aabb_test(&w.broadphase, at - half, at + half, ours);
+    w.broadphase.aabbTest(at - half, at + half, bullets);
+    ASSERT_EQ(ours.seen, bullets.seen) << "tick " << tick;
+    const double ray_z = step(engine);
+    const double ray_x = step(engine);
+    const btVector3 to = at + btVector3(ray_x * 4, -1.5, ray_z * 4);
+    RayVisits ray_ours(at, to);
+    RayVisits ray_bullets(at, to);
+    region.ray_test(&w.broadphase, at, to, ray_ours, -half, half);
+    w.broadphase.rayTest(at, to, ray_bullets, -half, half);
+    ASSERT_EQ(ray_ours.seen, ray_bullets.seen) << "tick " << tick;
+    visited += static_cast<int>(ours.seen.size() + ray_ours.seen.size());
+  }
+  EXPECT_GT(visited, 200);
+  EXPECT_EQ(region.gathers(), 0);
+}
+
+TEST(QueryRegion, WalkedAabbTestVisitsWhatBulletsVisitsAtAnySize) {
+  // aabb_test_walked (the clearance certificate's) never gathers a region,
+  // however many leaves the tree holds.
+  BoxWorld w;
+  QueryRegion region;
+  for (int i = 0; i < 50; ++i) {
+    const btVector3 at(1.3 * i, 0, 0.7 * i);
+    const btVector3 half(1.5, 1.0, 1.5);
+    Visits ours;
+    Visits bullets;
+    region.aabb_test_walked(&w.broadphase, at - half, at + half, ours);
+    w.broadphase.aabbTest(at - half, at + half, bullets);
+    ASSERT_EQ(ours.seen, bullets.seen) << i;
+  }
   EXPECT_EQ(region.gathers(), 0);
 }
 
