@@ -187,7 +187,9 @@ RunResult run_scenarios(const RunRequest& as_given) {
   const RunRequest& request = *with_file;
   result.warnings = plan->warnings;
   if (plan->invalid_count > 0) {
-    result.errors = plan->invalid + error_line(std::to_string(plan->invalid_count) + " invalid scenario" +
+    // With nothing valid to run, the errors alone say it all.
+    result.errors = plan->invalid;
+    if (!plan->loaded.empty()) result.errors += error_line(std::to_string(plan->invalid_count) + " invalid scenario" +
                                                (plan->invalid_count == 1 ? "" : "s") + " not run; ran the " +
                                                std::to_string(plan->loaded.size()) + " valid");
     result.exit_code = kExitInvalid;
