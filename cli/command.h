@@ -36,5 +36,6 @@ std::unique_ptr<Command> make_accept_command();
 std::unique_ptr<Command> make_reject_command();
 std::unique_ptr<Command> make_import_command();
 std::unique_ptr<Command> make_probe_command();
+std::unique_ptr<Command> make_map_command();
 
 }  // namespace stepslide::cli

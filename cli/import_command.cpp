@@ -20,15 +20,16 @@ class ImportCommand final : public Command {
     command->add_option("--scale", request_.scale, "metres per unit of the mesh file (default 1)");
     command->add_option("--up-axis", request_.up_axis, "the mesh file's up axis: y (glTF's) or z (default y)");
     command->add_option("--at", request_.at,
-                        "where to stand: X,Z drops the character from above the whole level, X,Y,Z from that "
-                        "point (default: above the largest walkable triangle)");
+                        "where to stand: X,Z on the lowest floor under that point with room to stand (the "
+                        "others are listed), X,Y,Z from that point (default: the largest floor, deepest inside it)");
     command->add_flag("--allow-outside", request_.allow_outside,
                       "let the level lie outside the scenario's directory");
     command->add_flag("--force", request_.force, "overwrite --out when it exists");
     command->footer(
         "The scenario references LEVEL_FILE by a path relative to itself (its triangles are never copied), has "
         "60 ticks and no input, and places the character \"on_floor\"; the spot is checked before anything is "
-        "written. Next: stepslide run, stepslide probe, stepslide bless.\n" +
+        "written. Prints the level's riser heights and the max_step_height they need. Next: stepslide map, "
+        "stepslide probe, stepslide run, stepslide bless.\n" +
         std::string(kExitCodes));
     return command;
   }

@@ -37,6 +37,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   // Bring a level in.
   commands.push_back(make_import_command());
   commands.push_back(make_probe_command());
+  commands.push_back(make_map_command());
   // Look for bugs.
   commands.push_back(make_fuzz_command());
   return commands;

@@ -13,8 +13,8 @@ class ProbeCommand final : public Command {
  public:
   CLI::App* add_to(CLI::App& app) override {
     CLI::App* command =
-        app.add_subcommand("probe", "List the floors under a point of a scenario's world, top to bottom.");
-    command->add_option("SCENARIO", request_.scenario, "scenario file")->required();
+        app.add_subcommand("probe", "List the floors under a point of a level or a scenario's world, top to bottom.");
+    command->add_option("LEVEL_OR_SCENARIO", request_.scenario, "a scenario, a level file or a mesh file")->required();
     command->add_option("--at", request_.at, "the point: X,Z")->required();
     command->add_flag("--allow-outside", request_.allow_outside,
                       "let level and mesh file paths leave the scenario's directory");

@@ -24,6 +24,9 @@ POSITION accessor and one uint32 index accessor per node, no materials, normals 
 Deterministic: the same BSP and options give the same bytes.
 
 Usage: q3bsp_to_glb.py MAP.bsp OUT.glb [--scale METRES_PER_UNIT] [--patch-steps N]
+The default scale is 0.032 m per unit, the one the project's levels use (levels/README.md);
+the game's own step (18 units) is then 0.58 m, so walks on such a level want
+max_step_height 0.6 (`stepslide import` and `stepslide map` report the risers they find).
 MAP.bsp may also name a map inside a game archive: PAK.pk3:maps/NAME.bsp (a .pk3 is a zip).
 """
 import argparse
@@ -191,7 +194,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bsp")
     parser.add_argument("out")
-    parser.add_argument("--scale", type=float, default=0.0254, help="metres per Quake unit")
+    parser.add_argument("--scale", type=float, default=0.032,
+                        help="metres per Quake unit (default 0.032: the 56-unit player box becomes 1.79 m, "
+                             "the character's height; 0.0254, an inch, makes doorways too low for it)")
     parser.add_argument("--patch-steps", type=int, default=4, help="subdivisions per patch piece side")
     args = parser.parse_args()
     archive, sep, member = args.bsp.partition(".pk3:")

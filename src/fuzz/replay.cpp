@@ -22,17 +22,23 @@ std::string replay_lines(const std::string& file, const InvariantReport& report)
 
 ReplayResult replay_scenarios(const std::vector<std::string>& files) {
   ReplayResult result;
+  std::size_t ok = 0, violating = 0, invalid = 0;
   for (const std::string& file : files) {
     const LoadResult load = load_scenario_file(file);
     if (!load.scenario) {
       result.errors += format_load_errors(load);
       result.any_invalid = true;
+      ++invalid;
       continue;
     }
     const InvariantReport report = check_invariants(*load.scenario);
     result.report += replay_lines(file, report);
     result.any_violation = result.any_violation || !report.ok();
+    ++(report.ok() ? ok : violating);
   }
+  result.report += "replayed " + std::to_string(files.size()) + (files.size() == 1 ? " file: " : " files: ") +
+                   std::to_string(ok) + " ok, " + std::to_string(violating) + " with violations, " +
+                   std::to_string(invalid) + " invalid\n";
   return result;
 }
 

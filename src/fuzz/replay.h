@@ -8,7 +8,9 @@
 namespace stepslide {
 
 struct ReplayResult {
-  std::string report;  ///< "ok FILE (N ticks)" or "VIOLATION FILE: kind at tick T: ..." lines
+  /// "ok FILE (N ticks)" or "VIOLATION FILE: kind at tick T: ..." lines, then
+  /// "replayed N files: K ok, V with violations, I invalid".
+  std::string report;
   std::string errors;  ///< load errors of invalid files, one per line
   bool any_invalid = false;
   bool any_violation = false;

@@ -104,13 +104,16 @@ TEST_F(Cli, RunOutTakesOneScenario) {
   EXPECT_EQ(run("run a.json --out x.csv --out-dir d").code, 2);
 }
 
-TEST_F(Cli, RunWritesNothingWhenAnyScenarioIsInvalid) {
+TEST_F(Cli, RunRunsTheValidScenariosAndNamesTheInvalidOnes) {
   write("a.json", floor_scenario(2));
   write("b.json", R"({"format": "stepslide/scenario@1", "ticks": -1})");
   const RunResult r = run("run a.json b.json");
   EXPECT_EQ(r.code, 2);
   EXPECT_CONTAINS(r.err, "b.json: /ticks");
-  EXPECT_FALSE(exists("out"));
+  EXPECT_CONTAINS(r.err, "error: 1 invalid scenario not run; ran the 1 valid\n");
+  EXPECT_CONTAINS(r.out, "a: 2 ticks, feet (");
+  EXPECT_TRUE(exists("out/a.csv"));
+  EXPECT_FALSE(exists("out/b.csv"));
 }
 
 TEST_F(Cli, RunFailedExpectationExitsOneButWritesTheTrajectory) {
@@ -122,13 +125,15 @@ TEST_F(Cli, RunFailedExpectationExitsOneButWritesTheTrajectory) {
   EXPECT_TRUE(exists("out/floor.csv"));
 }
 
-TEST_F(Cli, RunRefusesTwoScenariosWithOneName) {
+TEST_F(Cli, RunKeepsTheFoldersOfTwoScenariosWithOneName) {
   write("a/floor.json", floor_scenario(2));
   write("b/floor.json", floor_scenario(2));
   const RunResult r = run("run a b");
-  EXPECT_EQ(r.code, 2);
-  EXPECT_CONTAINS(r.err, "out/floor.csv");
-  EXPECT_FALSE(exists("out"));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_CONTAINS(r.out, " -> out/a/floor.csv\n");
+  EXPECT_CONTAINS(r.out, " -> out/b/floor.csv\n");
+  EXPECT_TRUE(exists("out/a/floor.csv"));
+  EXPECT_TRUE(exists("out/b/floor.csv"));
 }
 
 // ---------------------------------------------------------------------------

@@ -412,12 +412,13 @@ TEST_F(TempDir, CommandLineRunsReplaysAndRefusesBadArguments) {
   std::ofstream(dir_ / "wall.json") << kWallWorld;
   run = stepslide(dir_, "fuzz --replay wall.json");
   EXPECT_EQ(run.code, 0) << run.out << run.err;
-  EXPECT_EQ(run.out, "ok wall.json (60 ticks)\n");
+  EXPECT_EQ(run.out, "ok wall.json (60 ticks)\nreplayed 1 file: 1 ok, 0 with violations, 0 invalid\n");
 
   std::ofstream(dir_ / "bad.json") << R"({"format": "stepslide/scenario@1"})";
   run = stepslide(dir_, "fuzz --replay bad.json");
   EXPECT_EQ(run.code, 2);
   EXPECT_NE(run.err.find("bad.json: missing required key \"ticks\""), std::string::npos) << run.err;
+  EXPECT_EQ(run.out, "replayed 1 file: 0 ok, 0 with violations, 1 invalid\n");
 
   EXPECT_EQ(stepslide(dir_, "fuzz --count -1").code, 2);
   EXPECT_EQ(stepslide(dir_, "fuzz --max-ticks 10").code, 2);

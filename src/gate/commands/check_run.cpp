@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <system_error>
 
 #include "base/file_io.h"
@@ -9,6 +10,7 @@
 #include "gate/commands/project_settings.h"
 #include "gate/commands/report.h"
 #include "gate/core/check_scenarios.h"
+#include "gate/core/command_hint.h"
 #include "gate/core/command_inputs.h"
 #include "gate/core/discovery.h"
 #include "gate/core/filter.h"
@@ -191,18 +193,46 @@ int final_exit_code(const CheckRun& run) {
   return run.junit_error.empty() ? code : kExitInvalid;
 }
 
+/// Run from another folder, a check names its scenarios by paths outside the
+/// scenario root it was given by default. When they all lie in one project —
+/// under a folder named like the scenario root, with a golden root beside it
+/// that exists — they are checked against that project's goldens, as from
+/// its folder, instead of being called outside (and re-blessed).
+CheckRequest with_roots_found(CheckRequest request) {
+  namespace fs = std::filesystem;
+  const ProjectGiven& given = request.project.given;
+  if (given.scenario_root || given.golden_dir || request.paths.empty()) return request;
+  std::optional<Roots> found;
+  for (const std::string& path : request.paths) {
+    if (is_inside(path, request.scenario_root)) return request;
+    const Roots own = roots_of_their_own(path, {request.scenario_root, request.golden_dir});
+    std::error_code ec;
+    if (fs::path(own.scenario_root).filename() != fs::path(request.scenario_root).filename() ||
+        !fs::is_directory(own.golden_dir, ec)) {
+      return request;
+    }
+    if (found && (found->scenario_root != own.scenario_root || found->golden_dir != own.golden_dir)) return request;
+    found = own;
+  }
+  request.scenario_root = found->scenario_root;
+  request.golden_dir = found->golden_dir;
+  return request;
+}
+
 }  // namespace
 
 CheckRun run_check(const CheckRequest& as_given) {
   CheckRun run;
   const Expected<CheckRequest> with_file = with_project(as_given);
-  const Expected<CheckPlan> plan = with_file ? plan_check(*with_file) : refuse(with_file.error());
+  const Expected<CheckRequest> with_roots =
+      with_file ? Expected<CheckRequest>(with_roots_found(*with_file)) : with_file;
+  const Expected<CheckPlan> plan = with_roots ? plan_check(*with_roots) : refuse(with_roots.error());
   if (!plan) {
     run.errors = plan.error();
     run.exit_code = kExitInvalid;
     return run;
   }
-  const CheckRequest& request = *with_file;
+  const CheckRequest& request = *with_roots;
   const CheckListener& listener = request.listener;
   if (listener.on_start) listener.on_start(plan->mine);
   run.outcomes = check_scenarios(plan->mine, plan->options, request.jobs, listener.on_outcome);

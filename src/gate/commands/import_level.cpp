@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
+#include <tuple>
 
 #include "base/file_io.h"
 #include "base/format.h"
+#include "gate/commands/floor_survey.h"
 #include "gate/commands/point_option.h"
 #include "gate/core/text.h"
 #include "scenario/json/readable_json.h"
@@ -79,47 +82,143 @@ Json scenario_document(const ImportRequest& request, const Json& item, const Vec
   return doc;
 }
 
-/// Above the centroid of the largest walkable mesh triangle, or nullopt when
-/// the level has none.
-std::optional<Vec3> largest_walkable_triangle(const Scenario& scenario, World& world) {
-  const btVector3 up = to_bt(scenario.up).normalized();
-  const double cos_max_slope = std::cos(scenario.character.settings.max_slope_deg * kDegToRad);
-  double best_area = 0.0;
-  std::optional<btVector3> best;
-  for (const WorldBody& body : world.bodies()) {
-    const ShapeDef& shape = scenario.world[body.def_index].shape;
-    if (shape.type != ShapeType::Mesh) continue;
-    const btTransform pose = world.body_pose(body.def_index, 0);
-    for (const auto& t : shape.triangles) {
-      const btVector3 a = pose * to_bt(shape.vertices[t[0]]), b = pose * to_bt(shape.vertices[t[1]]),
-                      c = pose * to_bt(shape.vertices[t[2]]);
-      const btVector3 n = (b - a).cross(c - a);
-      const double area = 0.5 * n.length();
-      if (area <= best_area || n.dot(up) < cos_max_slope * n.length()) continue;
-      best_area = area;
-      best = (a + b + c) / 3.0;
-    }
-  }
-  if (!best) return std::nullopt;
-  const double lift = 2.0 * feet_to_center(character_shape_desc(scenario.character.shape)) + kDropClearance;
-  const btVector3 from = *best + up * lift;
-  return Vec3{from.x(), from.y(), from.z()};
+/// The spot chosen and why, for stdout.
+struct DropPoint {
+  Vec3 from{0, 0, 0};
+  std::string why;
+};
+
+/// Where the character's feet come to rest dropped from just above a floor at
+/// (x, y, z), or why it cannot stand there.
+Expected<Vec3> stand_on(const Scenario& scenario, World& world, double x, double y, double z) {
+  return drop_character(scenario, world, Vec3{x, y + kDropClearance, z});
 }
 
-Expected<Vec3> drop_point(const ImportRequest& request, const Scenario& scenario, World& world) {
-  using Result = Expected<Vec3>;
+/// --at X,Z: the walkable floors under the point, lowest first; the lowest with
+/// room to stand is taken.
+Expected<DropPoint> drop_at_column(const Scenario& scenario, World& world, double x, double z) {
+  using Result = Expected<DropPoint>;
+  std::vector<FloorHit> floors = floors_under(world, scenario, x, z);
+  std::reverse(floors.begin(), floors.end());
+  std::string listing = "floors under x=" + readable_number(x) + " z=" + readable_number(z) + ", lowest first:\n";
+  std::optional<DropPoint> chosen;
+  for (const FloorHit& floor : floors) {
+    const std::string y = readable_number(floor.point[1]);
+    listing += "  y " + y;
+    if (!floor.walkable) {
+      listing += "  too steep (" + readable_number(floor.slope_deg) + " deg)\n";
+      continue;
+    }
+    const Expected<Vec3> feet = stand_on(scenario, world, x, floor.point[1], z);
+    if (!feet) {
+      listing += "  no room: " + feet.error() + "\n";
+    } else if (chosen) {
+      listing += "  (--at " + readable_number(x) + "," + readable_number(std::round((floor.point[1] + kDropClearance) * 1000) / 1000) + "," +
+                 readable_number(z) + " to stand here)\n";
+    } else {
+      listing += "  chosen: the lowest walkable floor with room to stand\n";
+      chosen = DropPoint{Vec3{x, floor.point[1] + kDropClearance, z}, ""};
+    }
+  }
+  if (floors.empty()) listing += "  (none)\n";
+  if (!chosen) {
+    return Result::failure(error_line("--at " + readable_number(x) + "," + readable_number(z) +
+                                      ": no walkable floor with room to stand under that point") + listing);
+  }
+  chosen->why = listing;
+  return *chosen;
+}
+
+/// For each cell of `region` (in its order): how many cell steps it lies from
+/// the nearest cell outside the region.
+std::vector<int> depth_inside(const FloorSurvey& survey, const FloorRegion& region) {
+  std::vector<int> at(survey.floors.size(), -1);  // depth by cell; -1: not in the region
+  std::vector<std::int64_t> queue;
+  for (const auto& entry : region.cells) at[static_cast<std::size_t>(entry.first)] = 0;
+  auto inside = [&](int i, int j) {
+    return i >= 0 && j >= 0 && i < survey.nx && j < survey.nz && at[static_cast<std::size_t>(j) * survey.nx + i] >= 0;
+  };
+  const int steps[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+  for (const auto& entry : region.cells) {
+    const int i = static_cast<int>(entry.first % survey.nx), j = static_cast<int>(entry.first / survey.nx);
+    bool border = false;
+    for (const auto& st : steps) border = border || !inside(i + st[0], j + st[1]);
+    if (border) {
+      at[static_cast<std::size_t>(entry.first)] = 1;
+      queue.push_back(entry.first);
+    }
+  }
+  for (std::size_t q = 0; q < queue.size(); ++q) {
+    const int i = static_cast<int>(queue[q] % survey.nx), j = static_cast<int>(queue[q] / survey.nx);
+    for (const auto& st : steps) {
+      if (!inside(i + st[0], j + st[1])) continue;
+      const std::size_t n = static_cast<std::size_t>(j + st[1]) * survey.nx + i + st[0];
+      if (at[n] != 0) continue;
+      at[n] = at[static_cast<std::size_t>(queue[q])] + 1;
+      queue.push_back(static_cast<std::int64_t>(n));
+    }
+  }
+  std::vector<int> depth;
+  for (const auto& entry : region.cells) depth.push_back(at[static_cast<std::size_t>(entry.first)]);
+  return depth;
+}
+
+/// Without --at: the largest connected walkable floor, at its cell deepest
+/// inside it (farthest from its border; ties nearest its middle) where the
+/// character has room, else the next such cell, and so on.
+Expected<DropPoint> drop_on_largest_floor(const ImportRequest& request, const Scenario& scenario, World& world,
+                                          const FloorSurvey& survey) {
+  using Result = Expected<DropPoint>;
+  constexpr std::size_t kRegionsTried = 8, kCellsTried = 64;
+  const std::vector<FloorRegion> regions = floor_regions(survey);
+  for (std::size_t r = 0; r < regions.size() && r < kRegionsTried; ++r) {
+    const FloorRegion& region = regions[r];
+    double mx = 0.0, mz = 0.0, my = 0.0;
+    for (const auto& [cell, y] : region.cells) {
+      mx += survey.centre_x(static_cast<int>(cell % survey.nx));
+      mz += survey.centre_z(static_cast<int>(cell / survey.nx));
+      my += y;
+    }
+    const double n = static_cast<double>(region.cells.size());
+    mx /= n;
+    mz /= n;
+    my /= n;
+    // Deepest inside first: cells farthest (in steps) from the floor's border,
+    // then nearest its middle, so the character starts in the open.
+    const std::vector<int> depth = depth_inside(survey, region);
+    std::vector<std::tuple<int, double, std::size_t>> order;
+    for (std::size_t k = 0; k < region.cells.size(); ++k) {
+      const std::int64_t cell = region.cells[k].first;
+      const double dx = survey.centre_x(static_cast<int>(cell % survey.nx)) - mx;
+      const double dz = survey.centre_z(static_cast<int>(cell / survey.nx)) - mz;
+      order.emplace_back(-depth[k], dx * dx + dz * dz, k);
+    }
+    std::sort(order.begin(), order.end());
+    for (std::size_t k = 0; k < order.size() && k < kCellsTried; ++k) {
+      const auto& [cell, y] = region.cells[std::get<2>(order[k])];
+      const double x = survey.centre_x(static_cast<int>(cell % survey.nx));
+      const double z = survey.centre_z(static_cast<int>(cell / survey.nx));
+      if (!stand_on(scenario, world, x, y, z)) continue;
+      DropPoint point{Vec3{x, y + kDropClearance, z}, ""};
+      point.why = "spot: the largest walkable floor (" + readable_number(std::round(region.area * 10) / 10) +
+                  " m2 around y " + readable_number(std::round(my * 100) / 100) +
+                  ", of " + std::to_string(regions.size()) + " connected floors), deepest inside it with room to stand\n";
+      return point;
+    }
+  }
+  return Result::failure(error_line(request.level + ": no walkable floor with room to stand found; give --at X,Z"));
+}
+
+Expected<DropPoint> drop_point(const ImportRequest& request, const Scenario& scenario, World& world,
+                               const FloorSurvey& survey) {
+  using Result = Expected<DropPoint>;
   if (!request.at.empty()) {
     const Expected<PointOption> at = parse_point_option(request.at, true);
     if (!at) return Result::failure(at.error());
-    if (at->y) return Vec3{at->x, *at->y, at->z};
-    const double top = world_extent_along(world, scenario.up).first + 1.0;
-    return Vec3{at->x, top, at->z};
+    if (at->y) return DropPoint{Vec3{at->x, *at->y, at->z}, ""};
+    return drop_at_column(scenario, world, at->x, at->z);
   }
-  const std::optional<Vec3> spot = largest_walkable_triangle(scenario, world);
-  if (!spot) {
-    return Result::failure(error_line(request.level + ": no walkable mesh triangle to stand on; give --at X,Z"));
-  }
-  return *spot;
+  return drop_on_largest_floor(request, scenario, world, survey);
 }
 
 Status check_request(const ImportRequest& request) {
@@ -166,9 +265,10 @@ ImportResult import_level(const ImportRequest& request) {
   LoadResult world_only = load_scenario_text(provisional.dump(2), request.out, options);
   if (!world_only.scenario) return refused(format_load_errors(world_only));
   World world(*world_only.scenario);
-  const Expected<Vec3> from = drop_point(request, *world_only.scenario, world);
+  const FloorSurvey survey = survey_floors(world, *world_only.scenario);
+  const Expected<DropPoint> from = drop_point(request, *world_only.scenario, world, survey);
   if (!from) return refused(from.error());
-  const std::string text = readable_json(scenario_document(request, *item, *from)) + "\n";
+  const std::string text = readable_json(scenario_document(request, *item, from->from)) + "\n";
   const LoadResult final_load = load_scenario_text(text, request.out, options);
   if (!final_load.scenario) {
     return refused(format_load_errors(final_load) + "hint: choose the spot with --at X,Z (see stepslide probe)\n");
@@ -182,7 +282,16 @@ ImportResult import_level(const ImportRequest& request) {
   result.text = "wrote " + request.out + ": " + reference + ", character on_floor from (" + readable_number(asked[0]) +
                 ", " + readable_number(asked[1]) + ", " + readable_number(asked[2]) + ") to feet (" +
                 readable_number(feet[0]) + ", " + readable_number(feet[1]) + ", " + readable_number(feet[2]) + ")\n";
+  result.text += from->why;
   for (const std::string& note : final_load.notes) result.text += "note: " + note + "\n";
+  result.text += "risers (height jumps between walkable floors up to " + readable_number(kSurveyMaxRiser) +
+                 " m, in cell sides of " + readable_number(survey.pitch) + " m): " + riser_summary(survey) + "\n";
+  if (const std::optional<double> riser = common_riser_over_step(survey)) {
+    result.text += "hint: the level's most common riser above max_step_height " +
+                   readable_number(survey.max_step_height) + " m is " + readable_number(*riser) +
+                   " m; to climb it set character.settings.max_step_height to " +
+                   readable_number(std::ceil(*riser * 100.0 + 1.0) / 100.0) + " (stepslide map draws them)\n";
+  }
   return result;
 }
 

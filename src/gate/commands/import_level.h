@@ -15,7 +15,7 @@ struct ImportRequest {
   std::string out;            ///< the scenario file to write
   double scale = 1.0;         ///< mesh files only: metres per file unit
   std::string up_axis = "y";  ///< mesh files only: "y" or "z"
-  std::string at;             ///< "X,Z" or "X,Y,Z"; "" picks a spot
+  std::string at;             ///< "X,Z" or "X,Y,Z"; "" picks a spot on the largest floor
   bool allow_outside = false; ///< the level may lie outside the scenario's directory
   bool force = false;         ///< overwrite an existing `out`
 };
@@ -28,10 +28,13 @@ struct ImportResult {
 
 /// Writes `out`: format, a description, 60 ticks, no input, the level as body
 /// "level" (a mesh file) or as an include (a level file), and the character
-/// "on_floor" from above (X, Z) — from the top of the world, or from Y when
-/// given — or, without --at, from above the centroid of the largest walkable
-/// mesh triangle (the first of equal ones, in file order). The spawn is
-/// checked before anything is written; an existing file is kept unless `force`.
+/// "on_floor" from 0.1 m above a floor: without --at, the largest connected
+/// walkable floor of the level's survey (gate/commands/floor_survey.h) at its
+/// cell deepest inside with room to stand; with --at X,Z, the lowest walkable
+/// floor under (X, Z) with room (the others listed); with --at X,Y,Z, from
+/// that point. Reports the level's risers and the max_step_height they need.
+/// The spawn is checked before anything is written; an existing file is kept
+/// unless `force`.
 ImportResult import_level(const ImportRequest& request);
 
 }  // namespace stepslide

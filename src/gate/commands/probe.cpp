@@ -2,7 +2,7 @@
 
 #include "base/format.h"
 #include "gate/commands/point_option.h"
-#include "gate/core/scenario_file.h"
+#include "gate/commands/level_source.h"
 #include "scenario/load/floor_probe.h"
 #include "scenario/load/world.h"
 
@@ -32,13 +32,13 @@ ProbeResult probe_scenario_file(const ProbeRequest& request) {
   }
   LoadOptions options;
   options.allow_outside = request.allow_outside;
-  const LoadedScenario loaded = load_scenario_keeping_bytes(request.scenario, options);
-  if (!loaded.valid()) {
-    result.errors = format_load_errors(loaded.load);
+  const LoadResult loaded = load_level_or_scenario(request.scenario, options);
+  if (!loaded.scenario) {
+    result.errors = format_load_errors(loaded);
     result.exit_code = kExitInvalid;
     return result;
   }
-  const Scenario& scenario = *loaded.load.scenario;
+  const Scenario& scenario = *loaded.scenario;
   World world(scenario);
   const std::vector<FloorHit> floors = floors_under(world, scenario, at->x, at->z);
   result.text = "floors under x=" + readable_number(at->x) + " z=" + readable_number(at->z) + " in " +

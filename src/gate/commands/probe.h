@@ -9,7 +9,7 @@
 namespace stepslide {
 
 struct ProbeRequest {
-  std::string scenario;  ///< the scenario file
+  std::string scenario;  ///< the scenario file, or a level or mesh file (gate/commands/level_source.h)
   std::string at;        ///< "X,Z"
   bool allow_outside = false;
 };

@@ -22,24 +22,57 @@ namespace {
 /// The scenarios to run, where each one's CSV goes, and how to simulate.
 struct RunPlan {
   std::string warnings;  ///< filters that matched nothing
-  std::vector<LoadedScenario> loaded;
+  std::vector<LoadedScenario> loaded;  ///< the valid scenarios, in order
   std::vector<std::string> outputs;  ///< one per scenario; "-" is stdout
+  /// The invalid scenarios' errors: they are reported and not run, the valid ones run.
+  std::string invalid;
+  std::size_t invalid_count = 0;
   SimulationOptions simulation;
 };
 
-std::string output_for(const RunRequest& request, const LoadedScenario& scenario) {
+std::string output_for(const RunRequest& request, const LoadedScenario& scenario, const std::string& folder) {
   if (!request.out.empty()) return request.out;
-  return (std::filesystem::path(request.out_dir) / output_file_name(scenario.load.scenario->name))
+  return (std::filesystem::path(request.out_dir) / folder / output_file_name(scenario.load.scenario->name))
       .lexically_normal()
       .generic_string();
 }
 
-/// Where each scenario writes; refused when two would write the same file.
+/// The folder all of `paths` lie in (lexically, from their absolute forms).
+std::filesystem::path common_folder(const std::vector<std::filesystem::path>& paths) {
+  std::filesystem::path common = paths.front();
+  for (const auto& p : paths) {
+    std::filesystem::path shared;
+    auto a = common.begin(), b = p.begin();
+    for (; a != common.end() && b != p.end() && *a == *b; ++a, ++b) shared /= *a;
+    common = shared;
+  }
+  return common;
+}
+
+/// Where each scenario writes. With --out-dir, scenarios that share a name
+/// keep the folders they lie in under their common folder, so each gets its
+/// own file; refused when two would still write the same file.
 Expected<std::vector<std::string>> run_outputs(const RunRequest& request, const std::vector<LoadedScenario>& loaded) {
+  namespace fs = std::filesystem;
+  std::map<std::string, std::vector<std::size_t>> by_name;
+  for (std::size_t i = 0; i < loaded.size(); ++i) by_name[output_file_name(loaded[i].load.scenario->name)].push_back(i);
+  std::vector<std::string> folders(loaded.size());
+  if (request.out.empty()) {
+    for (const auto& [name, indices] : by_name) {
+      if (indices.size() < 2) continue;
+      std::vector<fs::path> dirs;
+      for (std::size_t i : indices) dirs.push_back(fs::absolute(loaded[i].path).lexically_normal().parent_path());
+      const fs::path common = common_folder(dirs);
+      for (std::size_t k = 0; k < indices.size(); ++k) {
+        folders[indices[k]] = dirs[k].lexically_relative(common).generic_string();
+      }
+    }
+  }
   std::vector<std::string> outputs;
   std::map<std::string, std::string> owner;
-  for (const LoadedScenario& scenario : loaded) {
-    const std::string output = output_for(request, scenario);
+  for (std::size_t i = 0; i < loaded.size(); ++i) {
+    const LoadedScenario& scenario = loaded[i];
+    const std::string output = output_for(request, scenario, folders[i]);
     const auto [it, inserted] = owner.emplace(output, scenario.path);
     if (!inserted) {
       return Expected<std::vector<std::string>>::failure(
@@ -74,15 +107,23 @@ Expected<RunPlan> plan_run(const RunRequest& request) {
     return Result::failure(error_line("--out takes exactly one scenario, got " + std::to_string(files->files.size()) +
                                       "; use --out-dir for several"));
   }
-  Expected<std::vector<LoadedScenario>> loaded = load_all(files->files);
-  if (!loaded) return Result::failure(loaded.error());
-  Expected<std::vector<std::string>> outputs = run_outputs(request, *loaded);
+  std::vector<LoadedScenario> loaded;
+  for (const std::string& file : files->files) {
+    LoadedScenario scenario = load_scenario_keeping_bytes(file);
+    if (scenario.valid()) {
+      loaded.push_back(std::move(scenario));
+    } else {
+      plan.invalid += format_load_errors(scenario.load);
+      ++plan.invalid_count;
+    }
+  }
+  Expected<std::vector<std::string>> outputs = run_outputs(request, loaded);
   if (!outputs) return Result::failure(outputs.error());
   for (const std::string& output : *outputs) {
     if (output == "-") continue;
     if (const Status apart = not_an_input(output, files->files); !apart) return Result::failure(error_line(apart.error()));
   }
-  plan.loaded = loaded.take();
+  plan.loaded = std::move(loaded);
   plan.outputs = outputs.take();
   return plan;
 }
@@ -145,6 +186,14 @@ RunResult run_scenarios(const RunRequest& as_given) {
   }
   const RunRequest& request = *with_file;
   result.warnings = plan->warnings;
+  if (plan->invalid_count > 0) {
+    // With nothing valid to run, the errors alone say it all.
+    result.errors = plan->invalid;
+    if (!plan->loaded.empty()) result.errors += error_line(std::to_string(plan->invalid_count) + " invalid scenario" +
+                                               (plan->invalid_count == 1 ? "" : "s") + " not run; ran the " +
+                                               std::to_string(plan->loaded.size()) + " valid");
+    result.exit_code = kExitInvalid;
+  }
   for (std::size_t i = 0; i < plan->loaded.size(); ++i) {
     result.items.push_back(run_one(plan->loaded[i], plan->outputs[i], *plan, request));
     const RunItem& item = result.items.back();

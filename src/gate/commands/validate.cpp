@@ -1,5 +1,7 @@
 #include "gate/commands/validate.h"
 
+#include <set>
+
 #include "gate/core/command_inputs.h"
 #include "gate/core/scenario_file.h"
 
@@ -13,10 +15,17 @@ ValidateResult validate_scenarios(const std::vector<std::string>& paths, const L
     result.exit_code = kExitInvalid;
     return result;
   }
+  std::set<std::string> noted;  // a level many scenarios include is described once
   for (const std::string& file : *files) {
     const LoadedScenario loaded = load_scenario_keeping_bytes(file, options);
     std::string notes;
-    for (const std::string& note : loaded.load.notes) notes += "note: " + note + "\n";
+    for (const std::string& note : loaded.load.notes) {
+      // "walk.json: levels/house.json#/world/0/shape/file: ...": the same after the scenario's name.
+      const std::size_t colon = note.find(": ");
+      if (noted.insert(colon == std::string::npos ? note : note.substr(colon + 2)).second) {
+        notes += "note: " + note + "\n";
+      }
+    }
     result.files.push_back({file, loaded.valid(), format_load_errors(loaded.load), notes});
     if (!loaded.valid()) result.exit_code = kExitInvalid;
   }

@@ -14,7 +14,8 @@ struct ValidatedFile {
   bool valid = true;
   std::string errors;  ///< "FILE: /json/path: message" lines; "" when valid
   /// "note: FILE: /world/2/shape/file: levels/house.glb: 1204 triangles ..." lines:
-  /// what loading the mesh files did (LoadResult::notes); "" when none.
+  /// what loading the mesh files did (LoadResult::notes), each note once per
+  /// call (a level many scenarios include is described with the first); "" when none.
   std::string notes;
 };
 

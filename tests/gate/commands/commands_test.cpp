@@ -274,16 +274,34 @@ TEST_F(GateCommands, RunWritesEachScenarioAndSummarisesIt) {
   EXPECT_EQ(to_stdout.items[0].csv, read("out/a.csv"));
 }
 
-TEST_F(GateCommands, RunRefusesTwoScenariosWritingOneFile) {
+TEST_F(GateCommands, RunKeepsTheFoldersOfScenariosThatShareAName) {
   write("one/a.json", floor_json(3));
   write("two/a.json", floor_json(3));
+  write("two/b.json", floor_json(3));
   RunRequest request;
   request.scenarios = {"one", "two"};
   const RunResult result = run_scenarios(request);
+  EXPECT_EQ(result.exit_code, kExitOk) << result.errors;
+  EXPECT_TRUE(fs::exists("out/one/a.csv"));
+  EXPECT_TRUE(fs::exists("out/two/a.csv"));
+  EXPECT_TRUE(fs::exists("out/b.csv")) << "a name of its own stays at the top";
+}
+
+TEST_F(GateCommands, RunRunsTheValidScenariosAndReportsTheInvalidOnes) {
+  write("scenarios/a.json", floor_json(3));
+  write("scenarios/b.json", R"({"format": "stepslide/scenario@1"})");
+  write("scenarios/c.json", floor_json(3));
+  RunRequest request;
+  request.scenarios = {"scenarios"};
+  const RunResult result = run_scenarios(request);
   EXPECT_EQ(result.exit_code, kExitInvalid);
-  EXPECT_EQ(result.errors, "error: one/a.json and two/a.json would both write out/a.csv (they have the same name; "
-                           "rename one, or run them separately with --out)\n");
-  EXPECT_FALSE(fs::exists("out"));
+  ASSERT_EQ(result.items.size(), 2u);
+  EXPECT_EQ(result.items[0].scenario, "scenarios/a.json");
+  EXPECT_EQ(result.items[1].scenario, "scenarios/c.json");
+  EXPECT_TRUE(fs::exists("out/a.csv"));
+  EXPECT_TRUE(fs::exists("out/c.csv"));
+  EXPECT_EQ(result.errors.rfind("scenarios/b.json: ", 0), 0u) << result.errors;
+  EXPECT_CONTAINS(result.errors, "error: 1 invalid scenario not run; ran the 2 valid\n");
 }
 
 TEST_F(GateCommands, CompareFilesSaysWhetherTwoTrajectoriesMatch) {

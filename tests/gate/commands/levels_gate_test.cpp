@@ -124,9 +124,7 @@ TEST_F(LevelsGate, ValidateSkipsLevelFilesInDirectoriesAndPrintsMeshNotes) {
             "ok scenarios/house/walk_a.json\n"
             "note: scenarios/house/walk_a.json: levels/house.json#/world/0/shape/file: levels/house.glb: 4 triangles "
             "in 2 nodes; dropped 0 degenerate, 0 duplicate; 12 corners welded to 8 vertices\n"
-            "ok scenarios/house/walk_b.json\n"
-            "note: scenarios/house/walk_b.json: levels/house.json#/world/0/shape/file: levels/house.glb: 4 triangles "
-            "in 2 nodes; dropped 0 degenerate, 0 duplicate; 12 corners welded to 8 vertices\n");
+            "ok scenarios/house/walk_b.json\n");  // the level both include is described once
   // Named explicitly, a level file is loaded as a scenario and says what it is.
   const RunResult level = run("validate scenarios/house/levels/house.json");
   EXPECT_EQ(level.code, 2);
@@ -139,12 +137,15 @@ TEST_F(LevelsGate, ImportWritesAScenarioThatReferencesTheLevelAndRunsIt) {
   write("levels/house.glb", make_glb({quad_node("Ground", 20.0f), upper}));
   RunResult r = run("import levels/house.glb --out walk.json");
   ASSERT_EQ(r.code, 0) << r.err;
-  // The largest walkable triangle is one of the ground's; the character drops onto it from its
-  // height (1.8 m) and 0.1 m above its centroid.
+  // The largest connected floor is the ground; the character drops from 0.1 m above its cell
+  // deepest inside it (of four equally deep, the nearest its middle, then the first row by row).
   EXPECT_EQ(r.out,
-            "wrote walk.json: levels/house.glb, character on_floor from (-3.333, 1.9, 3.333) to feet (-3.333, 0, 3.333)\n"
+            "wrote walk.json: levels/house.glb, character on_floor from (-0.125, 0.1, -0.125) to feet (-0.125, 0, -0.125)\n"
+            "spot: the largest walkable floor (400 m2 around y 0, of 2 connected floors), deepest inside it with room "
+            "to stand\n"
             "note: walk.json: /world/0/shape/file: levels/house.glb: 4 triangles in 2 nodes; dropped 0 degenerate, "
-            "0 duplicate; 12 corners welded to 8 vertices\n");
+            "0 duplicate; 12 corners welded to 8 vertices\n"
+            "risers (height jumps between walkable floors up to 1 m, in cell sides of 0.25 m): none\n");
   EXPECT_EQ(read("walk.json"),
             "{\n"
             "  \"format\": \"stepslide/scenario@1\",\n"
@@ -152,7 +153,7 @@ TEST_F(LevelsGate, ImportWritesAScenarioThatReferencesTheLevelAndRunsIt) {
             "placed.\",\n"
             "  \"ticks\": 60,\n"
             "  \"character\": {\n"
-            "    \"position\": [-3.333, 1.9, 3.333],\n"
+            "    \"position\": [-0.125, 0.1, -0.125],\n"
             "    \"place\": \"on_floor\"\n"
             "  },\n"
             "  \"world\": [\n"
@@ -167,9 +168,9 @@ TEST_F(LevelsGate, ImportWritesAScenarioThatReferencesTheLevelAndRunsIt) {
             "}\n");
   r = run("run walk.json --out walk.csv");
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_CONTAINS(r.out, "walk: 60 ticks, feet (-3.333, 0, 3.333), grounded 1");
+  EXPECT_CONTAINS(r.out, "walk: 60 ticks, feet (-0.125, 0, -0.125), grounded 1");
 
-  // --at X,Z drops from above the whole level: onto the upper floor.
+  // --at X,Z: the lowest floor under the point with room; at x 20 only the upper one.
   r = run("import levels/house.glb --out upper.json --at 20,0");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_CONTAINS(r.out, "to feet (20, 3, 0)");
@@ -259,9 +260,14 @@ TEST_F(LevelsGate, ReadmeWalkthroughOnTheCourtyard) {
   RunResult r = run("import scenarios/courtyard/courtyard.glb --out scenarios/courtyard/curb.json --at 0,2");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out,
-            "wrote scenarios/courtyard/curb.json: courtyard.glb, character on_floor from (0, 1.4, 2) to feet (0, 0, 2)\n"
+            "wrote scenarios/courtyard/curb.json: courtyard.glb, character on_floor from (0, 0.1, 2) to feet (0, 0, 2)\n"
+            "floors under x=0 z=2, lowest first:\n"
+            "  y 0  chosen: the lowest walkable floor with room to stand\n"
             "note: scenarios/courtyard/curb.json: /world/0/shape/file: courtyard.glb: 14 triangles in 2 nodes; "
-            "dropped 0 degenerate, 0 duplicate; 42 corners welded to 12 vertices\n");
+            "dropped 0 degenerate, 0 duplicate; 42 corners welded to 12 vertices\n"
+            "risers (height jumps between walkable floors up to 1 m, in cell sides of 0.25 m): 0.4 m x40\n"
+            "hint: the level's most common riser above max_step_height 0.35 m is 0.4 m; to climb it set "
+            "character.settings.max_step_height to 0.41 (stepslide map draws them)\n");
   std::string scenario = read("scenarios/courtyard/curb.json");
   scenario.replace(scenario.find("\"ticks\": 60,"), 12, "\"ticks\": 120,\n  \"input\": [{\"tick\": 0, \"move\": [0, 1]}],");
   write("scenarios/courtyard/curb.json", scenario);
@@ -288,6 +294,121 @@ TEST_F(LevelsGate, ReadmeWalkthroughOnTheCourtyard) {
   EXPECT_EQ(r.code, 1);
   EXPECT_CONTAINS(r.out, "note: courtyard.glb changed since the golden was blessed (fnv1a64:6c0c4b8d17710fdd, now fnv1a64:");
   EXPECT_CONTAINS(r.out, "first divergence at tick 48, column y");
+}
+
+TEST_F(LevelsGate, MapDrawsTheFloorsTheirEdgesAndTheRisersOfALevelFile) {
+  write_project();  // ground at 0 (20 x 20 m), an upper floor at 3 (4 x 4 m) over it
+  RunResult r = run("map scenarios/house/levels/house.json -o house.svg --pitch 0.5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "wrote house.svg: 40 x 40 cells of 0.5 m");
+  EXPECT_CONTAINS(r.out, "heights, to the cm, with 1 m2 or more): y 0: 400 m2; y 3: 16 m2\n");
+  EXPECT_CONTAINS(r.out, "risers (height jumps between walkable floors up to 1 m, in cell sides): none\n");
+  const std::string svg = read("house.svg");
+  EXPECT_CONTAINS(svg, "<g id=\"floors\"");
+  EXPECT_CONTAINS(svg, "<g class=\"upper\" opacity=\"0.55\"");  // the upper floor over the ground shows it through
+  EXPECT_CONTAINS(svg, "<g id=\"edges\"");
+  // --below leaves the upper floor out.
+  r = run("map scenarios/house/levels/house.json -o low.svg --pitch 0.5 --below 1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "with 1 m2 or more): y 0: 400 m2\n");
+  EXPECT_EQ(read("low.svg").find("class=\"upper\""), std::string::npos);
+  // A scenario marks its start; probe reads the level file directly.
+  r = run("map scenarios/house/walk_a.json -o walk.svg --pitch 0.5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_CONTAINS(read("walk.svg"), ">start (6, 0)</text>");
+  r = run("probe scenarios/house/levels/house.json --at 0,0");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "  y 3  normal (0, 1, 0)  slope 0 deg  walkable  body house/Upper\n"
+                         "  y 0  normal (0, 1, 0)  slope 0 deg  walkable  body house/Ground\n");
+  EXPECT_EQ(run("map missing.json").code, 2);
+}
+
+TEST_F(LevelsGate, ImportAtXZListsTheFloorsAndTakesTheLowestWithRoom) {
+  write_project();
+  RunResult r = run("import scenarios/house/levels/house.json --out scenarios/house/here.json --at 1,1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "to feet (1, 0, 1)\n"
+                         "floors under x=1 z=1, lowest first:\n"
+                         "  y 0  chosen: the lowest walkable floor with room to stand\n"
+                         "  y 3  (--at 1,3.1,1 to stand here)\n");
+}
+
+/// The newcomer's journey on the repository's own level, as a person would
+/// take it: import the level, read its map, write a move_to walk between
+/// two floor points the map shows, bless it, check it, plot it.
+TEST_F(LevelsGate, NewcomersJourneyOnOaDm3) {
+  const fs::path level = fs::path(STEPSLIDE_SOURCE_DIR) / "scenarios/levels/oa_dm3/level";
+  fs::create_directories(path("scenarios/oa"));
+  fs::copy(level, path("scenarios/oa/level"), fs::copy_options::recursive);
+
+  // import needs no help: it finds a floor, not the roof, and names the level's risers.
+  RunResult r = run("import scenarios/oa/level/level.json --out scenarios/oa/start.json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "to feet (-17.226, -1.28, -15.852)\n");
+  EXPECT_CONTAINS(r.out, "spot: the largest walkable floor (919.9 m2 around y -1.28");
+  EXPECT_CONTAINS(r.out, "risers (height jumps between walkable floors up to 1 m, in cell sides of 0.25 m): 0.512 m x");
+  EXPECT_CONTAINS(r.out, "to climb it set character.settings.max_step_height to 0.53");
+  EXPECT_EQ(run("run scenarios/oa/start.json --out start.csv").code, 0);
+
+  // The map holds the level's floors: several distinct heights over large areas.
+  r = run("map scenarios/oa/level/level.json -o oa.svg");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::size_t list = r.out.find("floors (walkable");
+  ASSERT_NE(list, std::string::npos) << r.out;
+  const std::string floors = r.out.substr(list, r.out.find('\n', list) - list);
+  std::size_t heights = 0;
+  for (std::size_t at = floors.find(" m2"); at != std::string::npos; at = floors.find(" m2", at + 1)) ++heights;
+  EXPECT_GE(heights, 8u) << floors;
+  EXPECT_CONTAINS(floors, "y -1.28: ");  // the floor import stood on
+  EXPECT_CONTAINS(floors, "y 1.02: ");
+  EXPECT_CONTAINS(floors, "y -13.31: ");
+  const std::string svg = read("oa.svg");
+  EXPECT_CONTAINS(svg, "<g id=\"risers\"");
+  EXPECT_CONTAINS(svg, ">0.512</text>");
+
+  // A move_to walk from the import's spot to a point 4 m north on the same floor.
+  write("scenarios/oa/walk.json", R"({
+  "format": "stepslide/scenario@1",
+  "description": "A newcomer's first walk: from where import stood the character, 4 m north on the same floor.",
+  "ticks": 180,
+  "character": {"position": [-17.226, -1.18, -15.852], "place": "on_floor"},
+  "world": [{"include": "level/level.json"}],
+  "input": [{"tick": 0, "move_to": [-17.226, -11.852]}],
+  "expect": [
+    {"reaches": [-17.226, -1.28, -11.852], "within": 0.3, "by_tick": 150},
+    {"ticks": [0, "end"], "grounded": true}
+  ]
+})");
+  for (const char* point : {"-17.226,-15.852", "-17.226,-11.852"}) {
+    r = run(std::string("probe scenarios/oa/level/level.json --at ") + point);
+    EXPECT_CONTAINS(r.out, "  y -1.28  normal (0, 1, 0)  slope 0 deg  walkable  body oa_dm3\n");
+  }
+  r = run("map scenarios/oa/walk.json -o walk.svg");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_CONTAINS(read("walk.svg"), ">start (-17.23, -15.85)</text>");
+  EXPECT_CONTAINS(read("walk.svg"), ">target 1 (-17.23, -11.85)</text>");
+  r = run("bless scenarios/oa/walk.json");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  r = run("check scenarios/oa/walk.json");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_CONTAINS(r.out, "1 passed, 0 failed");
+  r = run("plot scenarios/oa/walk.json --out walk_plot.svg");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(exists("walk_plot.svg"));
+}
+
+TEST_F(LevelsGate, CheckFromAnotherFolderFindsTheProjectsGoldens) {
+  write_project();
+  fs::create_directories(path("proj"));
+  fs::rename(path("scenarios"), path("proj/scenarios"));
+  RunResult r = run("bless --scenario-root proj/scenarios --golden-dir proj/golden");
+  ASSERT_EQ(r.code, 0) << r.err;
+  // From the folder above the project: the scenarios lie outside ./scenarios,
+  // but proj/scenarios has its goldens beside it in proj/golden.
+  r = run("check proj/scenarios/house/walk_a.json");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_CONTAINS(r.out, "1 passed, 0 failed");
+  EXPECT_EQ(r.out.find("outside the scenario root"), std::string::npos) << r.out;
 }
 
 }  // namespace
