@@ -1,6 +1,8 @@
 #include "base/portable_math.h"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace stepslide::portable {
@@ -27,6 +29,24 @@ constexpr double kDegToRadLo = 2.9486522708701687e-19;
 constexpr double kLn2Hi = 0.6931471803691238;
 constexpr double kLn2Lo = 1.9082149292705877e-10;
 constexpr double kInvLn2 = 1.4426950408889634;
+
+/// `v` rounded to the nearest integer, ties to even, for |v| < 2^51: what
+/// std::nearbyint gives in the default rounding mode, without a call (the
+/// sum's rounding does it; no flag of this build reassociates it away).
+double nearest_integer(double v) {
+  constexpr double kShift = 6755399441055744.0;  // 1.5 * 2^52
+  return (v + kShift) - kShift;
+}
+
+/// `value` times 2^k, exact while the result stays normal: a multiplication
+/// by 2^k built from its bits where that is safe, std::ldexp elsewhere.
+double times_power_of_two(double value, int k) {
+  if (k < -1020 || k > 1020) return std::ldexp(value, k);
+  const std::uint64_t bits = static_cast<std::uint64_t>(k + 1023) << 52;
+  double scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  return value * scale;
+}
 
 /// Taylor terms 1/n! with alternating signs, Horner form, for |r| <= pi/4
 /// (the first term left out is below 1e-22 of the result).
@@ -67,7 +87,7 @@ int reduce_half_pi(double x, double* r) {
     return 0;
   }
   if (!(std::fabs(x) < 1.6e6)) x = std::fmod(x, kTwoPi);  // exact, against a double 2 pi
-  const double k = std::nearbyint(x * kTwoOverPi);
+  const double k = nearest_integer(x * kTwoOverPi);
   *r = (((x - k * kHalfPi1) - k * kHalfPi2) - k * kHalfPi3) - k * kHalfPi4;
   const long long n = static_cast<long long>(k);
   return static_cast<int>(((n % 4) + 4) % 4);
@@ -146,7 +166,7 @@ void sin_cos_degrees(double deg, double* sine, double* cosine) {
     return;
   }
   const double turn = std::fmod(deg, 360.0);  // exact
-  const double q = std::nearbyint(turn / 90.0);
+  const double q = nearest_integer(turn / 90.0);
   const double rest = turn - 90.0 * q;  // exact: |turn| < 360 and the result is within 45 of it
   const int quadrant = static_cast<int>(((static_cast<long long>(q) % 4) + 4) % 4);
   if (std::fabs(rest) == 45.0) {
@@ -204,7 +224,7 @@ double exp(double x) {
   if (std::isnan(x)) return x;
   if (x > 709.782712893384) return std::numeric_limits<double>::infinity();
   if (x < -745.1332191019412) return 0.0;
-  const double k = std::nearbyint(x * kInvLn2);
+  const double k = nearest_integer(x * kInvLn2);
   const double r = (x - k * kLn2Hi) - k * kLn2Lo;
   // e^r - 1 for |r| <= ln2/2: Taylor terms to r^14 (the next is below 1e-18).
   const double p =
@@ -222,7 +242,7 @@ double exp(double x) {
                                                             r * (1.0 / 479001600.0 +
                                                                  r * (1.0 / 6227020800.0 +
                                                                       r * (1.0 / 87178291200.0)))))))))))));
-  return std::ldexp(1.0 + p, static_cast<int>(k));
+  return times_power_of_two(1.0 + p, static_cast<int>(k));
 }
 
 double hypot(double x, double y) { return std::sqrt(x * x + y * y); }
