@@ -47,6 +47,10 @@ class CheckCommand final : public Command {
                     "also run every scenario twice in this process (the second pass in reverse order) and report "
                     "any difference as NONDETERMINISTIC, apart from regressions, before the closing line; exit 1 if "
                     "any");
+    check->add_flag("--hash", request_.hash,
+                    "also print each run's determinism hash, 'hash fnv1a64:<16 hex digits> <scenario>' (64-bit "
+                    "FNV-1a over its CSV without the # lines), then the suite's, 'hash fnv1a64:<hex> suite of N "
+                    "scenarios', before the closing line: two machines compare a whole suite by one line");
     check->add_option("--perturb", request_.perturb,
                       "also run every scenario N more times, each with the spawn point and every moving body's "
                       "path shifted by +-SIZE m per axis (deterministic: run k is the same shift everywhere), and "
@@ -152,6 +156,7 @@ class CheckCommand final : public Command {
       for (const PerturbOutcome& o : run.perturb) std::cout << o.report;
       std::cout << run.perturb_summary;
     }
+    std::cout << run.hashes;
     std::cout << std::flush;
     std::cerr << run.build_note;
     std::cout << closing_line(run.outcomes) << "\n" << std::flush;

@@ -31,6 +31,10 @@ class RunCommand final : public Command {
     run->add_option("--repeat", request_.repeat, "with --stats: runs of each scenario to time")
         ->capture_default_str()
         ->needs(stats);
+    run->add_flag("--hash", request_.hash,
+                  "also print each run's determinism hash after its summary, 'hash fnv1a64:<16 hex digits> "
+                  "<scenario>' (64-bit FNV-1a over its CSV without the # lines), and the suite's last, 'hash "
+                  "fnv1a64:<hex> suite of N scenarios', as check --hash does");
     add_filter_option(run, &request_.filters);
     run->footer(
         "Every scenario is validated before anything is written: if one is invalid, its errors are printed and "
@@ -54,6 +58,7 @@ class RunCommand final : public Command {
       (to_stdout ? std::cerr : std::cout) << item.report << std::flush;
     };
     const RunResult result = run_scenarios(request_);
+    (to_stdout ? std::cerr : std::cout) << result.suite_hash << std::flush;
     std::cerr << result.errors << result.warnings;
     return result.exit_code;
   }

@@ -22,21 +22,32 @@
 # (`check -j 2` prints nothing and never ends; `-j 1`, with no thread, runs).
 # `qemu -strace` shows the mix.
 #
-# Usage: tools/arm64-gate.sh [--tests] [-- CHECK_OPTIONS...]
+# Usage: tools/arm64-gate.sh [--exact] [--tests] [-- CHECK_OPTIONS...]
+#   --exact   the verdict (exit status) is the --exact run's and the hash
+#             comparison's instead of the default tolerances' (which then
+#             is not run)
 #   --tests   also build the unit tests and run them under qemu (slow); the
 #             tests that start the stepslide binary start it through qemu too
 #             (tests/CMakeLists.txt), so no binfmt_misc is needed
 # JOBS (default 2) sets the build's and the check's parallelism.
+#
+# Determinism hashes (docs/format.md §3.2 "--hash"): the --exact run prints
+# one hash per scenario and one for the suite, and they are compared with
+# the reference: the hash lines in the file HASHES when set (`check --hash`
+# output from any other machine), else those of this machine's own build,
+# build/stepslide, when it exists. Every differing scenario is named.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 run_tests=0
+exact_verdict=0
 check_options=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --tests) run_tests=1 ;;
+    --exact) exact_verdict=1 ;;
     --) shift; check_options=("$@"); break ;;
-    *) echo "arm64-gate: unknown option '$1' (usage: tools/arm64-gate.sh [--tests] [-- CHECK_OPTIONS...])" >&2; exit 2 ;;
+    *) echo "arm64-gate: unknown option '$1' (usage: tools/arm64-gate.sh [--exact] [--tests] [-- CHECK_OPTIONS...])" >&2; exit 2 ;;
   esac
   shift
 done
@@ -80,17 +91,45 @@ on_arm64 "$binary" --version
 work=$(mktemp -d "${TMPDIR:-/tmp}/stepslide-arm64.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
+default_time=0
+gate=0
+if [[ $exact_verdict == 0 ]]; then
+  start=$(seconds)
+  set +e
+  on_arm64 "$binary" check -j "$jobs" --update no --color never "${check_options[@]}" >"$work/default.txt" 2>"$work/default.err"
+  gate=$?
+  set -e
+  default_time=$(elapsed "$start")
+fi
 start=$(seconds)
 set +e
-on_arm64 "$binary" check -j "$jobs" --update no --color never "${check_options[@]}" >"$work/default.txt" 2>"$work/default.err"
-gate=$?
-set -e
-default_time=$(elapsed "$start")
-start=$(seconds)
-set +e
-on_arm64 "$binary" check -j "$jobs" --update no --color never --exact "${check_options[@]}" >"$work/exact.txt" 2>"$work/exact.err"
+on_arm64 "$binary" check -j "$jobs" --update no --color never --exact --hash "${check_options[@]}" >"$work/exact.txt" 2>"$work/exact.err"
+exact_status=$?
 set -e
 exact_time=$(elapsed "$start")
+[[ $exact_verdict == 1 ]] && gate=$exact_status
+
+# The reference hashes: HASHES, else this machine's own build's.
+reference=""
+if [[ -n "${HASHES:-}" ]]; then
+  reference=$HASHES
+elif [[ -x build/stepslide ]] && build/stepslide --version >/dev/null 2>&1; then
+  build/stepslide check -j "$jobs" --update no --color never --hash "${check_options[@]}" >"$work/host.txt" 2>/dev/null || true
+  reference="$work/host.txt"
+fi
+hash_report=""
+if [[ -n "$reference" ]]; then
+  grep '^hash ' "$reference" | LC_ALL=C sort -k3,3 >"$work/reference.hashes" || true
+  grep '^hash ' "$work/exact.txt" | LC_ALL=C sort -k3,3 >"$work/arm64.hashes" || true
+  differing=$(LC_ALL=C join -1 3 -2 3 -o 0,1.2,2.2 "$work/reference.hashes" "$work/arm64.hashes" | awk '$2 != $3 { print $1 }')
+  total=$(grep -vc ' suite of ' "$work/arm64.hashes" || true)
+  same=$(LC_ALL=C join -1 3 -2 3 -o 0,1.2,2.2 "$work/reference.hashes" "$work/arm64.hashes" | awk '$2 == $3' | grep -vc '^suite ' || true)
+  hash_report="hashes: $same of $total scenarios equal to ${HASHES:-build/stepslide}'s; suite $(grep ' suite of ' "$work/reference.hashes" | cut -d' ' -f2) there, $(grep ' suite of ' "$work/arm64.hashes" | cut -d' ' -f2) on arm64"
+  if [[ -n "$differing" ]]; then
+    hash_report+=$'\n'"hash differs: $(echo "$differing" | grep -v '^suite$' | tr '\n' ' ')"
+    [[ $exact_verdict == 1 && $gate == 0 ]] && gate=1
+  fi
+fi
 
 # The FAIL blocks of the --exact run: per scenario, the largest error of a
 # position column (x, y, z) and the columns that differ.
@@ -110,13 +149,18 @@ largest_deviations() {
 }
 
 echo
-echo "== arm64 check, default tolerances (${default_time} s under qemu; build ${build_time} s)"
-grep -v '^PASS ' "$work/default.txt" | sed -n '1,200p'
-cat "$work/default.err"
+if [[ $exact_verdict == 0 ]]; then
+  echo "== arm64 check, default tolerances (${default_time} s under qemu; build ${build_time} s)"
+  grep -v '^PASS \|^hash ' "$work/default.txt" | sed -n '1,200p'
+  cat "$work/default.err"
+else
+  echo "== build ${build_time} s"
+fi
 echo
 echo "== arm64 check --exact (${exact_time} s under qemu): $(tail -1 "$work/exact.txt")"
 echo "largest position deviation (m), scenario, columns that differ:"
 largest_deviations "$work/exact.txt" | sed -n '1,60p'
+[[ -n "$hash_report" ]] && echo "$hash_report"
 
 if [[ $run_tests == 1 ]]; then
   echo
@@ -129,5 +173,9 @@ if [[ $run_tests == 1 ]]; then
 fi
 
 echo
-echo "arm64-gate: default tolerances: $(tail -1 "$work/default.txt"); --exact: $(tail -1 "$work/exact.txt")"
+if [[ $exact_verdict == 0 ]]; then
+  echo "arm64-gate: default tolerances: $(tail -1 "$work/default.txt"); --exact: $(tail -1 "$work/exact.txt")"
+else
+  echo "arm64-gate: --exact: $(tail -1 "$work/exact.txt")${hash_report:+; ${hash_report%%$'\n'*}}"
+fi
 exit $gate

@@ -47,9 +47,11 @@ GATE_ROOMS = ["gate/core", "gate/plot", "gate/view", "gate/trace", "gate/command
 # point down: controller -> collision -> geometry (-> Bullet's LinearMath).
 ALLOWED = {
     "public": [],
-    "geometry": [],
-    "collision": ["geometry", "public"],
-    "controller": ["collision", "geometry", "public"],
+    # base's portable elementary functions (base/portable_math.h): the same
+    # bits on every CPU, where the C library's sin, cos, exp... differ.
+    "geometry": ["base"],
+    "collision": ["geometry", "base", "public"],
+    "controller": ["collision", "geometry", "base", "public"],
     "base": ["public"],
     "capture": ["public", "base"],
     "scenario/json": ["base", "public"],

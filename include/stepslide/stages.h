@@ -49,7 +49,7 @@ struct CharacterContext {
   const ControllerSettings* settings = nullptr;
   /// cos(settings->max_slope_deg), kept with the settings (the walkability
   /// test runs several times per tick).
-  double cos_max_slope = std::cos(45.0 * kPi / 180.0);
+  double cos_max_slope = 0.70710678118654757;  // cos(45 degrees), the default max_slope_deg
   ControllerObserver* observer = nullptr;  ///< optional
 
   btTransform transform_at(const btVector3& feet) const;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <vector>
 
+#include "base/portable_math.h"
 #include "stepslide/math.h"
 
 namespace stepslide::capture {
@@ -43,9 +44,9 @@ int single_axis(const btMatrix3x3& b, double& deg) {
   const bool about_x = b[0][0] == 1 && b[0][1] == 0 && b[0][2] == 0 && b[1][0] == 0 && b[2][0] == 0;
   const bool about_y = b[1][1] == 1 && b[0][1] == 0 && b[1][0] == 0 && b[1][2] == 0 && b[2][1] == 0;
   const bool about_z = b[2][2] == 1 && b[0][2] == 0 && b[1][2] == 0 && b[2][0] == 0 && b[2][1] == 0;
-  if (about_x) deg = std::atan2(b[2][1], b[1][1]) / kDegToRad;
-  if (about_y) deg = std::atan2(b[0][2], b[0][0]) / kDegToRad;
-  if (about_z) deg = std::atan2(b[1][0], b[0][0]) / kDegToRad;
+  if (about_x) deg = portable::atan2(b[2][1], b[1][1]) / kDegToRad;
+  if (about_y) deg = portable::atan2(b[0][2], b[0][0]) / kDegToRad;
+  if (about_z) deg = portable::atan2(b[1][0], b[0][0]) / kDegToRad;
   return about_x ? 0 : about_y ? 1 : about_z ? 2 : -1;
 }
 
@@ -125,9 +126,8 @@ bool same_basis(const btMatrix3x3& a, const btMatrix3x3& b) {
 }  // namespace
 
 btQuaternion loader_rotation(const Vec3& rotation_deg) {
-  btQuaternion q;
-  q.setEulerZYX(rotation_deg[2] * kDegToRad, rotation_deg[1] * kDegToRad, rotation_deg[0] * kDegToRad);
-  return q;
+  const portable::Quat q = portable::quaternion_from_degrees(rotation_deg[0], rotation_deg[1], rotation_deg[2]);
+  return btQuaternion(q.x, q.y, q.z, q.w);
 }
 
 btTransform loader_pose(const Vec3& position, const Vec3& rotation_deg) {
@@ -139,7 +139,9 @@ btTransform loader_key_pose(const PoseText& previous, const Vec3& position, cons
   const double u = 1.0;
   const btVector3 from(previous.position[0], previous.position[1], previous.position[2]);
   const btVector3 p = lerp(from, btVector3(position[0], position[1], position[2]), u);
-  const btQuaternion q = slerp(loader_rotation(previous.rotation_deg), loader_rotation(rotation_deg), u);
+  const btQuaternion a = loader_rotation(previous.rotation_deg), b = loader_rotation(rotation_deg);
+  const portable::Quat s = portable::slerp({a.x(), a.y(), a.z(), a.w()}, {b.x(), b.y(), b.z(), b.w()}, u);
+  const btQuaternion q(s.x, s.y, s.z, s.w);
   return btTransform(q, p) * btTransform::getIdentity();
 }
 

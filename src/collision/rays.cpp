@@ -1,6 +1,7 @@
 // The adapter's ray: Bullet's broadphase walk, with boxes answered exactly.
 #include "stepslide/collision.h"
 
+#include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
 #include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 
 #include "collision/compound.h"
@@ -25,6 +26,39 @@ struct MeshRayBridge : btTriangleRaycastCallback {
   MeshRayBridge(const btVector3& from, const btVector3& to, btCollisionWorld::RayResultCallback* result,
                 const btCollisionObject* object)
       : btTriangleRaycastCallback(from, to, result->m_flags), result_(result), object_(object) {}
+
+  /// The ray against one triangle, in this build rather than Bullet's
+  /// compiled btTriangleRaycastCallback::processTriangle, whose arm64 build
+  /// contracts the cross and dot products into fused multiply-adds: the
+  /// same test in the same arithmetic as Bullet's scalar code (so x86-64
+  /// answers are unchanged): the ends' signed distances to the triangle's
+  /// plane (unnormalised normal from the edges at the first corner) must
+  /// differ in sign; the crossing point must lie inside each edge, give or
+  /// take 1e-4 of the normal's squared length; the normal is reported unit,
+  /// facing the ray's start unless kF_KeepUnflippedNormal.
+  void processTriangle(btVector3* triangle, int part, int index) override {
+    const btVector3& a = triangle[0];
+    const btVector3& b = triangle[1];
+    const btVector3& c = triangle[2];
+    btVector3 normal = (b - a).cross(c - a);
+    const double offset = a.dot(normal);
+    const double from_side = normal.dot(m_from) - offset;
+    const double to_side = normal.dot(m_to) - offset;
+    if (from_side * to_side >= 0.0) return;  // both ends on one side (or on the plane)
+    if ((m_flags & kF_FilterBackfaces) != 0 && from_side <= 0.0) return;
+    const double fraction = from_side / (from_side - to_side);
+    if (!(fraction < m_hitFraction)) return;
+    const double tolerance = normal.length2() * -0.0001;
+    btVector3 point;
+    point.setInterpolate3(m_from, m_to, fraction);
+    const btVector3 to_a = a - point, to_b = b - point, to_c = c - point;
+    if (to_a.cross(to_b).dot(normal) < tolerance) return;
+    if (to_b.cross(to_c).dot(normal) < tolerance) return;
+    if (to_c.cross(to_a).dot(normal) < tolerance) return;
+    normal.normalize();
+    const bool flip = (m_flags & kF_KeepUnflippedNormal) == 0 && from_side <= 0.0;
+    m_hitFraction = reportHit(flip ? -normal : normal, fraction, part, index);
+  }
 
   btScalar reportHit(const btVector3& normal, btScalar fraction, int part, int index) override {
     btCollisionWorld::LocalShapeInfo info;
@@ -111,15 +145,23 @@ struct ClosestRay : btBroadphaseRayCallback {
 
   /// rayTestSingle against a triangle mesh (its branch for
   /// btBvhTriangleMeshShape, step for step) with the triangles from the
-  /// TriangleCache instead of the mesh's tree; false, having done nothing,
-  /// where the cache does not answer for the shape (a heightfield).
+  /// TriangleCache instead of the mesh's tree, or against a heightfield
+  /// (its branch for those: the field's own cell walk); false, having done
+  /// nothing, where the cache does not answer for a mesh.
   bool cached_mesh_ray(const btCollisionObject* object, const btCollisionShape* shape) {
-    if (triangles_ == nullptr || shape->getShapeType() != TRIANGLE_MESH_SHAPE_PROXYTYPE) return false;
+    const bool field = shape->getShapeType() == TERRAIN_SHAPE_PROXYTYPE;
+    if (!field && (triangles_ == nullptr || shape->getShapeType() != TRIANGLE_MESH_SHAPE_PROXYTYPE)) return false;
     const btTransform to_local = object->getWorldTransform().inverse();
     const btVector3 from_local = to_local * from_;
     const btVector3 to_local_point = to_local * to_;
     MeshRayBridge bridge(from_local, to_local_point, &result, object);
     bridge.m_hitFraction = result.m_closestHitFraction;
+    if (field) {
+      // rayTestSingle's heightfield branch (its cell walk), with this
+      // file's triangle test.
+      static_cast<const btHeightfieldTerrainShape*>(shape)->performRaycast(&bridge, from_local, to_local_point);
+      return true;
+    }
     return triangles_->perform_raycast(shape, &bridge, from_local, to_local_point);
   }
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "base/portable_math.h"
 #include "controller/internal.h"
 
 namespace stepslide {
@@ -19,7 +20,7 @@ double stepped_height(const btVector3& start, const btVector3& ground_normal, co
 }
 
 double update_camera(double camera_dy, double step_dy, double camera_smoothing, double dt) {
-  return camera_dy * std::exp(-camera_smoothing * dt) - step_dy;
+  return camera_dy * portable::exp(-camera_smoothing * dt) - step_dy;
 }
 
 void absorb_steps(const CharacterContext& ctx, CharacterState& state, const Intent& intent, const WalkStart& start,

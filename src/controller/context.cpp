@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "base/portable_math.h"
 #include "controller/internal.h"
 
 namespace stepslide {
@@ -29,7 +30,7 @@ btTransform CharacterContext::sweep_transform_at(const btVector3& feet) const {
 
 void CharacterContext::use_settings(const ControllerSettings* s) {
   settings = s;
-  cos_max_slope = std::cos(s->max_slope_deg * kPi / 180.0);
+  cos_max_slope = portable::cos(s->max_slope_deg * kPi / 180.0);
 }
 
 bool CharacterContext::is_walkable(const btVector3& normal) const {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "base/portable_math.h"
 #include "controller/internal.h"
 
 namespace stepslide {
@@ -17,7 +18,7 @@ double yaw_about(const btQuaternion& turn, const btVector3& up) {
   if (reference.length2() < 1e-12) reference = horizontal_part(btVector3(0, 0, 1), up);
   reference.normalize();
   const btVector3 turned = horizontal_part(quatRotate(turn, reference), up);
-  return std::atan2(reference.cross(turned).dot(up), reference.dot(turned)) * 180.0 / kPi;
+  return portable::atan2(reference.cross(turned).dot(up), reference.dot(turned)) * 180.0 / kPi;
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/portable_math.h"
 #include "controller/internal.h"
 
 namespace stepslide {
@@ -39,7 +40,7 @@ btVector3 limit_speed_gain(const btVector3& velocity, double before, double targ
 
 btVector3 ground_velocity(const btVector3& horizontal, const btVector3& wish, const ControllerSettings& s,
                           double dt) {
-  const double decay = std::exp(-s.friction * dt);
+  const double decay = portable::exp(-s.friction * dt);
   const double stick = wish.length();
   if (stick <= 0) {
     const btVector3 v = horizontal * decay;

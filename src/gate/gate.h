@@ -38,6 +38,7 @@
 #include "gate/core/filter.h"
 #include "gate/core/metadata.h"
 #include "gate/core/pending.h"
+#include "gate/core/run_hash.h"
 #include "gate/core/scenario_file.h"
 #include "gate/core/sharding.h"
 #include "gate/core/tolerances.h"

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/portable_math.h"
+
 namespace stepslide::detail {
 
 ConvexSolid ConvexSolid::of(const btConvexShape* shape, const btTransform& pose) {
@@ -39,6 +41,13 @@ ConvexSolid ConvexSolid::of(const btConvexShape* shape, const btTransform& pose)
     case SPHERE_SHAPE_PROXYTYPE:
       s.kind_ = Kind::Point;  // its margin is its radius
       break;
+    case CONVEX_HULL_SHAPE_PROXYTYPE: {
+      // Still Bullet's kind for every question but the support point.
+      const auto* hull = static_cast<const btConvexHullShape*>(shape);
+      s.hull_points_ = hull->getUnscaledPoints();
+      s.hull_count_ = hull->getNumPoints();
+      break;
+    }
     default: break;
   }
   return s;
@@ -97,11 +106,11 @@ double ConvexSolid::smooth_within(const btVector3& u) const {
   const btVector3 l(basis.tdotx(u), basis.tdoty(u), basis.tdotz(u));
   const double y = std::fabs(l.y());
   switch (kind_) {
-    case Kind::Segment: return std::asin(std::min(1.0, y));  // the ends swap at l.y = 0
+    case Kind::Segment: return portable::asin(std::min(1.0, y));  // the ends swap at l.y = 0
     case Kind::Box:  // the corners swap where a component changes sign
-      return std::asin(std::min(1.0, std::min(y, std::min(std::fabs(l.x()), std::fabs(l.z())))));
+      return portable::asin(std::min(1.0, std::min(y, std::min(std::fabs(l.x()), std::fabs(l.z())))));
     case Kind::Cylinder:  // the caps swap at l.y = 0; the rim point spins about the axis
-      return std::min(std::asin(std::min(1.0, y)), std::acos(std::min(1.0, y)));
+      return std::min(portable::asin(std::min(1.0, y)), portable::acos(std::min(1.0, y)));
     default: return 0.0;
   }
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <utility>
 
+#include "base/portable_math.h"
 #include "geometry/gjk_parts.h"
 
 namespace stepslide::detail {
@@ -88,7 +89,7 @@ class Polytope {
     // The cone's angle, at most a right angle; compared by cosines: the sum
     // of two angles below a right angle each is below the cone's when the
     // cosine of the sum, c1·c2 - s1·s2, is above its cosine.
-    const double cos_smooth = std::cos(std::min(M_PI / 2, std::min(a.smooth_within(u), b.smooth_within(-u))));
+    const double cos_smooth = portable::cos(std::min(M_PI / 2, std::min(a.smooth_within(u), b.smooth_within(-u))));
     for (int k = 0; k < candidate_count_; ++k) {
       const int slot = candidates_[k];  // every face nearer than the upper bound (nearest_face)
       if (!(distance_[slot] < r)) continue;

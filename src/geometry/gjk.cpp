@@ -10,6 +10,7 @@
 #include <cmath>
 #include <utility>
 
+#include "base/portable_math.h"
 #include "geometry/gjk_parts.h"
 
 namespace stepslide::detail {
@@ -195,7 +196,7 @@ bool blow_up(const ConvexSolid& a, const ConvexSolid& b, Simplex* s, int* evalua
     btPlaneSpace1(d, u1, u2);
     for (int k = 0; k < 6 && s->n == 2; ++k) {
       const double angle = k * (M_PI / 3.0);
-      const Vertex v = support_of(a, b, u1 * std::cos(angle) + u2 * std::sin(angle));
+      const Vertex v = support_of(a, b, u1 * portable::cos(angle) + u2 * portable::sin(angle));
       ++*evaluations;
       if ((v.w - s->p[0].w).cross(d).length() > kDistinct) s->p[s->n++] = v;
     }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 
 #include "geometry/bullet_shapes.h"
 #include "geometry/contact.h"
@@ -56,9 +57,31 @@ class ConvexSolid {
   btVector3 size_{0, 0, 0};  ///< Segment: (0, half height, 0); Box: half extents; Cylinder: (radius, half height, radius)
   btVector3 corners_[3];     ///< Triangle
   const btConvexShape* shape_ = nullptr;  ///< Bullet
+  /// Bullet, a convex hull at unit scale: its points, whose support this
+  /// file finds itself (hull_support) rather than Bullet's compiled one.
+  const btVector3* hull_points_ = nullptr;
+  int hull_count_ = 0;
   double margin_ = 0.0;
   bool unturned_ = false;  ///< the pose's basis is the identity
 };
+
+/// The point of `points` farthest along `u`, the first of equals: what
+/// Bullet's btConvexHullShape answers at unit scale, computed in this
+/// build (whose flags forbid fused multiply-adds) and not in Bullet's
+/// library, whose arm64 build contracts the dot products and so may pick
+/// the other of two points that are nearly tied.
+inline btVector3 hull_support(const btVector3* points, int count, const btVector3& u) {
+  double best = -std::numeric_limits<double>::infinity();
+  int index = 0;
+  for (int i = 0; i < count; ++i) {
+    const double d = points[i].dot(u);
+    if (d > best) {
+      best = d;
+      index = i;
+    }
+  }
+  return count > 0 ? points[index] : btVector3(0, 0, 0);
+}
 
 // Inline, forced: two per GJK, EPA or Newton step, most of a step's
 // arithmetic.
@@ -97,7 +120,7 @@ class ConvexSolid {
       }
       break;
     }
-    default: local = shape_->localGetSupportingVertexWithoutMargin(l); break;
+    default: local = hull_points_ ? hull_support(hull_points_, hull_count_, l) : shape_->localGetSupportingVertexWithoutMargin(l); break;
   }
   return (unturned_ ? local : basis * local) + pose_.getOrigin();
 }

@@ -15,6 +15,7 @@
 #include "gate/core/discovery.h"
 #include "gate/core/filter.h"
 #include "gate/core/pending.h"
+#include "gate/core/run_hash.h"
 #include "gate/core/stale_temps.h"
 #include "gate/core/text.h"
 #include "gate/core/tolerances.h"
@@ -91,6 +92,7 @@ Expected<CheckPlan> plan_check(const CheckRequest& request) {
   plan.options.fingerprint = request.fingerprint;
   plan.options.controller = *controller;
   plan.options.keep_failure_detail = !request.report_dir.empty();
+  plan.options.hash = request.hash;
   // Only our controller's runs have goldens to stand in for.
   plan.options.pending = *controller == ControllerKind::Stepslide ? *pending : PendingAction::None;
   plan.shard = shard.take();
@@ -133,6 +135,18 @@ void write_report(const std::string& dir, CheckRun& run) {
   } else {
     run.report_error = error_line("cannot write " + page + ": " + error);
   }
+}
+
+/// One hash line per scenario checked (orphan goldens have no run), then the
+/// suite's.
+std::string hash_block(const std::vector<CheckOutcome>& outcomes, const std::string& scenario_root) {
+  std::vector<NamedHash> hashes;
+  for (const CheckOutcome& o : outcomes) {
+    if (!o.scenario.empty()) hashes.push_back({hash_name(o.scenario, scenario_root), o.hash});
+  }
+  std::string text;
+  for (const NamedHash& h : hashes) text += hash_line(h);
+  return text + suite_hash_line(hashes);
 }
 
 /// With --perturb, one testcase per perturbed scenario (classname
@@ -238,6 +252,7 @@ CheckRun run_check(const CheckRequest& as_given) {
   run.outcomes = check_scenarios(plan->mine, plan->options, request.jobs, listener.on_outcome);
   if (orphans_count(*plan)) add_orphans(request, *plan, listener, run.outcomes);
   run.build_note = build_difference_note(golden_builds(run.outcomes), request.fingerprint);
+  if (request.hash) run.hashes = hash_block(run.outcomes, plan->options.scenario_root);
   warn_stale_temporaries(plan->options.golden_dir, listener);
   if (!request.report_dir.empty()) write_report(request.report_dir, run);
   // --self-check: nondeterminism is reported apart from regressions.

@@ -40,6 +40,7 @@ struct CheckRequest {
   std::vector<std::string> tolerances;  ///< --tol, in order
   bool exact = false;
   bool self_check = false;         ///< also run each scenario twice in this process
+  bool hash = false;               ///< --hash: give each run's determinism hash and the suite's (run_hash.h)
   /// --perturb N: also run each scenario N more times, perturbed (perturb.h); 0: not at all.
   int perturb = 0;
   double perturb_size = kDefaultPerturbation;  ///< --perturb-size, metres
@@ -78,6 +79,9 @@ struct CheckRun {
   /// Once per run, stderr text: the goldens written by another build and what
   /// differs (build_difference_note); "" when every golden matches this build.
   std::string build_note;
+  /// With --hash, stdout text: one hash_line per scenario checked, in input
+  /// order, then the suite_hash_line; "" otherwise.
+  std::string hashes;
 };
 
 /// Checks the scenarios `request` names (and its filters keep) against their

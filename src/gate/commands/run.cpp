@@ -12,6 +12,7 @@
 #include "gate/core/csv.h"
 #include "gate/core/discovery.h"
 #include "gate/core/filter.h"
+#include "gate/core/run_hash.h"
 #include "gate/core/scenario_file.h"
 #include "gate/core/text.h"
 
@@ -133,6 +134,7 @@ std::string item_report(const LoadedScenario& scenario, const SimulationResult& 
                         const RunItem& item, ControllerKind controller) {
   const Scenario& s = *scenario.load.scenario;
   std::string report = run_summary_line(s, sim) + (output == "-" ? "" : " -> " + output) + "\n";
+  if (!item.hash.empty()) report += hash_line({item.hash_name, item.hash});
   if (!item.update_seconds.empty()) {
     report += "stats " + run_stats_line(s, item.update_seconds, sim.total_sweeps, controller) + "\n";
   }
@@ -152,6 +154,8 @@ RunItem run_one(const LoadedScenario& scenario, const std::string& output, const
                 const RunRequest& request) {
   RunItem item;
   item.scenario = scenario.path;
+  // Listed as `check --hash` lists it: relative to the scenario root.
+  item.hash_name = hash_name(scenario.path, request.scenario_root);
   bool non_finite = false;
   const Expected<SimulationResult> sim =
       simulate_with_metadata(scenario, request.fingerprint, plan.simulation, &non_finite);
@@ -167,10 +171,18 @@ RunItem run_one(const LoadedScenario& scenario, const std::string& output, const
     item.error = error_line("cannot write " + output + ": " + written.error());
     return item;
   }
+  if (request.hash) item.hash = trajectory_hash(sim->trajectory);
   if (request.stats) item.update_seconds = time_runs(*scenario.load.scenario, *sim, plan, request.repeat);
   item.report = item_report(scenario, *sim, output, item, plan.simulation.controller);
   item.expectations_failed = !sim->expectation_failures.empty();
   return item;
+}
+
+/// The suite's hash line over every item, in file order.
+std::string suite_hash(const std::vector<RunItem>& items) {
+  std::vector<NamedHash> hashes;
+  for (const RunItem& item : items) hashes.push_back({item.hash_name, item.hash});
+  return suite_hash_line(hashes);
 }
 
 }  // namespace
@@ -205,6 +217,7 @@ RunResult run_scenarios(const RunRequest& as_given) {
     }
     if (item.expectations_failed && result.exit_code == kExitOk) result.exit_code = kExitFailure;
   }
+  if (request.hash) result.suite_hash = suite_hash(result.items);
   return result;
 }
 

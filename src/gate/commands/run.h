@@ -30,6 +30,10 @@ struct RunItem {
   std::vector<double> update_seconds;
   /// The run stopped at a non-finite value (`error` says where): exit 3.
   bool internal_error = false;
+  /// With RunRequest::hash: the run's trajectory_hash (run_hash.h), listed
+  /// under hash_name (the path relative to the scenario root).
+  std::string hash;
+  std::string hash_name;
 };
 
 /// The `run` command's options, as given on the command line.
@@ -39,6 +43,7 @@ struct RunRequest {
   std::string out_dir = "out";
   std::string controller = "stepslide";  ///< stepslide or bullet
   bool stats = false;                    ///< also give us/tick and sweeps/tick
+  bool hash = false;                     ///< also give each run's determinism hash and the suite's
   /// With `stats`: how many times each scenario is run to time it (the first
   /// run's CSV is written; every run is the same, the program is deterministic).
   int repeat = 5;
@@ -59,6 +64,9 @@ struct RunResult {
   std::string errors;
   std::string warnings;        ///< stderr text: a --filter that matched no scenario
   std::vector<RunItem> items;  ///< one per scenario, in file order
+  /// With RunRequest::hash and every scenario run: the suite_hash_line
+  /// (run_hash.h) over the items in file order; "" otherwise.
+  std::string suite_hash;
 };
 
 /// Validates every scenario first (one invalid and nothing is written), then

@@ -10,6 +10,7 @@
 #include "gate/core/diff_report.h"
 #include "gate/core/discovery.h"
 #include "gate/core/metadata.h"
+#include "gate/core/run_hash.h"
 #include "gate/core/scenario_file.h"
 #include "gate/core/text.h"
 
@@ -196,6 +197,7 @@ void check_into(CheckOutcome* outcome, const GateOptions& options) {
     outcome->internal_error = non_finite;
     return;
   }
+  if (options.hash) outcome->hash = trajectory_hash(sim->trajectory);
   if (options.controller != ControllerKind::Stepslide) {
     judge_expectations_only(outcome, *sim, options.controller);
     return;

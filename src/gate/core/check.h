@@ -32,6 +32,8 @@ struct GateOptions {
   /// What to do with the run of a scenario that fails against its golden
   /// (pending.h); None, the default, writes nothing.
   PendingAction pending = PendingAction::None;
+  /// Fill CheckOutcome::hash with the run's determinism hash (run_hash.h).
+  bool hash = false;
 };
 
 enum class Verdict {
@@ -62,6 +64,9 @@ struct CheckOutcome {
   std::string golden_build;  ///< the golden's recorded build fingerprint; "" when none was read
   /// Invalid because the run produced a non-finite value past the loader: exit 3.
   bool internal_error = false;
+  /// With GateOptions::hash: the run's trajectory_hash (run_hash.h); "" when
+  /// not asked or when the scenario did not run.
+  std::string hash;
   /// What a failed check saw, for reports that draw it (report.h); set only
   /// for a Fail with a run to show, and only with GateOptions::keep_failure_detail.
   std::shared_ptr<const FailureDetail> detail;

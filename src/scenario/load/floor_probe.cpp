@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "base/portable_math.h"
+#include "base/portable_math.h"
 #include "scenario/load/convert.h"
 #include "scenario/load/world.h"
 #include "stepslide/math.h"
@@ -61,7 +63,7 @@ std::vector<FloorHit> floors_under(World& world, const Scenario& scenario, doubl
     if (normal.dot(up) <= 0.0) continue;
     hits.push_back({callback.m_hitFractions[i], normal, callback.m_collisionObjects[i]});
   }
-  const double cos_max_slope = std::cos(scenario.character.settings.max_slope_deg * kDegToRad);
+  const double cos_max_slope = portable::cos(scenario.character.settings.max_slope_deg * kDegToRad);
   auto name_of = [&world](const btCollisionObject* o) { return world.body_name(o); };
   std::sort(hits.begin(), hits.end(), [&](const Hit& a, const Hit& b) {
     if (a.fraction != b.fraction) return a.fraction < b.fraction;
@@ -79,7 +81,7 @@ std::vector<FloorHit> floors_under(World& world, const Scenario& scenario, doubl
     floor.point = {point.x(), point.y(), point.z()};
     floor.normal = {h.normal.x(), h.normal.y(), h.normal.z()};
     const double cosine = std::clamp(static_cast<double>(h.normal.dot(up)), -1.0, 1.0);
-    floor.slope_deg = degrees(std::acos(cosine));
+    floor.slope_deg = degrees(portable::acos(cosine));
     floor.walkable = cosine >= cos_max_slope;
     floor.body = name_of(h.object);
     floors.push_back(floor);

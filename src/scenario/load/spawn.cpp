@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "base/format.h"
+#include "base/portable_math.h"
 #include "scenario/load/convert.h"
 #include "scenario/load/floor_probe.h"
 #include "scenario/load/world.h"
@@ -67,7 +68,7 @@ Expected<Vec3> drop_character(const Scenario& scenario, World& world, const Vec3
   }
   const btVector3 feet = start - up * (drop * std::clamp(static_cast<double>(hit.fraction), 0.0, 1.0));
   const std::string body = world.body_name(hit.object);
-  const double slope_deg = std::acos(std::clamp(static_cast<double>(hit.normal.normalized().dot(up)), -1.0, 1.0)) *
+  const double slope_deg = portable::acos(std::clamp(static_cast<double>(hit.normal.normalized().dot(up)), -1.0, 1.0)) *
                            180.0 / kPi;
   if (slope_deg > settings.max_slope_deg) {
     return Result::failure("the first surface below " + point_text(start) + " is too steep to stand on: body " +

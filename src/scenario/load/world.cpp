@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "base/portable_math.h"
 #include "scenario/load/convert.h"
 #include "stepslide/character.h"
 #include "stepslide/math.h"
@@ -39,11 +40,13 @@ constexpr int kStaticGroup = btBroadphaseProxy::StaticFilter;
 constexpr int kKinematicGroup = btBroadphaseProxy::KinematicFilter;
 constexpr int kWorldBodyMask = btBroadphaseProxy::AllFilter & ~(kStaticGroup | kKinematicGroup);
 
-/// Rotation from docs/format.md §1.1 `rotation_deg`: about world X, then Y, then Z.
+btQuaternion bt_quaternion(const portable::Quat& q) { return btQuaternion(q.x, q.y, q.z, q.w); }
+portable::Quat to_portable(const btQuaternion& q) { return {q.x(), q.y(), q.z(), q.w()}; }
+
+/// Rotation from docs/format.md §1.1 `rotation_deg`: about world X, then Y,
+/// then Z, with sines and cosines that are the same bits on every CPU.
 btQuaternion rotation_from_degrees(const Vec3& rotation_deg) {
-  btQuaternion q;
-  q.setEulerZYX(rotation_deg[2] * kDegToRad, rotation_deg[1] * kDegToRad, rotation_deg[0] * kDegToRad);
-  return q;
+  return bt_quaternion(portable::quaternion_from_degrees(rotation_deg[0], rotation_deg[1], rotation_deg[2]));
 }
 
 btTransform pose(const Vec3& position, const Vec3& rotation_deg) {
@@ -369,11 +372,9 @@ btTransform World::body_pose(std::size_t def_index, std::int64_t tick) const {
     case MotionType::Spin: {
       // The loader bounds deg_per_s (ScenarioLimits::max_spin_deg_per_s), so
       // the angle stays finite: at most 1e12 deg after the longest scenario.
-      // The angle is deliberately not reduced modulo 360 first: that changes
-      // the rounding at whole turns (golden platforms/spin_fast moves by
-      // 5e-16 m) and gains no precision, because deg_per_s * t has already
-      // rounded by the same relative amount as the conversion to radians.
-      const btQuaternion turn(to_bt(def.motion.axis), def.motion.deg_per_s * t * kDegToRad);
+      // The half angle is reduced in degrees, exactly (portable_math.h).
+      const Vec3& axis = def.motion.axis;
+      const btQuaternion turn = bt_quaternion(portable::quaternion_about(axis[0], axis[1], axis[2], def.motion.deg_per_s * t));
       return btTransform(turn * rest.getRotation(), rest.getOrigin());
     }
     case MotionType::Keyframes: {
@@ -394,8 +395,8 @@ btTransform World::body_pose(std::size_t def_index, std::int64_t tick) const {
       if (tick <= previous.tick) return pose(previous.position, previous.rotation_deg);
       const double u = static_cast<double>(tick - previous.tick) / static_cast<double>(key.tick - previous.tick);
       const btVector3 position = lerp(to_bt(previous.position), to_bt(key.position), u);
-      const btQuaternion rotation =
-          slerp(rotation_from_degrees(previous.rotation_deg), rotation_from_degrees(key.rotation_deg), u);
+      const btQuaternion rotation = bt_quaternion(portable::slerp(to_portable(rotation_from_degrees(previous.rotation_deg)),
+                                                          to_portable(rotation_from_degrees(key.rotation_deg)), u));
       return btTransform(rotation, position);
     }
   }

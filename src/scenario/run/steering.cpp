@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/portable_math.h"
 #include "stepslide/stages.h"
 
 namespace stepslide {
@@ -22,7 +23,7 @@ btVector3 stick_axis(double right, double forward, double camera_yaw_deg, const 
 }  // namespace
 
 double steering_distance(const Vec3& feet, const Vec2& target) {
-  return std::hypot(target[0] - feet[0], target[1] - feet[2]);
+  return portable::hypot(target[0] - feet[0], target[1] - feet[2]);
 }
 
 Vec2 stick_toward(const Vec3& offset, double camera_yaw_deg, const Vec3& up, double length) {
@@ -52,7 +53,7 @@ double Steering::beyond(const Vec3& feet) const {
   const Vec2& after = def_->targets[next_ + 1];
   const double in_x = here[0] - feet[0], in_z = here[1] - feet[2];
   const double out_x = after[0] - here[0], out_z = after[1] - here[1];
-  const double in = std::hypot(in_x, in_z), out = std::hypot(out_x, out_z);
+  const double in = portable::hypot(in_x, in_z), out = portable::hypot(out_x, out_z);
   if (!(in > 0.0) || !(out > 0.0)) return 0.0;
   const double cosine = (in_x * out_x + in_z * out_z) / (in * out);
   return def_->slow_within * (1.0 + cosine) / 2.0;
@@ -77,7 +78,7 @@ Vec2 Steering::stick(const Vec3& feet, const Vec3& velocity, double camera_yaw_d
     // the stick then brakes, and pushes against sideways speed.
     const double wanted = (distance + past) / (distance * def_->slow_within);
     for (int i = 0; i < 3; i += 2) push[i] = push[i] * wanted - velocity[i] / walk_speed;
-    length = std::min(length, std::hypot(push[0], push[2]));
+    length = std::min(length, portable::hypot(push[0], push[2]));
   }
   return stick_toward(push, camera_yaw_deg, up, length);
 }

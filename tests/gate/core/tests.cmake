@@ -11,5 +11,6 @@ list(APPEND STEPSLIDE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/pending_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/project_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/readable_numbers_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/run_hash_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/stale_temps_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tolerances_test.cpp)
