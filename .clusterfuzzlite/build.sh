@@ -3,12 +3,15 @@
 # expect (docs/fuzzing.md "ClusterFuzzLite"): with their $CXX, $CXXFLAGS (the
 # sanitizer of the run) and $LIB_FUZZING_ENGINE, into $OUT, each with a seed
 # corpus ($OUT/<target>_seed_corpus.zip), a dictionary and an options file.
-# Runs outside the image too, e.g.
-#   SRC=$PWD/.. OUT=/tmp/out WORK=/tmp/work CC=clang CXX=clang++ \
+# Runs outside the image too, from a checkout, e.g.
+#   SRC=/tmp OUT=/tmp/out WORK=/tmp/work CC=clang CXX=clang++ \
 #   CXXFLAGS="-fsanitize=address,undefined -fsanitize=fuzzer-no-link" \
 #   LIB_FUZZING_ENGINE=-fsanitize=fuzzer .clusterfuzzlite/build.sh
+set -euo pipefail
+# In the image the source is $SRC/stepslide; elsewhere, the checkout holding this script.
 source_dir=$SRC/stepslide
-build_dir=${WORK:-/work}/stepslide-build
+if [[ ! -f "$source_dir/.clusterfuzzlite/build.sh" ]]; then source_dir=$(cd "$(dirname "$0")/.." && pwd); fi
+build_dir=${WORK:-/work}/build-stepslide
 : "${CXXFLAGS:=}"
 
 cmake -S "$source_dir" -B "$build_dir" -G Ninja \
