@@ -20,11 +20,23 @@ cmake -S "$source_dir" -B "$build_dir" -G Ninja \
   -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
   -DSTEPSLIDE_FUZZ=ON \
   -DSTEPSLIDE_FUZZING_ENGINE="$LIB_FUZZING_ENGINE" \
+  -DCMAKE_BUILD_RPATH='$ORIGIN/lib' \
   -DSTEPSLIDE_BUILD_TESTS=OFF \
   -DSTEPSLIDE_BUILD_BENCH=OFF
 cmake --build "$build_dir" --target stepslide_controller_fuzzer stepslide_load_fuzzer
 
 cp "$build_dir/fuzz/controller/stepslide_controller_fuzzer" "$build_dir/fuzz/loader/stepslide_load_fuzzer" "$OUT/"
+# The fuzzers run in another image (the runner), which has none of the
+# packages installed here: the shared libraries they link (Bullet, assimp,
+# libpng and what those need) go beside them, found through the rpath above.
+mkdir -p "$OUT/lib"
+for target in stepslide_controller_fuzzer stepslide_load_fuzzer; do
+  ldd "$OUT/$target" | awk '$3 ~ /^\// {print $3}' |
+    grep -vE '/(libc|libm|libdl|librt|libpthread|ld-linux[^/]*|libgcc_s)\.so' |
+    while IFS= read -r library; do
+      if [[ ! -e "$OUT/lib/$(basename "$library")" ]]; then cp -L "$library" "$OUT/lib/"; fi
+    done
+done
 for target in stepslide_controller_fuzzer stepslide_load_fuzzer; do
   cp "$source_dir/fuzz/loader/scenario.dict" "$OUT/$target.dict"
 done
