@@ -5,8 +5,11 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "base/file_io.h"
 #include "fuzz/campaign.h"
+#include "fuzz/fuzz_input.h"
 #include "fuzz/replay.h"
+#include "scenario/json/readable_json.h"
 #include "gate/core/console.h"
 #include "gate/core/discovery.h"
 #include "gate/core/exit_code.h"
@@ -24,7 +27,47 @@ struct FuzzArgs {
   bool keep = false;
   int jobs = 1;
   std::vector<std::string> replay;  ///< scenario files to check instead of generating
+  std::string to_input;             ///< a scenario file to write as a libFuzzer input
+  std::string from_input;           ///< a libFuzzer input to write as a scenario file
+  std::string output = "-";         ///< where --to-input / --from-input write ("-": stdout)
 };
+
+/// Writes `text` to `path`, or to stdout for "-"; exit code.
+int write_output(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::cout << text << std::flush;
+    return kExitOk;
+  }
+  const std::string error = write_file_atomic(path, text).error();
+  if (error.empty()) return kExitOk;
+  std::cerr << "error: cannot write " << path << ": " << error << "\n";
+  return kExitInvalid;
+}
+
+/// --to-input: the scenario as an input of the controller's libFuzzer target.
+int to_input(const FuzzArgs& args) {
+  const Expected<std::string> input = scenario_to_fuzz_input(args.to_input);
+  if (!input.ok()) {
+    std::cerr << "error: " << input.error() << "\n";
+    return kExitInvalid;
+  }
+  return write_output(args.output, *input);
+}
+
+/// --from-input: the scenario a libFuzzer input decodes to, as it is run.
+int from_input(const FuzzArgs& args) {
+  const Expected<std::string> bytes = read_file(args.from_input, 64ll << 20);
+  if (!bytes.ok()) {
+    std::cerr << "error: " << args.from_input << ": " << bytes.error() << "\n";
+    return kExitInvalid;
+  }
+  const Expected<nlohmann::ordered_json> document = fuzz_input_document(*bytes, args.from_input);
+  if (!document.ok()) {
+    std::cerr << "error: " << args.from_input << ": " << document.error() << "\n";
+    return kExitInvalid;
+  }
+  return write_output(args.output, readable_json(*document) + "\n");
+}
 
 /// Checks each file's invariants; exit 1 when any is violated, 2 when any is invalid.
 int replay_files(const std::vector<std::string>& paths) {
@@ -58,6 +101,13 @@ CLI::App* add_fuzz(CLI::App& app, FuzzArgs& args) {
   fuzz->add_flag("--no-shrink", args.no_shrink, "save violations as generated, without shrinking them");
   fuzz->add_flag("--keep", args.keep, "also save every generated scenario as DIR/seed<N>.json, to look at or plot");
   fuzz->add_option("--replay", args.replay, "check these scenario files (or directories) instead of random ones");
+  CLI::Option* to = fuzz->add_option(
+      "--to-input", args.to_input, "write this scenario file as an input of the controller's libFuzzer target");
+  CLI::Option* from = fuzz->add_option(
+      "--from-input", args.from_input, "write the scenario this libFuzzer input decodes to, as it is run");
+  to->excludes(from);
+  fuzz->add_option("-o,--output", args.output, "where --to-input or --from-input write (- for stdout)")
+      ->capture_default_str();
   fuzz->footer(
       "Each random scenario (boxes, thin walls, ramps, stairs, spheres, pillars, hulls, meshes, heightfields, "
       "moving platforms and spinners; a random character shape and settings; random stick, camera, jump and "
@@ -70,6 +120,9 @@ CLI::App* add_fuzz(CLI::App& app, FuzzArgs& args) {
       "fails) and saved as DIR/seed<N>_<kind>.json, an ordinary scenario: `stepslide run` simulates it (for "
       "overlap, rise and a fall through a floor it carries an expectation that fails) and `stepslide fuzz "
       "--replay` checks it again. "
+      "`--to-input SCENARIO -o FILE` and `--from-input FILE -o SCENARIO` convert between scenario files and "
+      "inputs of the controller's libFuzzer target (fuzz/controller/; docs/fuzzing.md): an input is scenario "
+      "text, or any other bytes, which drive the random-world generator's draws.\n"
       "`--seed N --count 1` regenerates one scenario of a longer run. With -j N, N worlds are checked at once "
       "and findings are still printed in seed order, so the output does not depend on N.\n"
       "Exit codes: 0 no violation; 1 a violation; 2 invalid input or usage (or a generated scenario the loader "
@@ -107,6 +160,8 @@ std::string closing_text(const FuzzArgs& args, const FuzzSummary& summary) {
 
 int fuzz_command(const FuzzArgs& args) {
   if (!args.replay.empty()) return replay_files(args.replay);
+  if (!args.to_input.empty()) return to_input(args);
+  if (!args.from_input.empty()) return from_input(args);
   FuzzOptions options = fuzz_options(args);
   // On a terminal (never in CI) one line on stderr says how far the run is.
   ProgressLine progress(std::cerr, progress_enabled(read_console_facts(STDERR_FILENO)),

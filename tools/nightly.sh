@@ -6,7 +6,8 @@
 #   1. everything .ci/run runs;
 #   2. the full sanitizer pass: every layer's unit tests and the scenario
 #      suite under ASan+UBSan (tools/sanitize.sh; CI runs --quick);
-#   3. the loader's libFuzzer for NIGHTLY_LOADER_SECONDS (default 600; CI 30);
+#   3. the loader's libFuzzer for NIGHTLY_LOADER_SECONDS (default 600; CI 30),
+#      then the controller's for NIGHTLY_LIBFUZZ_SECONDS (default 600; CI 60);
 #   4. the controller fuzzer on NIGHTLY_FUZZ_COUNT fresh seeds (default
 #      20000; CI 1500), from a range derived from the date
 #      (tools/fuzz-fresh.sh), in shards on every core;
@@ -22,8 +23,9 @@ step "1/5 .ci/run"
 bash .ci/run
 step "2/5 the full sanitizer pass"
 bash tools/sanitize.sh
-step "3/5 the loader fuzzer"
+step "3/5 the loader and controller libFuzzer targets"
 bash tools/fuzz-loader.sh "${NIGHTLY_LOADER_SECONDS:-600}"
+bash tools/libfuzz-controller.sh "${NIGHTLY_LIBFUZZ_SECONDS:-600}"
 step "4/5 the controller fuzzer on fresh seeds"
 start=$(( $(date -u +%Y%m%d) * 100000 ))
 bash tools/fuzz-fresh.sh "$start" "${NIGHTLY_FUZZ_COUNT:-20000}" -j "$(nproc)" --out "fuzz-fresh-nightly-$start"

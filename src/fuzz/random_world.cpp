@@ -381,10 +381,14 @@ std::set<std::size_t> bodies_with_errors(const LoadResult& load) {
 
 nlohmann::ordered_json generate_fuzz_scenario(std::uint64_t seed, const FuzzWorldOptions& options) {
   FuzzRandom r(seed);
+  return generate_fuzz_scenario(r, "fuzz_seed_" + std::to_string(seed),
+                                "random world from stepslide fuzz --seed " + std::to_string(seed), options);
+}
+
+nlohmann::ordered_json generate_fuzz_scenario(FuzzRandom& r, const std::string& name, const std::string& description,
+                                              const FuzzWorldOptions& options) {
   const std::int64_t ticks = r.integer(options.min_ticks, std::max(options.min_ticks, options.max_ticks));
-  Json scenario{{"format", kScenarioFormat},
-                {"name", "fuzz_seed_" + std::to_string(seed)},
-                {"description", "random world from stepslide fuzz --seed " + std::to_string(seed)}};
+  Json scenario{{"format", kScenarioFormat}, {"name", name}, {"description", description}};
   const int rates[] = {30, 50, 60, 60, 60, 120, 240};
   scenario["tick_rate"] = rates[r.integer(0, 6)];
   scenario["ticks"] = ticks;

@@ -7,8 +7,11 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace stepslide {
+
+class FuzzRandom;
 
 struct FuzzWorldOptions {
   std::int64_t min_ticks = 120;
@@ -21,5 +24,11 @@ struct FuzzWorldOptions {
 /// The result always loads (generated values stay inside the loader's
 /// ranges); callers still load it through load_scenario_text, like a file.
 nlohmann::ordered_json generate_fuzz_scenario(std::uint64_t seed, const FuzzWorldOptions& options = {});
+
+/// The same from any source of draws: the libFuzzer target passes one that
+/// reads its input's bytes (FuzzRandom::from_bytes). Whatever `r` draws, the
+/// result stays inside the ranges above.
+nlohmann::ordered_json generate_fuzz_scenario(FuzzRandom& r, const std::string& name, const std::string& description,
+                                              const FuzzWorldOptions& options = {});
 
 }  // namespace stepslide

@@ -420,6 +420,23 @@ TEST_F(TempDir, CommandLineRunsReplaysAndRefusesBadArguments) {
   EXPECT_NE(run.err.find("bad.json: missing required key \"ticks\""), std::string::npos) << run.err;
   EXPECT_EQ(run.out, "replayed 1 file: 0 ok, 0 with violations, 1 invalid\n");
 
+  // A scenario to a libFuzzer input and back: the scenario the input decodes to,
+  // which `run` opens and `fuzz --replay` checks.
+  run = stepslide(dir_, "fuzz --to-input wall.json -o wall.input");
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(read_text(dir_ / "wall.input").substr(0, 1), "{");
+  run = stepslide(dir_, "fuzz --from-input wall.input -o back.json");
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(stepslide(dir_, "run back.json --out back.csv").code, 0);
+  run = stepslide(dir_, "fuzz --replay back.json");
+  EXPECT_EQ(run.out, "ok back.json (60 ticks)\n") << run.err;
+  std::ofstream(dir_ / "draws.input") << "any bytes at all";
+  run = stepslide(dir_, "fuzz --from-input draws.input -o drawn.json");
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(stepslide(dir_, "fuzz --replay drawn.json").code, 0);
+  EXPECT_EQ(stepslide(dir_, "fuzz --to-input bad.json").code, 2);
+  EXPECT_EQ(stepslide(dir_, "fuzz --from-input missing.input").code, 2);
+
   EXPECT_EQ(stepslide(dir_, "fuzz --count -1").code, 2);
   EXPECT_EQ(stepslide(dir_, "fuzz --max-ticks 10").code, 2);
   EXPECT_EQ(stepslide(dir_, "fuzz --help").code, 0);
