@@ -240,8 +240,8 @@ TEST(FuzzInvariants, UpwardSpeedGainedInTheAirIsALaunch) {
 
 TEST(FuzzInvariants, AJumpRisesToItsBallisticApexAndNoHigher) {
   std::string jump = kWallWorld;
-  jump.replace(jump.find(R"("input": [)"), std::string(R"("input": [)").size(),
-               R"("input": [{"tick": 5, "jump": true}, )");
+  const std::string keys = R"("input": [{"tick": 0, "move": [0, 1]}])";
+  jump.replace(jump.find(keys), keys.size(), R"("input": [{"tick": 0, "move": [0, 1]}, {"tick": 5, "jump": true}])");
   // A clean jump (5 m/s: 1.27 m) is no violation.
   EXPECT_TRUE(check_invariants(load_or_fail(jump)).ok()) << format_violations(check_invariants(load_or_fail(jump)));
   // Lifted 0.2 m near the apex, it rises above it.
@@ -416,12 +416,24 @@ TEST_F(TempDir, LevelWalksStartOnTheLevelsFloorsAndNameItFromTheirDirectory) {
   EXPECT_EQ(mesh.rfind("..", 0), 0u) << mesh;  // relative to the walks' directory
   LoadOptions outside;
   outside.allow_outside = true;
+  // A start beside a hole's wall overlaps it (the loader says so at
+  // /character/place and the campaign draws the next); some load.
+  int loaded = 0;
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    const LoadResult load = load_scenario_text(generate_level_walk(*floors, seed, 0).dump(), walks + "/w.json", outside);
-    ASSERT_TRUE(load.scenario) << format_load_errors(load);
-    EXPECT_GE(load.scenario->ticks, 120);
-    EXPECT_EQ(load.scenario->input.front().tick, 0);
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      const LoadResult load =
+          load_scenario_text(generate_level_walk(*floors, seed, attempt).dump(), walks + "/w.json", outside);
+      if (!load.scenario) {
+        ASSERT_NE(format_load_errors(load).find("/character/place"), std::string::npos) << format_load_errors(load);
+        continue;
+      }
+      ++loaded;
+      EXPECT_GE(load.scenario->ticks, 120);
+      EXPECT_EQ(load.scenario->input.front().tick, 0);
+      break;
+    }
   }
+  EXPECT_GE(loaded, 4);
   // A campaign over it: walks checked, the same for the same seeds.
   FuzzOptions options;
   options.seed = 1;
