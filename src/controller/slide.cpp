@@ -148,8 +148,9 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
     with_hit.add(plane);
     PlaneSolution solved = constrain_to_planes(wanted, with_hit);
     // In the air the motion obeys the velocity's rule: a surface it cannot
-    // stand on never lifts it (walkable ground is landed on and followed).
-    if (!options.grounded && !options.horizontal_only && !walkable) {
+    // stand on never lifts it, nor does walkable ground while rising (falling,
+    // walkable ground is landed on and followed).
+    if (!options.grounded && !options.horizontal_only && (!walkable || wanted.dot(ctx.up) > 0.0)) {
       solved = limit_rise(wanted, solved, with_hit, ctx.up);
     }
     event.slid_along = plane;
