@@ -105,7 +105,8 @@ btVector3 floor_point(const LevelFloors& floors, FuzzRandom& random) {
   const std::size_t i = std::min<std::size_t>(static_cast<std::size_t>(at - floors.cumulative_area.begin()),
                                               floors.triangles.size() - 1);
   const Triangle& t = floors.triangles[i];
-  double s = random.unit(), r = random.unit();
+  double s = random.unit();
+  double r = random.unit();
   if (s + r > 1.0) {
     s = 1.0 - s;
     r = 1.0 - r;
@@ -210,9 +211,10 @@ Json generate_level_walk(const LevelFloors& floors, std::uint64_t seed, int atte
     const int what = static_cast<int>(random.integer(0, 2));
     if (what == 0) {
       const std::int64_t length = random.integer(5, 60);
-      input.push_back(Json{{"tick", tick},
-                           {"move", Json::array({random.rounded(-1, 1, 0.05), random.rounded(0, 1, 0.05)})},
-                           {"yaw_deg", random.rounded(-180, 180, 1)}});
+      const double right = random.rounded(-1, 1, 0.05);
+      const double forward = random.rounded(0, 1, 0.05);
+      const double yaw = random.rounded(-180, 180, 1);
+      input.push_back(Json{{"tick", tick}, {"move", Json::array({right, forward})}, {"yaw_deg", yaw}});
       tick += length;
       if (tick < ticks) input.push_back(Json{{"tick", tick}, {"waypoints", waypoints}, {"yaw_deg", 0}});
     } else {
