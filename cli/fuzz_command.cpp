@@ -30,6 +30,7 @@ struct FuzzArgs {
   std::string to_input;             ///< a scenario file to write as a libFuzzer input
   std::string from_input;           ///< a libFuzzer input to write as a scenario file
   std::string output = "-";         ///< where --to-input / --from-input write ("-": stdout)
+  std::string level;                ///< walk this level (or scenario's world) instead of random worlds
 };
 
 /// Writes `text` to `path`, or to stdout for "-"; exit code.
@@ -108,6 +109,10 @@ CLI::App* add_fuzz(CLI::App& app, FuzzArgs& args) {
   to->excludes(from);
   fuzz->add_option("-o,--output", args.output, "where --to-input or --from-input write (- for stdout)")
       ->capture_default_str();
+  fuzz->add_option("--level", args.level,
+                   "walk random routes on this level file (or a scenario's world) instead of random worlds; walk i "
+                   "uses seed + i")
+      ->excludes("--replay");
   fuzz->footer(
       "Each random scenario (boxes, thin walls, ramps, stairs, spheres, pillars, hulls, meshes, heightfields, "
       "moving platforms and spinners; a random character shape and settings; random stick, camera, jump and "
@@ -123,6 +128,12 @@ CLI::App* add_fuzz(CLI::App& app, FuzzArgs& args) {
       "`--to-input SCENARIO -o FILE` and `--from-input FILE -o SCENARIO` convert between scenario files and "
       "inputs of the controller's libFuzzer target (fuzz/controller/; docs/fuzzing.md): an input is scenario "
       "text, or any other bytes, which drive the random-world generator's draws.\n"
+      "With --level FILE (a stepslide/level@1 file, or a scenario whose world and character are kept), each "
+      "scenario is a walk on that level instead: it starts on a random point of the level's walkable floors "
+      "and steers through 1 to 4 others, with random stick lengths and walking speeds, turns off the route and "
+      "jumps, over whatever drops the routes lead to; the same invariants are checked on every tick, plus: no "
+      "upward speed gained on a tick that starts in the air, and no flight above the ballistic apex of its "
+      "take-off. A finding is saved as a scenario that includes the level by a path relative to DIR. "
       "`--seed N --count 1` regenerates one scenario of a longer run. With -j N, N worlds are checked at once "
       "and findings are still printed in seed order, so the output does not depend on N.\n"
       "Exit codes: 0 no violation; 1 a violation; 2 invalid input or usage (or a generated scenario the loader "
@@ -163,6 +174,15 @@ int fuzz_command(const FuzzArgs& args) {
   if (!args.to_input.empty()) return to_input(args);
   if (!args.from_input.empty()) return from_input(args);
   FuzzOptions options = fuzz_options(args);
+  Expected<LevelFloors> level = Expected<LevelFloors>::failure("");
+  if (!args.level.empty()) {
+    level = read_level_floors(args.level, args.out_dir);
+    if (!level) {
+      std::cerr << "error: " << level.error() << "\n";
+      return kExitInvalid;
+    }
+    options.level = &*level;
+  }
   // On a terminal (never in CI) one line on stderr says how far the run is.
   ProgressLine progress(std::cerr, progress_enabled(read_console_facts(STDERR_FILENO)),
                         terminal_columns(STDERR_FILENO));
@@ -176,6 +196,14 @@ int fuzz_command(const FuzzArgs& args) {
   progress.clear();
   for (const std::string& error : summary.generator_errors) std::cerr << "error: " << error << "\n";
   std::cout << closing_text(args, summary);
+  if (!summary.scenarios_by_kind.empty()) {
+    std::cout << "fuzz: scenarios by kind of violation:";
+    for (const auto& [kind, count] : summary.scenarios_by_kind) std::cout << " " << kind << " " << count;
+    std::cout << "\n";
+  }
+  if (summary.unplaced > 0) {
+    std::cout << "fuzz: " << summary.unplaced << " walks skipped: no start point the loader accepted\n";
+  }
   if (!summary.generator_errors.empty()) return kExitInvalid;
   return summary.findings.empty() ? kExitOk : kExitFailure;
 }

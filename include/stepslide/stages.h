@@ -141,6 +141,22 @@ PlaneSolution constrain_to_planes(const btVector3& wanted, const SlidePlanes& pl
 /// them on it), else the next tick would start airborne and fly.
 btVector3 clip_walking_velocity(const btVector3& velocity, const SlidePlanes& walls, const btVector3& up);
 
+/// The rule above for every move: no collision turns a velocity or a motion
+/// upward. Given what the planes allowed (`clipped`, from constrain_to_planes
+/// of `wanted`), the result rises no faster than max(0, the rise of
+/// `wanted`): a velocity falling or level before stays so, one rising keeps
+/// at most its own rise. When `clipped` rises faster: rising, the answer is
+/// the point of the segment from the closest non-rising motion the planes
+/// allow to `clipped` that rises exactly that much; falling or level, it is
+/// the part across `up` slid along the planes without rising plus the fall
+/// solved against them on its own. Either lies in the planes' cone: the
+/// capsule's round bottom meeting an edge in the air is slid along the edge
+/// and down it, not launched up it, and pushing into two edges does not hold
+/// it up. Only a jump, a body that carries or pushes, or an accepted step up
+/// may lift the character.
+PlaneSolution limit_rise(const btVector3& wanted, const PlaneSolution& clipped, const SlidePlanes& planes,
+                         const btVector3& up);
+
 struct SlideOptions {
   int max_iterations = 4;
   /// Grounded walking: non-walkable normals are flattened to horizontal so

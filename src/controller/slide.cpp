@@ -46,11 +46,13 @@ btVector3 slide_plane(const CharacterContext& ctx, const btVector3& hit_normal, 
 /// `planes`, and the result is never turned upward (clip_walking_velocity).
 /// In the air, landing on walkable ground stops the fall and keeps the
 /// horizontal velocity (projecting it onto an upslope would launch the
-/// character): the ground counts as a floor facing straight up.
+/// character): the ground counts as a floor facing straight up. Any other
+/// surface never turns the velocity upward (limit_rise): an edge met with
+/// the round bottom slides the velocity along it, never up over it.
 btVector3 clip_velocity(const CharacterContext& ctx, const btVector3& velocity, const SlidePlanes& planes,
                         const SlideOptions& options) {
   if (options.grounded || options.horizontal_only) return clip_walking_velocity(velocity, planes, ctx.up);
-  return constrain_to_planes(velocity, planes).direction;
+  return limit_rise(velocity, constrain_to_planes(velocity, planes), planes, ctx.up).direction;
 }
 
 /// The plane a hit adds to the velocity's planes, or zero when it adds none
@@ -144,7 +146,13 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
     const btVector3 forward = horizontal_part(constrain_to_planes(wanted, planes).direction, ctx.up);
     SlidePlanes with_hit = planes;
     with_hit.add(plane);
-    const PlaneSolution solved = constrain_to_planes(wanted, with_hit);
+    PlaneSolution solved = constrain_to_planes(wanted, with_hit);
+    // In the air the motion obeys the velocity's rule: a surface it cannot
+    // stand on never lifts it, nor does walkable ground while rising (falling,
+    // walkable ground is landed on and followed).
+    if (!options.grounded && !options.horizontal_only && (!walkable || wanted.dot(ctx.up) > 0.0)) {
+      solved = limit_rise(wanted, solved, with_hit, ctx.up);
+    }
     event.slid_along = plane;
     event.stopped = solved.blocked;
     event.crease = solved.active == 2;

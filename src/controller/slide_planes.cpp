@@ -2,6 +2,8 @@
 // allow that is closest to the one asked for.
 #include "stepslide/stages.h"
 
+#include <algorithm>
+
 #include "controller/internal.h"
 
 namespace stepslide {
@@ -96,6 +98,37 @@ PlaneSolution constrain_to_planes(const btVector3& wanted, const SlidePlanes& pl
     }
   }
   return best;
+}
+
+PlaneSolution limit_rise(const btVector3& wanted, const PlaneSolution& clipped, const SlidePlanes& planes,
+                         const btVector3& up) {
+  const double allowed = std::max(0.0, wanted.dot(up));
+  const double rise = clipped.direction.dot(up);
+  if (rise <= allowed) return clipped;
+  SlidePlanes level = planes;
+  level.add(-up);
+  PlaneSolution limited;
+  if (allowed > 0.0) {
+    // Rising: the point between the closest non-rising motion and the
+    // clipped one that rises as fast as `wanted` did.
+    const PlaneSolution flat = constrain_to_planes(wanted, level);
+    const double flat_rise = flat.direction.dot(up);
+    const double t = std::clamp((allowed - flat_rise) / (rise - flat_rise), 0.0, 1.0);
+    limited = flat;
+    limited.direction = flat.direction + (clipped.direction - flat.direction) * t;
+  } else {
+    // Falling or level: the push across up slides along the planes without
+    // rising, and the fall is solved on its own (a fall projected onto a
+    // surface never rises), so pushing into two edges does not hold the
+    // character up either.
+    const btVector3 fall = up * wanted.dot(up);
+    const PlaneSolution across = constrain_to_planes(wanted - fall, level);
+    const PlaneSolution down = constrain_to_planes(fall, planes);
+    limited.direction = across.direction + down.direction;
+    limited.active = std::max(across.active, down.active);
+  }
+  limited.blocked = limited.direction.length2() < 1e-28;
+  return limited;
 }
 
 }  // namespace stepslide

@@ -10,6 +10,8 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <tuple>
+#include <utility>
 
 #include "base/file_io.h"
 #include "fuzz/shrink.h"
@@ -24,7 +26,21 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string label_for(std::uint64_t seed) { return "fuzz_seed_" + std::to_string(seed) + ".json"; }
+/// Level walks name the level relative to the findings' directory, and
+/// load from there; the level may lie outside it.
+std::string label_for(const FuzzOptions& options, std::uint64_t seed) {
+  const std::string name = "fuzz_seed_" + std::to_string(seed) + ".json";
+  return options.level ? (std::filesystem::path(options.out_dir) / name).generic_string() : name;
+}
+
+LoadOptions load_options(const FuzzOptions& options) {
+  LoadOptions load;
+  load.allow_outside = options.level != nullptr;
+  return load;
+}
+
+/// How many start points a level walk draws before giving up on its seed.
+constexpr int kStartAttempts = 8;
 
 std::size_t count_of(const Json& document, const char* key) {
   return document.contains(key) && document[key].is_array() ? document[key].size() : 0;
@@ -40,9 +56,10 @@ std::string shrink_note(const Json& before, const Json& after, int runs) {
 
 /// The first violation of `kind` in `document`, or none when it passes or
 /// does not load.
-std::optional<Violation> violation_in(const Json& document, const std::string& label, InvariantKind kind,
-                                      bool check_rerun, const std::function<void(const TickView&)>& before_check) {
-  const LoadResult load = load_scenario_text(document.dump(), label);
+std::optional<Violation> violation_in(const Json& document, const std::string& label, const LoadOptions& load_with,
+                                      InvariantKind kind, bool check_rerun,
+                                      const std::function<void(const TickView&)>& before_check) {
+  const LoadResult load = load_scenario_text(document.dump(), label, load_with);
   if (!load.scenario) return std::nullopt;
   InvariantOptions options;
   options.check_rerun = check_rerun;
@@ -53,8 +70,8 @@ std::optional<Violation> violation_in(const Json& document, const std::string& l
 }
 
 /// True when `stepslide run` on `document` fails an expectation.
-bool expectations_fail(const Json& document) {
-  const LoadResult load = load_scenario_text(document.dump(), "finding.json");
+bool expectations_fail(const Json& document, const std::string& label, const LoadOptions& load_with) {
+  const LoadResult load = load_scenario_text(document.dump(), label, load_with);
   if (!load.scenario) return false;
   try {
     return !simulate(*load.scenario).expectation_failures.empty();
@@ -66,20 +83,21 @@ bool expectations_fail(const Json& document) {
 /// Shrinks (when asked), adds the description and expectation, saves.
 FuzzFinding record_finding(const FuzzOptions& options, std::uint64_t seed, const Json& generated,
                            const Violation& seen) {
-  const std::string label = label_for(seed);
+  const std::string label = label_for(options, seed);
+  const LoadOptions load_with = load_options(options);
   const bool rerun = seen.kind == InvariantKind::Nondeterministic;
   Json scenario = generated;
   Violation violation = seen;
   std::string note = "not shrunk";
   if (options.shrink) {
     const FailsAt fails_at = [&](const Json& candidate) -> std::optional<std::int64_t> {
-      const std::optional<Violation> v = violation_in(candidate, label, seen.kind, rerun, options.before_check);
+      const std::optional<Violation> v = violation_in(candidate, label, load_with, seen.kind, rerun, options.before_check);
       return v ? std::optional<std::int64_t>(v->tick) : std::nullopt;
     };
     const ShrinkResult shrunk = shrink_scenario(generated, seen.tick, fails_at);
     note = "shrunk: " + shrink_note(generated, shrunk.scenario, shrunk.attempts);
     if (const std::optional<Violation> v =
-            violation_in(shrunk.scenario, label, seen.kind, rerun, options.before_check)) {
+            violation_in(shrunk.scenario, label, load_with, seen.kind, rerun, options.before_check)) {
       scenario = shrunk.scenario;
       violation = *v;
     }
@@ -89,7 +107,7 @@ FuzzFinding record_finding(const FuzzOptions& options, std::uint64_t seed, const
   finding.seed = seed;
   finding.violation = violation;
   finding.shrink_note = note;
-  const Json document = finding_document(scenario, seed, violation, note);
+  const Json document = finding_document(scenario, seed, violation, note, label, load_with);
   const std::string file = (std::filesystem::path(options.out_dir) /
                             ("seed" + std::to_string(seed) + "_" + invariant_name(violation.kind) + ".json"))
                                .generic_string();
@@ -101,6 +119,8 @@ FuzzFinding record_finding(const FuzzOptions& options, std::uint64_t seed, const
 /// What checking one world gave.
 struct WorldOutcome {
   bool checked = false;  ///< false when the generated scenario did not load
+  bool unplaced = false;  ///< a level walk found no start the loader accepted
+  std::vector<InvariantKind> kinds;  ///< every kind of violation seen
   std::int64_t ticks = 0;
   std::optional<FuzzFinding> finding;
   std::vector<std::string> errors;  ///< generator errors, in the order met
@@ -108,10 +128,38 @@ struct WorldOutcome {
 };
 
 /// Generates, loads, checks and (on a violation) shrinks and saves one world.
+/// A level walk for `seed` that loads: the first of its start points the
+/// loader accepts (placing the character fails inside a wall or under a low
+/// ceiling). Any other refusal is the generator's fault, reported as such.
+std::pair<Json, LoadResult> load_level_walk(const FuzzOptions& options, std::uint64_t seed) {
+  const std::string label = label_for(options, seed);
+  std::pair<Json, LoadResult> walk;
+  for (int attempt = 0; attempt < kStartAttempts; ++attempt) {
+    walk.first = generate_level_walk(*options.level, seed, attempt, options.world);
+    walk.second = load_scenario_text(walk.first.dump(), label, load_options(options));
+    if (walk.second.scenario) return walk;
+    const bool placing = !walk.second.errors.empty() && format_error(walk.second.errors.front()).find("/character/place") != std::string::npos;
+    if (!placing) return walk;
+  }
+  return walk;
+}
+
 WorldOutcome check_world(const FuzzOptions& options, std::uint64_t seed) {
   WorldOutcome outcome;
-  const Json generated = generate_fuzz_scenario(seed, options.world);
-  const LoadResult load = load_scenario_text(generated.dump(), label_for(seed));
+  Json generated;
+  LoadResult load;
+  if (options.level) {
+    std::tie(generated, load) = load_level_walk(options, seed);
+    const bool placing = !load.scenario && !load.errors.empty() &&
+                         format_error(load.errors.front()).find("/character/place") != std::string::npos;
+    if (placing) {
+      outcome.unplaced = true;
+      return outcome;
+    }
+  } else {
+    generated = generate_fuzz_scenario(seed, options.world);
+    load = load_scenario_text(generated.dump(), label_for(options, seed));
+  }
   if (!load.scenario) {
     outcome.errors.push_back("seed " + std::to_string(seed) + ": generated an invalid scenario: " +
                              (load.errors.empty() ? "?" : format_error(load.errors.front())));
@@ -128,6 +176,7 @@ WorldOutcome check_world(const FuzzOptions& options, std::uint64_t seed) {
   const InvariantReport report = check_invariants(*load.scenario, check);
   outcome.checked = true;
   outcome.ticks = report.ticks_checked;
+  for (const Violation& v : report.violations) outcome.kinds.push_back(v.kind);
   if (!report.ok()) outcome.finding = record_finding(options, seed, generated, report.violations.front());
   return outcome;
 }
@@ -212,7 +261,8 @@ void for_each_world(const FuzzOptions& options, std::int64_t count,
 }  // namespace
 
 nlohmann::ordered_json finding_document(nlohmann::ordered_json scenario, std::uint64_t seed, const Violation& violation,
-                                        const std::string& shrink_note) {
+                                        const std::string& shrink_note, const std::string& label,
+                                        const LoadOptions& load_with) {
   const std::string kind = invariant_name(violation.kind);
   scenario["name"] = "fuzz_seed" + std::to_string(seed) + "_" + kind;
   scenario["description"] = "Found by `stepslide fuzz --seed " + std::to_string(seed) + " --count 1` (" +
@@ -220,7 +270,7 @@ nlohmann::ordered_json finding_document(nlohmann::ordered_json scenario, std::ui
                             violation.message + ". Replay with `stepslide fuzz --replay FILE`.";
   scenario.erase("expect");
 
-  const LoadResult load = load_scenario_text(scenario.dump(), "finding.json");
+  const LoadResult load = load_scenario_text(scenario.dump(), label, load_with);
   const bool y_up = load.scenario && load.scenario->up == Vec3{0, 1, 0};
   const Json ticks = Json::array({violation.tick, violation.tick});
   Json check;
@@ -230,11 +280,15 @@ nlohmann::ordered_json finding_document(nlohmann::ordered_json scenario, std::ui
     check = Json{{"ticks", ticks}, {"y_between", Json::array({-ScenarioLimits::max_coordinate, violation.limit})}};
   } else if (violation.kind == InvariantKind::Tunnel && y_up && violation.tick > 0 && std::isfinite(violation.limit)) {
     check = Json{{"ticks", ticks}, {"y_between", Json::array({violation.limit, ScenarioLimits::max_coordinate})}};
+  } else if (violation.kind == InvariantKind::Launch && violation.tick > 0) {
+    check = Json{{"ticks", ticks}, {"max_rise_gain", violation.limit}};
+  } else if (violation.kind == InvariantKind::Apex && violation.tick > 0) {
+    check = Json{{"ticks", Json::array({0, violation.tick})}, {"max_jump_apex", violation.limit}};
   }
   if (!check.is_null()) {
     Json with_check = scenario;
     with_check["expect"] = Json::array({check});
-    if (expectations_fail(with_check)) return with_check;
+    if (expectations_fail(with_check, label, load_with)) return with_check;
   }
   return scenario;
 }
@@ -252,7 +306,9 @@ FuzzSummary run_fuzz(const FuzzOptions& options, const std::function<void(const 
   const std::int64_t count = std::max<std::int64_t>(options.count, 0);
   for_each_world(options, count, [&](std::int64_t, WorldOutcome outcome) {
     for (std::string& error : outcome.errors) summary.generator_errors.push_back(std::move(error));
+    if (outcome.unplaced) ++summary.unplaced;
     if (!outcome.checked) return;
+    for (const InvariantKind kind : outcome.kinds) ++summary.scenarios_by_kind[invariant_name(kind)];
     ++summary.scenarios;
     summary.ticks += outcome.ticks;
     if (!outcome.finding) return;

@@ -27,6 +27,12 @@ constexpr double kRiseSlack = 0.005;
 /// (about 1e-16 m there) carry rounding. Fresh fuzz worlds found depths of
 /// skin + 1.1e-16 m; anything from 1 nm up is a real overlap.
 constexpr double kOverlapRounding = 1e-9;
+/// Upward speed an airborne tick may gain by rounding alone (the clip of a
+/// velocity against planes works on values of a few m/s).
+constexpr double kLaunchSlack = 1e-6;
+/// Height a flight may rise above its ballistic apex by rounding and by the
+/// millimetres a slide along a surface may lift the feet.
+constexpr double kApexSlack = 0.01;
 
 // ---- Static geometry the centre must never pass through ---------------------
 
@@ -235,7 +241,10 @@ class Checker {
       check_tunnel(view.tick, previous_centre_, centre);
       check_rise(view, carry);
       check_fall_speed(view, carry);
+      check_launch(view, carry);
+      check_apex(view, carry);
     }
+    previous_grounded_ = s.grounded;
     previous_position_ = s.position;
     previous_velocity_ = s.velocity;
     previous_centre_ = centre;
@@ -371,12 +380,71 @@ class Checker {
     }
   }
 
+  /// No collision turns speed upward: on a tick that started in the air
+  /// (where no jump starts), the upward speed does not grow.
+  void check_launch(const TickView& view, double carry) {
+    // A moving body's push turns its motion into any direction the contact
+    // points, upward included, by more than it travelled: not checked then.
+    if (previous_grounded_ || carry > 0.0) return;
+    const double before = previous_velocity_.dot(up_);
+    const double after = view.controller.state().velocity.dot(up_);
+    const double gained = after - std::max(0.0, before);
+    const double allowed = kLaunchSlack;
+    if (gained > allowed) {
+      // The limit is what was allowed: a finding's max_rise_gain check.
+      add(InvariantKind::Launch, view.tick,
+          "airborne, the upward speed went from " + text(before) + " to " + text(after) +
+              " m/s without a jump or a moving body; feet " + text(view.controller.state().position),
+          allowed);
+    }
+  }
+
+  /// A flight (from the last grounded row to the next) rises no higher than
+  /// the ballistic apex of its take-off speed: the jump's plus what the feet
+  /// had going up.
+  void check_apex(const TickView& view, double carry) {
+    const CharacterState& state = view.controller.state();
+    const double g = btVector3(scenario_.gravity[0], scenario_.gravity[1], scenario_.gravity[2]).dot(-up_);
+    if (state.grounded || g <= 0.0) {
+      in_flight_ = false;
+      return;
+    }
+    if (!in_flight_) {
+      in_flight_ = true;
+      const double jump = previous_grounded_ && view.input.jump ? settings(view).jump_speed : 0.0;
+      // Walking off, the tick that left the ground may have stepped up
+      // first (onto a box the ground probe then missed): the flight starts
+      // where that tick ended, if higher.
+      takeoff_height_ = previous_position_.dot(up_);
+      if (jump == 0.0) takeoff_height_ = std::max(takeoff_height_, state.position.dot(up_));
+      takeoff_speed_ = jump + std::max(0.0, previous_velocity_.dot(up_));
+      flight_moved_ = false;
+    }
+    // Once a moving body moved during the flight, what it gave is unknown
+    // (see check_launch): the flight is not checked.
+    if (carry > 0.0) flight_moved_ = true;
+    const double v = takeoff_speed_;
+    // The discrete flight gains at most v * dt on its first tick beyond the continuous apex.
+    const double allowed = v * v / (2.0 * g) + v * dt_ + kApexSlack;
+    const double rise = state.position.dot(up_) - takeoff_height_;
+    if (rise > allowed && !flight_moved_) {
+      add(InvariantKind::Apex, view.tick,
+          "rose " + text(rise) + " m above the take-off at " + text(takeoff_height_) + "; the ballistic apex of " +
+              text(v) + " m/s allows " + text(allowed) + " m",
+          allowed);
+    }
+  }
+
   const Scenario& scenario_;
   const double dt_;
   btVector3 up_;
   double feet_to_center_ = 0.0;
   StaticGeometry geometry_;
   btVector3 previous_position_{0, 0, 0}, previous_velocity_{0, 0, 0}, previous_centre_{0, 0, 0};
+  bool previous_grounded_ = true;
+  bool in_flight_ = false;  ///< the character has been airborne since takeoff_height_
+  double takeoff_height_ = 0.0, takeoff_speed_ = 0.0;
+  bool flight_moved_ = false;  ///< a moving body moved during the flight
   std::int64_t ticks_ = 0;
   std::vector<Violation> violations_;
 };
@@ -412,6 +480,8 @@ const char* invariant_name(InvariantKind kind) {
     case InvariantKind::FallSpeed: return "fall_speed";
     case InvariantKind::Nondeterministic: return "nondeterministic";
     case InvariantKind::Exception: return "exception";
+    case InvariantKind::Launch: return "launch";
+    case InvariantKind::Apex: return "apex";
   }
   return "?";
 }

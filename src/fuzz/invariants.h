@@ -22,9 +22,11 @@ enum class InvariantKind {
   FallSpeed,         ///< falls faster than terminal_velocity (plus what a moving body can hand over)
   Nondeterministic,  ///< a second run of the same scenario is not byte-identical
   Exception,         ///< the simulation threw
+  Launch,            ///< gained upward speed on a tick that started in the air (no jump there) while no moving body moved
+  Apex,              ///< a flight rose above the ballistic apex of its take-off speed (a jump's plus the feet's), no moving body moving
 };
 
-/// "non_finite", "overlap", "tunnel", "rise", "fall_speed", "nondeterministic", "exception".
+/// "non_finite", "overlap", "tunnel", "rise", "fall_speed", "nondeterministic", "exception", "launch", "apex".
 const char* invariant_name(InvariantKind kind);
 
 struct Violation {
@@ -33,7 +35,9 @@ struct Violation {
   std::string message;
   /// For Overlap: the allowed depth; for Rise: the highest allowed feet
   /// height (along up) at `tick`; for a Tunnel down through a floor: the
-  /// lowest (NaN for other tunnels). Lets a saved finding carry an expectation.
+  /// lowest (NaN for other tunnels); for Launch: the upward speed gain
+  /// allowed (m/s); for Apex: the height allowed above the take-off (m). Lets a
+  /// saved finding carry an expectation.
   double limit = 0.0;
 };
 

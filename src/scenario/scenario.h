@@ -164,7 +164,8 @@ struct ExpectCheck {
   /// stood on, jitter (NoOscillation), a point reached, and step events counted.
   enum class Kind {
     Position, Grounded, MaxPenetration, YBetween, Stuck,
-    XBetween, ZBetween, SpeedBetween, OnBody, NoOscillation, Reaches, StepEvents, Moving
+    XBetween, ZBetween, SpeedBetween, OnBody, NoOscillation, Reaches, StepEvents, Moving,
+    MaxRiseGain, MaxJumpApex
   };
   Kind kind = Kind::Position;
   std::string json_path;  ///< "/expect/2", used in failure messages
@@ -194,6 +195,10 @@ struct ExpectCheck {
   std::optional<std::array<std::int64_t, 2>> steps_up, steps_down;
   /// Moving: the least horizontal speed while the input pushes, m/s.
   double min_speed = 0.0;
+  /// MaxRiseGain: the most upward speed (m/s, along up) an airborne tick may
+  /// gain over max(0, the speed before). MaxJumpApex: the highest the feet may
+  /// rise above where they left the ground, metres.
+  double max_gain = 0.0;
 };
 
 /// How closely the gate compares the columns a key names (docs/format.md §4.2):

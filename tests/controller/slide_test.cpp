@@ -170,6 +170,82 @@ TEST(ClipWalkingVelocity, NeverCreasesWithAFloorEdgeIntoUpwardVelocity) {
   EXPECT_GT(constrain_to_planes(velocity, planes_of({edge, jamb})).direction.y(), 2.0);
 }
 
+TEST(LimitRise, AnEdgeMetInTheAirSlidesTheVelocityAlongAndDownItNotUp) {
+  // Falling at 0.98 m/s while running at 5 m/s, the capsule's round bottom
+  // meets the far edge of a hole (normal tilted 59 degrees from up). The
+  // plane alone turns the run into 1.51 m/s upward; limited, the run is
+  // stopped by the edge (nothing of it lies along the edge's line) and the
+  // fall slides down the edge, back into the hole.
+  const btVector3 up(0, 1, 0);
+  const btVector3 edge = btVector3(-0.854, 0.521, 0).normalized();
+  const btVector3 velocity(5, -0.98, 0);
+  const SlidePlanes planes = planes_of({edge});
+  const PlaneSolution clipped = constrain_to_planes(velocity, planes);
+  EXPECT_GT(clipped.direction.y(), 1.5);
+  const PlaneSolution out = limit_rise(velocity, clipped, planes, up);
+  const btVector3 fall(0, -0.98, 0);
+  const btVector3 down_the_edge = fall - edge * fall.dot(edge);
+  EXPECT_NEAR((out.direction - down_the_edge).length(), 0.0, 1e-12);
+  EXPECT_LT(out.direction.y(), 0.0);
+  EXPECT_LT(out.direction.x(), 0.0);
+  EXPECT_GE(out.direction.dot(edge), -1e-12);
+  // Met at an angle, the part along the edge's line is kept too.
+  const btVector3 slanted(5, -0.98, 2);
+  const PlaneSolution along = limit_rise(slanted, constrain_to_planes(slanted, planes), planes, up);
+  EXPECT_NEAR((along.direction - (down_the_edge + btVector3(0, 0, 2))).length(), 0.0, 1e-12);
+  EXPECT_FALSE(along.blocked);
+}
+
+TEST(LimitRise, PushingIntoTwoEdgesNeitherLiftsNorHoldsUp) {
+  // Walking diagonally into the corner of a square hole's rim, the capsule
+  // meets both edges with normals 3.4 degrees above horizontal: their crease
+  // climbs, so the planes alone send the push up it. Limited, the push is
+  // stopped and the fall goes on down the crease.
+  const btVector3 up(0, 1, 0);
+  const btVector3 a = btVector3(-0.998, 0.06, 0).normalized();
+  const btVector3 b = btVector3(0, 0.06, -0.998).normalized();
+  const SlidePlanes planes = planes_of({a, b});
+  const btVector3 velocity(3, -0.16, 4);
+  const PlaneSolution clipped = constrain_to_planes(velocity, planes);
+  EXPECT_GT(clipped.direction.y(), 0.0);
+  const PlaneSolution out = limit_rise(velocity, clipped, planes, up);
+  EXPECT_LT(out.direction.y(), -0.15);
+  EXPECT_GE(out.direction.dot(a), -1e-12);
+  EXPECT_GE(out.direction.dot(b), -1e-12);
+  EXPECT_FALSE(out.blocked);
+}
+
+TEST(LimitRise, ARisingVelocityKeepsAtMostItsOwnRise) {
+  // A jump grazing a riser's top edge (normal 19 degrees above horizontal):
+  // the plane turns 4.35 m/s upward into 5.4; limited, it rises at 4.35 and
+  // still pushes into nothing.
+  const btVector3 up(0, 1, 0);
+  const btVector3 edge = btVector3(0, 0.33, 0.94).normalized();
+  const btVector3 velocity(0, 4.35, -5);
+  const SlidePlanes planes = planes_of({edge});
+  const PlaneSolution clipped = constrain_to_planes(velocity, planes);
+  EXPECT_GT(clipped.direction.y(), 5.3);
+  const PlaneSolution out = limit_rise(velocity, clipped, planes, up);
+  EXPECT_NEAR(out.direction.y(), 4.35, 1e-12);
+  EXPECT_GE(out.direction.dot(edge), -1e-12);
+  EXPECT_LT(out.direction.z(), 0.0);
+}
+
+TEST(LimitRise, LeavesWhatRisesNoFasterAlone) {
+  const btVector3 up(0, 1, 0);
+  // A wall: the clip is horizontal, nothing to limit.
+  const SlidePlanes wall = planes_of({btVector3(0, 0, 1)});
+  const btVector3 velocity(1, -2, -3);
+  const PlaneSolution clipped = constrain_to_planes(velocity, wall);
+  const PlaneSolution out = limit_rise(velocity, clipped, wall, up);
+  EXPECT_EQ(out.direction, clipped.direction);
+  // A ceiling's underside turns the rise down: kept.
+  const SlidePlanes ceiling = planes_of({btVector3(0, -1, 1).normalized()});
+  const btVector3 rising(0, 3, -1);
+  const PlaneSolution under = constrain_to_planes(rising, ceiling);
+  EXPECT_EQ(limit_rise(rising, under, ceiling, up).direction, under.direction);
+}
+
 TEST(ClipWalkingVelocity, StopsInACornerOfTwoWalls) {
   const btVector3 up(0, 1, 0);
   const btVector3 a(1, 0, 0), b = btVector3(-1, 0, 1).normalized();  // an acute corner

@@ -221,6 +221,44 @@ TEST(FuzzInvariants, FallingPastTerminalVelocityIsCaught) {
   EXPECT_EQ(report.first(InvariantKind::FallSpeed)->tick, 30);
 }
 
+TEST(FuzzInvariants, UpwardSpeedGainedInTheAirIsALaunch) {
+  // Lifted a metre at tick 20 (a rise), the character is falling by tick 24:
+  // upward speed handed to it there, with no jump possible, is a launch.
+  InvariantOptions options;
+  options.check_rerun = false;
+  options.before_check = [](const TickView& view) {
+    if (view.tick == 20) view.controller.state().position += btVector3(0, 1, 0);
+    if (view.tick == 24) view.controller.state().velocity.setY(3);
+  };
+  const InvariantReport report = check_invariants(load_or_fail(kWallWorld), options);
+  const Violation* v = report.first(InvariantKind::Launch);
+  ASSERT_NE(v, nullptr) << format_violations(report);
+  EXPECT_EQ(v->tick, 24);
+  EXPECT_NE(v->message.find("m/s without a jump"), std::string::npos) << v->message;
+  EXPECT_LT(v->limit, 1e-3);  // nothing moves: no gain allowed beyond rounding
+}
+
+TEST(FuzzInvariants, AJumpRisesToItsBallisticApexAndNoHigher) {
+  std::string jump = kWallWorld;
+  const std::string keys = R"("input": [{"tick": 0, "move": [0, 1]}])";
+  jump.replace(jump.find(keys), keys.size(), R"("input": [{"tick": 0, "move": [0, 1]}, {"tick": 5, "jump": true}])");
+  // A clean jump (5 m/s: 1.27 m) is no violation.
+  EXPECT_TRUE(check_invariants(load_or_fail(jump)).ok()) << format_violations(check_invariants(load_or_fail(jump)));
+  // Lifted 0.2 m near the apex, it rises above it.
+  InvariantOptions options;
+  options.check_rerun = false;
+  options.before_check = [](const TickView& view) {
+    if (view.tick == 35) view.controller.state().position += btVector3(0, 0.2, 0);
+  };
+  const InvariantReport report = check_invariants(load_or_fail(jump), options);
+  const Violation* v = report.first(InvariantKind::Apex);
+  ASSERT_NE(v, nullptr) << format_violations(report);
+  EXPECT_EQ(v->tick, 35);
+  EXPECT_NEAR(v->limit, 25.0 / (2 * 9.81) + 5.0 / 60 + 0.01, 1e-9);
+  EXPECT_EQ(std::string(invariant_name(InvariantKind::Apex)), "apex");
+  EXPECT_EQ(std::string(invariant_name(InvariantKind::Launch)), "launch");
+}
+
 TEST(FuzzInvariants, NotANumberIsCaught) {
   const InvariantReport report =
       broken_run(kWallWorld, 60, [](CharacterState& s) { s.velocity.setX(std::nan("")); });
@@ -358,6 +396,60 @@ TEST_F(TempDir, CampaignsAreReproducibleAndKeptScenariosLoad) {
     EXPECT_EQ(text, read_text(dir_ / "b" / name));
     EXPECT_TRUE(load_scenario_text(text, name).scenario.has_value()) << name;
   }
+}
+
+TEST_F(TempDir, LevelWalksStartOnTheLevelsFloorsAndNameItFromTheirDirectory) {
+  // A scenario's world (a mesh file beside it) walked from a directory elsewhere.
+  const std::string file = std::string(STEPSLIDE_SOURCE_DIR) + "/scenarios/launch/hole_grid_diagonal.json";
+  const std::string walks = (dir_ / "walks").string();
+  const Expected<LevelFloors> floors = read_level_floors(file, walks);
+  ASSERT_TRUE(floors) << floors.error();
+  // The floor's top faces (1 m cells, holes' bottoms included), none of the holes' walls.
+  EXPECT_EQ(floors->triangles.size(), 2u * 16 * 16);
+  EXPECT_DOUBLE_EQ(floors->cumulative_area.back(), 16.0 * 16.0);
+  const Json a = generate_level_walk(*floors, 7, 0);
+  EXPECT_EQ(a.dump(), generate_level_walk(*floors, 7, 0).dump());
+  EXPECT_NE(a.dump(), generate_level_walk(*floors, 8, 0).dump());
+  EXPECT_NE(a.dump(), generate_level_walk(*floors, 7, 1).dump());
+  const std::string mesh = a["world"][0]["shape"]["file"].get<std::string>();
+  EXPECT_EQ(fs::path(mesh).filename(), "hole_grid.obj");
+  EXPECT_EQ(mesh.rfind("..", 0), 0u) << mesh;  // relative to the walks' directory
+  LoadOptions outside;
+  outside.allow_outside = true;
+  // A start beside a hole's wall overlaps it (the loader says so at
+  // /character/place and the campaign draws the next); some load.
+  int loaded = 0;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      const LoadResult load =
+          load_scenario_text(generate_level_walk(*floors, seed, attempt).dump(), walks + "/w.json", outside);
+      if (!load.scenario) {
+        ASSERT_NE(format_load_errors(load).find("/character/place"), std::string::npos) << format_load_errors(load);
+        continue;
+      }
+      ++loaded;
+      EXPECT_GE(load.scenario->ticks, 120);
+      EXPECT_EQ(load.scenario->input.front().tick, 0);
+      break;
+    }
+  }
+  EXPECT_GE(loaded, 4);
+  // A campaign over it: walks checked, the same for the same seeds.
+  FuzzOptions options;
+  options.seed = 1;
+  options.count = 3;
+  options.out_dir = walks;
+  options.level = &*floors;
+  options.world.max_ticks = 200;
+  const FuzzSummary first = run_fuzz(options);
+  EXPECT_EQ(first.scenarios + first.unplaced, 3);
+  EXPECT_TRUE(first.generator_errors.empty());
+  EXPECT_EQ(run_fuzz(options).ticks, first.ticks);
+  // Not a level: said so.
+  write("flat.json", R"({"format": "stepslide/level@1", "world": [{"shape": {"type": "sphere", "radius": 1}}]})");
+  const Expected<LevelFloors> none = read_level_floors(path("flat.json").string(), walks);
+  ASSERT_FALSE(none);
+  EXPECT_NE(none.error().find("no walkable floor"), std::string::npos) << none.error();
 }
 
 TEST(FuzzCampaign, SavedFindingsAreScenariosThatSayWhatTheyShow) {

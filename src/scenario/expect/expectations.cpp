@@ -30,12 +30,26 @@ Track::Track(const Scenario& scenario, const Trajectory& t, const std::vector<bo
       x_(index(t, "x")),
       y_(index(t, "y")),
       z_(index(t, "z")),
+      vx_(index(t, "vx")),
+      vy_(index(t, "vy")),
+      vz_(index(t, "vz")),
       grounded_(index(t, "grounded")),
       stuck_(index(t, "stuck")),
       step_dy_(index(t, "step_dy")),
       ground_body_(index(t, "ground_body")) {}
 
 Vec3 Track::feet(std::int64_t tick) const { return {cell(tick, x_), cell(tick, y_), cell(tick, z_)}; }
+
+double Track::vertical_speed(std::int64_t tick) const {
+  const Vec3& up = scenario_.up;
+  return cell(tick, vx_) * up[0] + cell(tick, vy_) * up[1] + cell(tick, vz_) * up[2];
+}
+
+double Track::height(std::int64_t tick) const {
+  const Vec3 p = feet(tick);
+  const Vec3& up = scenario_.up;
+  return p[0] * up[0] + p[1] * up[1] + p[2] * up[2];
+}
 
 double Track::horizontal_speed(std::int64_t tick) const {
   const Vec3 a = feet(tick - 1);
@@ -146,6 +160,8 @@ std::optional<Problem> problem_of(const ExpectCheck& check, const Track& track,
     }
     case Kind::SpeedBetween: return expectations::check_speed_between(check, track);
     case Kind::Moving: return expectations::check_moving(check, track);
+    case Kind::MaxRiseGain: return expectations::check_max_rise_gain(check, track);
+    case Kind::MaxJumpApex: return expectations::check_max_jump_apex(check, track);
     case Kind::NoOscillation: return expectations::check_no_oscillation(check, track);
     case Kind::Reaches: return expectations::check_reaches(check, track);
     case Kind::StepEvents: return expectations::check_step_events(check, track);

@@ -4,6 +4,7 @@
 // character pressed into a wall can report a velocity while going nowhere, and
 // these checks are about where it actually went.
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -94,6 +95,40 @@ std::optional<Problem> check_reaches(const ExpectCheck& check, const Track& trac
                          point_text(check.position) + " by tick " + std::to_string(by) + "; closest " +
                          readable_beside(closest, check.tolerance) + " m at tick " + std::to_string(closest_tick) +
                          ", feet at " + feet_text(track.feet(closest_tick))};
+}
+
+std::optional<Problem> check_max_rise_gain(const ExpectCheck& check, const Track& track) {
+  for (std::int64_t tick = check.first; tick <= track.last(check); ++tick) {
+    // Only a tick that starts in the air: a jump starts on the ground.
+    if (track.grounded(tick - 1)) continue;
+    const double before = track.vertical_speed(tick - 1);
+    const double after = track.vertical_speed(tick);
+    const double gain = after - std::max(0.0, before);
+    if (gain <= check.max_gain) continue;
+    return Problem{tick, "airborne, the upward speed went from " + readable_number(before) + " to " +
+                             readable_number(after) + " m/s: gained " + readable_beside(gain, check.max_gain) +
+                             " m/s without a jump, more than " + format_number(check.max_gain)};
+  }
+  return std::nullopt;
+}
+
+std::optional<Problem> check_max_jump_apex(const ExpectCheck& check, const Track& track) {
+  const std::int64_t last = track.last(check);
+  for (std::int64_t tick = std::max<std::int64_t>(check.first, 1); tick <= last; ++tick) {
+    if (!track.grounded(tick - 1) || track.grounded(tick)) continue;
+    // A flight: from the last grounded row to the next grounded one (or the range's end).
+    const double from = track.height(tick - 1);
+    std::int64_t apex_tick = tick;
+    for (std::int64_t t = tick; t <= last && !track.grounded(t); ++t) {
+      if (track.height(t) > track.height(apex_tick)) apex_tick = t;
+    }
+    const double rise = track.height(apex_tick) - from;
+    if (rise <= check.max_gain) continue;
+    return Problem{apex_tick, "the feet rose " + readable_beside(rise, check.max_gain) +
+                                  " m above where they left the ground at tick " + std::to_string(tick - 1) +
+                                  ", more than " + format_number(check.max_gain)};
+  }
+  return std::nullopt;
 }
 
 }  // namespace stepslide::expectations

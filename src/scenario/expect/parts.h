@@ -29,6 +29,10 @@ class Track {
   /// The feet at row `tick`.
   Vec3 feet(std::int64_t tick) const;
   double y(std::int64_t tick) const { return cell(tick, y_); }
+  /// The velocity columns' speed along up at row `tick` (what the controller reports).
+  double vertical_speed(std::int64_t tick) const;
+  /// The feet's height along up at row `tick`.
+  double height(std::int64_t tick) const;
   bool grounded(std::int64_t tick) const { return cell(tick, grounded_) != 0.0; }
   bool stuck(std::int64_t tick) const { return cell(tick, stuck_) != 0.0; }
   double step_dy(std::int64_t tick) const { return cell(tick, step_dy_); }
@@ -54,7 +58,7 @@ class Track {
   const Scenario& scenario_;
   const Trajectory& t_;
   const std::vector<bool>& pushed_;
-  std::size_t x_, y_, z_, grounded_, stuck_, step_dy_, ground_body_;
+  std::size_t x_, y_, z_, vx_, vy_, vz_, grounded_, stuck_, step_dy_, ground_body_;
 };
 
 // Numbers in messages. Numbers from the scenario file read as written
@@ -83,6 +87,10 @@ std::optional<Problem> check_moving(const ExpectCheck& check, const Track& track
 std::optional<Problem> check_no_oscillation(const ExpectCheck& check, const Track& track);
 /// reaches: the closest approach, when it is not within the distance by the tick.
 std::optional<Problem> check_reaches(const ExpectCheck& check, const Track& track);
+/// max_rise_gain: the first airborne tick that gained more upward speed than allowed.
+std::optional<Problem> check_max_rise_gain(const ExpectCheck& check, const Track& track);
+/// max_jump_apex: the first flight from the ground whose feet rose higher than allowed.
+std::optional<Problem> check_max_jump_apex(const ExpectCheck& check, const Track& track);
 
 // scenario/expect/events.cpp: what happened under the feet.
 

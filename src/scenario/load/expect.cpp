@@ -31,6 +31,8 @@ const Options<Kind> kCheckKinds = {
     {"reaches", Kind::Reaches},
     {"step_events", Kind::StepEvents},
     {"moving", Kind::Moving},
+    {"max_rise_gain", Kind::MaxRiseGain},
+    {"max_jump_apex", Kind::MaxJumpApex},
 };
 
 /// Keys that are not kinds but belong to some check.
@@ -73,7 +75,7 @@ bool read_tick_range(JsonReader& r, const Field& f, const Range& ticks, ExpectCh
   return r.within(last, at_least(static_cast<double>(check.first), "the first tick"), "an integer");
 }
 
-/// Speed is measured between a row and the one before it, so row 0 has none.
+/// Speed and its gain are measured between a row and the one before it, so row 0 has none.
 void require_row_before(JsonReader& r, const Field& range, const ExpectCheck& check) {
   if (check.first >= 1) return;
   r.within(range.item(0), at_least(1.0, "speed is measured from the tick before"), "an integer");
@@ -215,6 +217,11 @@ void read_range_value(const CheckContext& c, ObjectReader& o, const Field& range
       if (range_ok) require_row_before(r, range, check);
       r.number(o.required("moving"), above(0.0), check.min_speed);
       break;
+    case Kind::MaxRiseGain:
+      if (range_ok) require_row_before(r, range, check);
+      r.number(o.required("max_rise_gain"), kSpeed, check.max_gain);
+      break;
+    case Kind::MaxJumpApex: r.number(o.required("max_jump_apex"), kNonNegativeSize, check.max_gain); break;
     case Kind::OnBody: read_body_name(c, o.required("on_body"), check); break;
     case Kind::NoOscillation: read_no_oscillation(c, o.required("no_oscillation"), range_ok, check); break;
     case Kind::StepEvents: read_step_events(r, o.required("step_events"), check); break;

@@ -50,6 +50,19 @@ Lines failures(const std::string& text) { return failures(load(text)); }
 /// Walks diagonally at 3 m/s along x and -3 m/s along z.
 const char* const kDiagonal = R"({"tick": 0, "wish_velocity": [3, -3]})";
 
+TEST(Expectations, AJumpGainsNoSpeedInTheAirAndPeaksAtItsBallisticApex) {
+  // 5 m/s at 9.81 m/s^2: 1.274 m continuous, about 1.23 m in 60 Hz steps.
+  const char* const jump = R"({"tick": 2, "jump": true})";
+  EXPECT_EQ(failures(on_floor(90, jump, R"({"ticks": [1, "end"], "max_rise_gain": 0},
+                                         {"ticks": [0, "end"], "max_jump_apex": 1.274})")),
+            Lines{});
+  const Lines apex = failures(on_floor(90, jump, R"({"ticks": [0, "end"], "max_jump_apex": 1})"));
+  ASSERT_EQ(apex.size(), 1u);
+  EXPECT_NE(apex[0].find("m above where they left the ground at tick 2, more than 1"), std::string::npos) << apex[0];
+  // A flight that starts outside the range is not checked.
+  EXPECT_EQ(failures(on_floor(90, jump, R"({"ticks": [10, "end"], "max_jump_apex": 1})")), Lines{});
+}
+
 TEST(Expectations, XAndZBetweenBoundTheFeet) {
   EXPECT_EQ(failures(on_floor(60, kDiagonal, R"({"ticks": [0, "end"], "x_between": [0, 3.0001]},
                                                {"ticks": [0, "end"], "z_between": [-3.0001, 0]},

@@ -49,7 +49,7 @@ TEST(LoadExpect, WithoutOneKindOnlyKeysNoCheckKnowsAreReported) {
   EXPECT_EQ(errors_of(R"("expect": [{"ticks": [0, 1], "tolerance": 1, "colour": "red"}])"),
             (Lines{"/expect/0: expected exactly one of \"position\", \"grounded\", \"max_penetration\", \"y_between\", "
                    "\"stuck\", \"x_between\", \"z_between\", \"speed_between\", \"on_body\", \"no_oscillation\", "
-                   "\"reaches\", \"step_events\", \"moving\", got none",
+                   "\"reaches\", \"step_events\", \"moving\", \"max_rise_gain\", \"max_jump_apex\", got none",
                    "/expect/0/colour: unknown key \"colour\""}));
 }
 
@@ -148,6 +148,18 @@ TEST(LoadExpect, MovingNeedsASpeedAboveZero) {
                                     {"ticks": [1, 2], "moving": -1}])"),
             (Lines{"/expect/0/moving: expected a number > 0, got 0", "/expect/1/moving: expected a number, got \"fast\"",
                    "/expect/2/moving: expected a number > 0, got -1"}));
+}
+
+TEST(LoadExpect, LaunchChecksTakeABoundAndTheirTicks) {
+  EXPECT_EQ(errors_of(R"("expect": [{"ticks": [1, 2], "max_rise_gain": 0}, {"ticks": [0, 2], "max_jump_apex": 1.3},
+                                    {"ticks": [0, 2], "max_rise_gain": 0.1}, {"ticks": [1, 2], "max_rise_gain": -1},
+                                    {"ticks": [1, 2], "max_jump_apex": "high"}, {"ticks": [1, 2], "max_jump_apex": -0.5},
+                                    {"ticks": [1, 2], "max_jump_apex": 1, "within": 2}])"),
+            (Lines{"/expect/2/ticks/0: expected an integer >= 1 (speed is measured from the tick before), got 0",
+                   "/expect/3/max_rise_gain: expected a number >= 0, got -1",
+                   "/expect/4/max_jump_apex: expected a number, got \"high\"",
+                   "/expect/5/max_jump_apex: expected a number >= 0, got -0.5",
+                   "/expect/6/within: unknown key \"within\""}));
 }
 
 TEST(LoadExpect, OnBodyNamesABodyOfTheWorld) {

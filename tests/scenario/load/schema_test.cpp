@@ -392,6 +392,11 @@ TEST(ScenarioSchema, AgreesWithTheLoaderOnEveryShapeMotionInputAndCheck) {
       {head + R"("expect": [{"ticks": [1, "end"], "moving": 0}]})", false},
       {head + R"("expect": [{"ticks": [0, "end"], "moving": 1}]})", false},
       {head + R"("expect": [{"ticks": [1, "end"], "moving": 1, "speed_between": [0, 1]}]})", false},
+      {head + R"("expect": [{"ticks": [1, "end"], "max_rise_gain": 0}, {"ticks": [0, 4], "max_jump_apex": 1.3}]})", true},
+      {head + R"("expect": [{"ticks": [0, "end"], "max_rise_gain": 0.1}]})", false},
+      {head + R"("expect": [{"ticks": [1, "end"], "max_rise_gain": -0.1}]})", false},
+      {head + R"("expect": [{"ticks": [0, "end"], "max_jump_apex": -1}]})", false},
+      {head + R"("expect": [{"ticks": [0, "end"], "max_jump_apex": 2e6}]})", false},
       // The document.
       {R"({"format": "stepslide/scenario@1", "ticks": 1, "tick_rate": 240, "gravity": [0, -20, 0], "up": [0, 1, 0],
            "name": "n", "description": "d"})",
