@@ -13,6 +13,8 @@ class btConvexShape;
 
 namespace stepslide {
 
+class ContactFilter;
+
 struct SweepHit {
   bool hit = false;
   double fraction = 1.0;         ///< of the requested motion, in [0, 1]
@@ -122,6 +124,14 @@ class CollisionQueries {
   /// penetration tolerance (overlaps shallower than that are contact).
   static constexpr double kClearanceTolerance = 0.5e-6;
 
+  /// Every later query asks `filter` (may be null: none, the default)
+  /// which bodies the character touches and which contacts and hits block
+  /// it (stepslide/contact_filter.h). While a filter is set no clearance is
+  /// certified (its answers may change between ticks, the proof would not)
+  /// and the one held is dropped.
+  void set_filter(const ContactFilter* filter);
+  const ContactFilter* filter() const { return filter_; }
+
   btCollisionWorld* world() const { return world_; }
   const QueryCounts& counts() const { return counts_; }
   void reset_counts() { counts_ = QueryCounts{}; }
@@ -136,6 +146,7 @@ class CollisionQueries {
 
   btCollisionWorld* world_;
   const btCollisionObject* self_;
+  const ContactFilter* filter_ = nullptr;
   QueryCounts counts_;
   /// The caches and memos the queries keep (src/collision/queries_impl.h):
   /// made once with the queries, reached through one pointer.

@@ -13,7 +13,13 @@ CollisionQueries::~CollisionQueries() = default;
 
 void CollisionQueries::certify_clear(const btCollisionObject* object, const btTransform& pose,
                                      double static_clearance) {
+  if (filter_ != nullptr) return;
   impl_->certificate.certify(world_, object, pose, static_clearance);
+}
+
+void CollisionQueries::set_filter(const ContactFilter* filter) {
+  filter_ = filter;
+  forget_clearance();
 }
 
 void CollisionQueries::forget_clearance() {

@@ -67,7 +67,7 @@ bool expectations_fail(const Json& document) {
 FuzzFinding record_finding(const FuzzOptions& options, std::uint64_t seed, const Json& generated,
                            const Violation& seen) {
   const std::string label = label_for(seed);
-  const bool rerun = seen.kind == InvariantKind::Nondeterministic;
+  const bool rerun = seen.kind == InvariantKind::Nondeterministic || seen.kind == InvariantKind::Rollback;
   Json scenario = generated;
   Violation violation = seen;
   std::string note = "not shrunk";

@@ -22,9 +22,13 @@ enum class InvariantKind {
   FallSpeed,         ///< falls faster than terminal_velocity (plus what a moving body can hand over)
   Nondeterministic,  ///< a second run of the same scenario is not byte-identical
   Exception,         ///< the simulation threw
+  /// The second run, rewound and replayed at random ticks (the controller's
+  /// save_state / restore_state, the world's poses, the input), replayed a
+  /// tick to other bits than its first pass.
+  Rollback,
 };
 
-/// "non_finite", "overlap", "tunnel", "rise", "fall_speed", "nondeterministic", "exception".
+/// "non_finite", "overlap", "tunnel", "rise", "fall_speed", "nondeterministic", "exception", "rollback".
 const char* invariant_name(InvariantKind kind);
 
 struct Violation {
@@ -40,7 +44,10 @@ struct Violation {
 struct InvariantOptions {
   /// Run the scenario a second time and compare the CSV bytes. The observed
   /// run measures overlaps every tick and the rerun does not, so this also
-  /// proves that measuring changes nothing.
+  /// proves that measuring changes nothing. The rerun rolls back at random
+  /// ticks (SimulationOptions::rollback_seed, from the scenario's name) and
+  /// replays: a replayed row that differs from its first pass is a Rollback
+  /// violation, any other difference Nondeterministic.
   bool check_rerun = true;
   /// Called on each tick before it is checked. For tests: it may move the
   /// character to stand in for a controller that breaks an invariant.

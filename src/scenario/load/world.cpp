@@ -422,4 +422,9 @@ void World::set_time(std::int64_t tick) {
   bodies_posed_ += static_cast<std::int64_t>(moving_.size());
 }
 
+void World::rewind_to(std::int64_t tick) {
+  set_time(tick > 0 ? tick - 1 : 0);
+  set_time(tick);
+}
+
 }  // namespace stepslide

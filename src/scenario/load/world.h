@@ -36,6 +36,10 @@ class World {
   /// Poses every kinematic body for time `tick / tick_rate` and refreshes the
   /// broadphase. Call with tick k+1 before stepping the character from row k.
   void set_time(std::int64_t tick);
+  /// Puts every kinematic body back at its pose for `tick`, with the pose of
+  /// tick - 1 as its interpolation transform (tick 0: its pose at 0), as the
+  /// run left them after set_time(tick): what a rollback restores.
+  void rewind_to(std::int64_t tick);
 
   /// Bodies posed by set_time so far: one per moving body per call, none for
   /// static ones, so a tick's world update costs the same among 10 or 100 000
