@@ -23,15 +23,16 @@ namespace stepslide {
 /// world put back where it was at that tick, and the following updates with
 /// the same inputs give the same bits as the first time. The controller's
 /// settings, shapes and observer are not in it (a game that changes them
-/// between ticks restores them itself). What the collision queries remember
-/// between ticks is not in it either: no result depends on it (restore_state
-/// drops it; docs/embedding.md "Rollback").
+/// between ticks restores them itself). Of what the collision queries
+/// remember between ticks only the clearance proof is (the rest answers
+/// exactly as the world would; docs/embedding.md "Rollback").
 struct ControllerSnapshot {
   CharacterState state;
+  ClearanceRecord clearance;
 };
 
-/// Bit for bit (but +0 == -0), every field: a snapshot restores exactly what
-/// it holds, so equal snapshots step to equal rows.
+/// Bit for bit (but +0 == -0), every field of the state and the clearance
+/// proof: equal snapshots step to equal rows.
 bool same_snapshot(const ControllerSnapshot& a, const ControllerSnapshot& b);
 
 class CharacterController {
@@ -58,8 +59,8 @@ class CharacterController {
   /// made with the same shape in the same world). The world must be back at
   /// the pose it had when the snapshot was taken, the kinematic bodies'
   /// interpolation transforms included (the pose a tick before). Drops what
-  /// the collision queries remember (forget_clearance), so the next update
-  /// asks the world afresh.
+  /// else the collision queries remember (forget_clearance) and puts the
+  /// snapshot's clearance proof back.
   void restore_state(const ControllerSnapshot& snapshot);
 
   CharacterState& state() { return state_; }

@@ -86,27 +86,23 @@ struct PairContacts : btBroadphaseAabbCallback {
   bool process(const btBroadphaseProxy* proxy) override {
     auto* other = static_cast<btCollisionObject*>(proxy->m_clientObject);
     if (other == object_ || other == self_ || !callback_->needsCollision(other->getBroadphaseHandle())) return true;
-    if (filter_ != nullptr) return filtered(other);
-    for (const ContactPair pair : detail::pair_cell(mover_, other->getCollisionShape()).contacts) {
-      if (answer(pair, other)) return true;
-    }
-    return true;
-  }
-
-  /// process() with a contact filter: the body only where the filter lets
-  /// the character touch it, and of its contacts those it validates.
-  bool filtered(btCollisionObject* other) {
-    if (!filter_->collides_with(*other)) return true;
-    std::vector<Contact>& out = *callback_->out_;
-    const std::size_t before = out.size();
+    if (filter_ != nullptr && !filter_->collides_with(*other)) return true;
+    const std::size_t before = callback_->out_->size();
     for (const ContactPair pair : detail::pair_cell(mover_, other->getCollisionShape()).contacts) {
       if (answer(pair, other)) break;
     }
+    if (filter_ != nullptr) drop_invalid(before);
+    return true;
+  }
+
+  /// With a contact filter: takes back the contacts from `before` on that
+  /// it does not validate.
+  void drop_invalid(std::size_t before) {
+    std::vector<Contact>& out = *callback_->out_;
     const auto rejected = [this](const Contact& c) {
       return !filter_->validate({ContactCandidate::Query::Contact, c.object, c.normal, c.point});
     };
     out.erase(std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(before), out.end(), rejected), out.end());
-    return true;
   }
 
   /// Runs one pair function: true when it answered (its contacts added).

@@ -29,6 +29,15 @@ void CollisionQueries::forget_clearance() {
   impl_->last_ray.valid = false;
 }
 
+ClearanceRecord CollisionQueries::clearance(const btCollisionObject* object) const {
+  return impl_->certificate.save(object);
+}
+
+void CollisionQueries::restore_clearance(const ClearanceRecord& record, const btCollisionObject* object) {
+  if (filter_ != nullptr) return;  // no proof is kept while a filter decides
+  impl_->certificate.restore(record, object);
+}
+
 void CollisionQueries::begin_tick() {
   reset_counts();
   impl_->memo.open(self_);

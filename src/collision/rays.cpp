@@ -56,7 +56,8 @@ struct FilteredClosestRay : btCollisionWorld::ClosestRayResultCallback {
     return ClosestRayResultCallback::addSingleResult(hit, normal_in_world_space);
   }
 
-  bool accepts(const btCollisionWorld::LocalRayResult& hit, bool normal_in_world_space) const {
+  __attribute__((noinline)) bool accepts(const btCollisionWorld::LocalRayResult& hit,
+                                         bool normal_in_world_space) const {
     const btCollisionObject* body = hit.m_collisionObject;
     const btVector3 normal =
         normal_in_world_space ? hit.m_hitNormalLocal : body->getWorldTransform().getBasis() * hit.m_hitNormalLocal;

@@ -48,9 +48,7 @@ struct ClosestOpposingSweep : btCollisionWorld::ConvexResultCallback {
     // A motion that only grazes the surface (within a few hundred-thousandths
     // of a degree of tangent, e.g. walking on the floor it stands on) does not hit it.
     if (normal.dot(motion_) >= -kGrazingCosine * motion_.length()) return m_closestHitFraction;
-    if (filter_ != nullptr && !filter_->validate({ContactCandidate::Query::Sweep, result.m_hitCollisionObject,
-                                                  normal.normalized(), result.m_hitPointLocal}))
-      return m_closestHitFraction;
+    if (filter_ != nullptr && !accepts(result, normal)) return m_closestHitFraction;
     m_closestHitFraction = result.m_hitFraction;
     hit.hit = true;
     hit.fraction = result.m_hitFraction;
@@ -58,6 +56,14 @@ struct ClosestOpposingSweep : btCollisionWorld::ConvexResultCallback {
     hit.point = result.m_hitPointLocal;
     hit.object = result.m_hitCollisionObject;
     return result.m_hitFraction;
+  }
+
+  /// The contact filter's word on a hit (out of line: the queries without
+  /// a filter do not pay for it).
+  __attribute__((noinline)) bool accepts(const btCollisionWorld::LocalConvexResult& result,
+                                         const btVector3& normal) const {
+    return filter_->validate(
+        {ContactCandidate::Query::Sweep, result.m_hitCollisionObject, normal.normalized(), result.m_hitPointLocal});
   }
 
   const btCollisionObject* self_;

@@ -22,9 +22,22 @@ bool same_transform(const btTransform& a, const btTransform& b) {
   return same_vec(a.getOrigin(), b.getOrigin());
 }
 
+bool same_clearance(const ClearanceRecord& a, const ClearanceRecord& b) {
+  if (a.held != b.held) return false;
+  if (!a.held) return true;
+  if (!same_transform(a.pose, b.pose) || a.static_clearance != b.static_clearance ||
+      a.object_count != b.object_count || a.moving.size() != b.moving.size())
+    return false;
+  for (std::size_t i = 0; i < a.moving.size(); ++i) {
+    if (a.moving[i].first != b.moving[i].first || !same_transform(a.moving[i].second, b.moving[i].second)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool same_snapshot(const ControllerSnapshot& x, const ControllerSnapshot& y) {
+  if (!same_clearance(x.clearance, y.clearance)) return false;
   const CharacterState& a = x.state;
   const CharacterState& b = y.state;
   return same_vec(a.position, b.position) && same_vec(a.velocity, b.velocity) && a.grounded == b.grounded &&
@@ -104,11 +117,14 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
   return report;
 }
 
-ControllerSnapshot CharacterController::save_state() const { return ControllerSnapshot{state_}; }
+ControllerSnapshot CharacterController::save_state() const {
+  return ControllerSnapshot{state_, queries_.clearance(&object_)};
+}
 
 void CharacterController::restore_state(const ControllerSnapshot& snapshot) {
   state_ = snapshot.state;
   queries_.forget_clearance();
+  queries_.restore_clearance(snapshot.clearance, &object_);
 }
 
 double CharacterController::penetration_depth() {

@@ -121,7 +121,11 @@ void add_boxes(const btCollisionShape* shape, const btTransform& pose, const std
 StaticGeometry collect_static_geometry(const Scenario& scenario, const World& world) {
   StaticGeometry g;
   for (const WorldBody& body : world.bodies()) {
-    if (scenario.world[body.def_index].motion.type != MotionType::None) continue;
+    const BodyDef& def = scenario.world[body.def_index];
+    if (def.motion.type != MotionType::None) continue;
+    // A one-way body is passed through by design, a body on a layer the
+    // character ignores is not there for it.
+    if (def.one_way || (scenario.character.collides_with & layer_bit(def.layer)) == 0) continue;
     const btCollisionShape* shape = body.object->getCollisionShape();
     const btTransform& pose = body.object->getWorldTransform();
     if (shape->isConcave()) {

@@ -133,7 +133,7 @@ class Runner {
   }
 
   /// Steps `span` ticks from row `tick` unobserved, puts the controller
-  /// (restore_state), the world (rewind_to) and the input back to row
+  /// (restore_state), the world (restore_moving) and the input back to row
   /// `tick`, and steps them again, observed: the second pass's rows are
   /// kept, and the first cell where they differ is the rollback mismatch.
   /// False when the second pass stopped at a non-finite value.
@@ -143,6 +143,7 @@ class Runner {
       const InputTrack saved_input = input_;
       const std::size_t saved_penetration = penetration_.size();
       const std::int64_t saved_sweeps = result_.total_sweeps;
+      const World::MovingState saved_world = world_.save_moving();
       std::vector<std::vector<double>>& rows = result_.trajectory.rows;
       observing_ = false;
       for (std::int64_t k = 0; k < span && step(tick + k, dt); ++k) {
@@ -156,7 +157,7 @@ class Runner {
       result_.total_sweeps = saved_sweeps;
       result_.error.clear();
       controller_.restore_state(saved);
-      world_.rewind_to(tick);
+      world_.restore_moving(saved_world);
       input_ = saved_input;
       ++result_.rollbacks;
       bool finite = true;

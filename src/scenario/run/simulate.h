@@ -55,8 +55,9 @@ struct SimulationOptions {
   std::function<void(const TickView&)> on_tick;
   /// Rollback check, ours only: at ticks this seed picks, the runner saves
   /// the controller's state (save_state) and the input's, steps 1 to 16
-  /// ticks, puts the controller, the world's kinematic poses and the input
-  /// back to the saved tick, and steps those ticks again. The rows kept
+  /// ticks, puts the controller, the world's kinematic poses (with their
+  /// broadphase bounds) and the input back to the saved tick, and steps
+  /// those ticks again. The rows kept
   /// (and shown to `on_tick`) are the second pass's; where they differ
   /// from the first, SimulationResult::rollback_mismatch says so. Unset:
   /// no rollback, the run of `stepslide run`.

@@ -2,7 +2,7 @@
 // ticks, and steps again; the rows must come back to the bit. Checked on
 // every repository scenario (moving platforms included: the runner puts the
 // world's kinematic poses back too), and at every tick by a save and restore
-// that drops what the collision queries remember.
+// that drops what the collision queries remember but the clearance proof.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -43,11 +43,11 @@ TEST(Rollback, EveryScenarioRewoundAndReplayedGivesIdenticalBytes) {
   EXPECT_GT(rollbacks, 100);
 }
 
-/// What the collision queries remember between ticks (the clearance
-/// certificate, the broadphase region, the triangles, the cast memo) never
-/// changes a row: restoring the state after every tick, which drops all of
-/// it, leaves every scenario's trajectory as it was.
-TEST(Rollback, DroppingTheQueriesMemoryEveryTickChangesNoRow) {
+/// What else the collision queries remember between ticks (the broadphase
+/// region, the triangles, the cast memo) never changes a row: restoring the
+/// state after every tick, which drops all of it and puts back only the
+/// clearance proof, leaves every scenario's trajectory as it was.
+TEST(Rollback, DroppingTheQueriesMemoryButTheClearanceEveryTickChangesNoRow) {
   for (const std::string& path : all_scenarios()) {
     const LoadResult loaded = load_scenario_file(path);
     ASSERT_TRUE(loaded.scenario.has_value()) << path;
