@@ -5,6 +5,7 @@
 #include <LinearMath/btTransform.h>
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 class btCollisionObject;
@@ -12,6 +13,8 @@ class btCollisionWorld;
 class btConvexShape;
 
 namespace stepslide {
+
+class ContactFilter;
 
 struct SweepHit {
   bool hit = false;
@@ -40,6 +43,19 @@ struct Contact {
   /// character; zero where the contact is not on one face of a box or
   /// triangle (an edge, a corner, a rounded shape).
   btVector3 face_normal{0, 0, 0};
+};
+
+/// The clearance proof CollisionQueries holds (certify_clear), as a value:
+/// part of a ControllerSnapshot. Whether a proof is held decides whether an
+/// overlap query reports merely touching contacts, and so, at times, how
+/// many casts a later tick makes: a rollback must put it back.
+struct ClearanceRecord {
+  bool held = false;  ///< false: no proof (the rest is unused)
+  btTransform pose = btTransform::getIdentity();  ///< of the character's object when certified
+  double static_clearance = 0.0;
+  int object_count = 0;  ///< objects in the world then
+  /// The moving bodies near it then, with their poses, in the order found.
+  std::vector<std::pair<const btCollisionObject*, btTransform>> moving;
 };
 
 /// Query counts since the last reset.
@@ -118,9 +134,22 @@ class CollisionQueries {
   /// broadphase tree is unchanged. It needs no such promise (any update of
   /// the tree drops it), but forget_clearance() drops it too.
   void forget_clearance();
+  /// The proof held now, about `object` (the character's); and putting one
+  /// back, as about `object` (forget_clearance first drops everything else
+  /// the queries remember).
+  ClearanceRecord clearance(const btCollisionObject* object) const;
+  void restore_clearance(const ClearanceRecord& record, const btCollisionObject* object);
   /// How deep an overlap a certificate may overlook: half the controller's
   /// penetration tolerance (overlaps shallower than that are contact).
   static constexpr double kClearanceTolerance = 0.5e-6;
+
+  /// Every later query asks `filter` (may be null: none, the default)
+  /// which bodies the character touches and which contacts and hits block
+  /// it (stepslide/contact_filter.h). While a filter is set no clearance is
+  /// certified (its answers may change between ticks, the proof would not)
+  /// and the one held is dropped.
+  void set_filter(const ContactFilter* filter);
+  const ContactFilter* filter() const { return filter_; }
 
   btCollisionWorld* world() const { return world_; }
   const QueryCounts& counts() const { return counts_; }
@@ -141,6 +170,7 @@ class CollisionQueries {
 
   btCollisionWorld* world_;
   const btCollisionObject* self_;
+  const ContactFilter* filter_ = nullptr;
   QueryCounts counts_;
   /// The caches and memos the queries keep (src/collision/queries_impl.h):
   /// made once with the queries, reached through one pointer.

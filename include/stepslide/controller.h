@@ -10,12 +10,30 @@
 
 #include "stepslide/character.h"
 #include "stepslide/collision.h"
+#include "stepslide/contact_filter.h"
 #include "stepslide/expected.h"
 #include "stepslide/observer.h"
 #include "stepslide/settings.h"
 #include "stepslide/stages.h"
 
 namespace stepslide {
+
+/// Everything a controller carries from one tick to the next, as a plain
+/// value a game keeps per tick for rollback: restore_state() with it and the
+/// world put back where it was at that tick, and the following updates with
+/// the same inputs give the same bits as the first time. The controller's
+/// settings, shapes and observer are not in it (a game that changes them
+/// between ticks restores them itself). Of what the collision queries
+/// remember between ticks only the clearance proof is (the rest answers
+/// exactly as the world would; docs/embedding.md "Rollback").
+struct ControllerSnapshot {
+  CharacterState state;
+  ClearanceRecord clearance;
+};
+
+/// Bit for bit (but +0 == -0), every field of the state and the clearance
+/// proof: equal snapshots step to equal rows.
+bool same_snapshot(const ControllerSnapshot& a, const ControllerSnapshot& b);
 
 class CharacterController {
  public:
@@ -35,6 +53,16 @@ class CharacterController {
   /// Advances one fixed tick of `dt` seconds.
   TickReport update(const CharacterInput& input, double dt);
 
+  /// The complete state between ticks (ControllerSnapshot), for rollback.
+  ControllerSnapshot save_state() const;
+  /// Puts back a state save_state() returned (of this controller or of one
+  /// made with the same shape in the same world). The world must be back at
+  /// the pose it had when the snapshot was taken, the kinematic bodies'
+  /// interpolation transforms included (the pose a tick before). Drops what
+  /// else the collision queries remember (forget_clearance) and puts the
+  /// snapshot's clearance proof back.
+  void restore_state(const ControllerSnapshot& snapshot);
+
   CharacterState& state() { return state_; }
   const CharacterState& state() const { return state_; }
   const ControllerSettings& settings() const { return settings_; }
@@ -45,6 +73,11 @@ class CharacterController {
   /// Reports every query and decision of the following ticks to `observer`
   /// (null to stop). The controller does not own it.
   void set_observer(ControllerObserver* observer) { ctx_.observer = observer; }
+  /// Lets `filter` decide, from the next query on, which bodies the
+  /// character touches and which contacts block it (layers, one-way
+  /// platforms: stepslide/contact_filter.h); null (the default): every body,
+  /// every contact. The controller does not own it.
+  void set_contact_filter(const ContactFilter* filter) { queries_.set_filter(filter); }
   const CharacterContext& context() const { return ctx_; }
   /// Deepest overlap of the shape with the world right now (0 when clear).
   double penetration_depth();

@@ -23,15 +23,6 @@ bool same_transform(const btTransform& a, const btTransform& b) {
   return same_vec(a.getOrigin(), b.getOrigin());
 }
 
-/// Every field, to the bit (but +0 == -0): a difference between the state
-/// left after a tick and the one found before the next is a teleport.
-bool same_state(const CharacterState& a, const CharacterState& b) {
-  return same_vec(a.position, b.position) && same_vec(a.velocity, b.velocity) && a.grounded == b.grounded &&
-         same_vec(a.ground_normal, b.ground_normal) && a.ground_object == b.ground_object &&
-         same_transform(a.ground_transform, b.ground_transform) && same_vec(a.carried_velocity, b.carried_velocity) &&
-         a.ground_yaw_deg == b.ground_yaw_deg && a.camera_dy == b.camera_dy && a.jump_was_held == b.jump_was_held;
-}
-
 bool same_settings(const ControllerSettings& a, const ControllerSettings& b) {
   for (const SettingInfo& info : setting_table()) {
     if (get_setting(a, info) != get_setting(b, info)) return false;
@@ -51,14 +42,14 @@ CaptureRecorder::CaptureRecorder(btCollisionWorld* world, CharacterController& c
   const CharacterContext& ctx = controller.context();
   probe_ = std::make_unique<CharacterController>(world, shape, controller.settings(), ctx.up, ctx.gravity);
   CapturedTick row;
-  row.state = controller.state();
+  row.snapshot = controller.save_state();
   record(std::move(row), true);
 }
 
 CaptureRecorder::~CaptureRecorder() = default;
 
 TickReport CaptureRecorder::update(const CharacterInput& input, double dt) {
-  bool cut = !same_state(controller_.state(), rows_.back().state);
+  bool cut = !same_snapshot(controller_.save_state(), rows_.back().snapshot);
   if (!same_settings(controller_.settings(), probe_->settings())) {
     // The controller accepted them, so the probe does too.
     (void)probe_->set_settings(controller_.settings());
@@ -68,7 +59,7 @@ TickReport CaptureRecorder::update(const CharacterInput& input, double dt) {
   row.input = input;
   row.dt = dt;
   row.report = controller_.update(input, dt);
-  row.state = controller_.state();
+  row.snapshot = controller_.save_state();
   row.tick = ++tick_;
   const TickReport report = row.report;
   record(std::move(row), cut);
@@ -79,9 +70,9 @@ TickReport CaptureRecorder::update(const CharacterInput& input, double dt) {
 void CaptureRecorder::record(CapturedTick row, bool cut) {
   row.cut = cut;
   // Where reset() would put a scenario that starts here, in this world, now.
-  probe_->reset(row.state.position, row.state.velocity);
+  probe_->reset(row.snapshot.state.position, row.snapshot.state.velocity);
   const CharacterState& fresh = probe_->state();
-  const CharacterState& s = row.state;
+  const CharacterState& s = row.snapshot.state;
   // The scenario's character.state restores the normal, the camera, the
   // held jump and the ground's turn; what reset() classifies it cannot.
   row.restartable = false;

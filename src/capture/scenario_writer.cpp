@@ -145,7 +145,7 @@ bool moving_body(const ScenarioSource& src, const Window& w, const btCollisionOb
   }
   if (!object.isKinematicObject()) {
     for (std::size_t i = w.first; i <= w.last; ++i) {
-      if (src.rows[i].state.ground_object == &object) {
+      if (src.rows[i].snapshot.state.ground_object == &object) {
         not_exact(summary, "/world/" + std::to_string(index) +
                                "]: a dynamic body, replayed as kinematic, and the character stood on it");
         break;
@@ -272,7 +272,7 @@ Expected<std::string> scenario_json(const ScenarioSource& src, const Window& w, 
         "CaptureConfig: level_file and in_level_file go together (the level file's bodies, and which objects they are)");
   }
   for (const CapturedTick* row : {&start, &end}) {
-    const Status valid = check_state(row->state, row->tick);
+    const Status valid = check_state(row->snapshot.state, row->tick);
     if (!valid) return Expected<std::string>::failure(valid);
   }
   const Expected<std::string> input = input_json(src, w);
@@ -304,7 +304,7 @@ Expected<std::string> scenario_json(const ScenarioSource& src, const Window& w, 
   const JsonList expect = JsonList(JsonList::Kind::Array, true, 1)
                               .item(JsonList(JsonList::Kind::Object, false)
                                         .member("tick", "\"end\"")
-                                        .member("position", vec(end.state.position))
+                                        .member("position", vec(end.snapshot.state.position))
                                         .member("tolerance", json_number(src.config.end_tolerance))
                                         .text());
   return JsonList(JsonList::Kind::Object, true, 0)
@@ -315,7 +315,7 @@ Expected<std::string> scenario_json(const ScenarioSource& src, const Window& w, 
              .member("ticks", json_integer(summary.ticks))
              .member("gravity", vec(src.context.gravity))
              .member("up", vec(src.context.up))
-             .member("character", character_json(src, start.state))
+             .member("character", character_json(src, start.snapshot.state))
              .member("world", world.text())
              .member("input", *input)
              .member("expect", expect.text())

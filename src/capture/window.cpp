@@ -26,7 +26,7 @@ int tick_rate_of(double dt) {
 Box path_box(const std::deque<CapturedTick>& rows, std::size_t first, std::size_t last,
              const CharacterShapeDesc& shape, double margin) {
   Box box;
-  for (std::size_t i = first; i <= last; ++i) box.add(rows[i].state.position, rows[i].state.position);
+  for (std::size_t i = first; i <= last; ++i) box.add(rows[i].snapshot.state.position, rows[i].snapshot.state.position);
   const double size = std::max({shape.height, 2 * shape.radius, 2 * shape.half_extents.length()});
   const btVector3 grow(size + margin, size + margin, size + margin);
   box.lo -= grow;

@@ -124,4 +124,26 @@ bool ClearanceCertificate::holds(btCollisionWorld* world, const btCollisionObjec
   return still.clear;
 }
 
+ClearanceRecord ClearanceCertificate::save(const btCollisionObject* object) const {
+  ClearanceRecord record;
+  if (object_ == nullptr || object_ != object) return record;
+  record.held = true;
+  record.pose = pose_;
+  record.static_clearance = static_clearance_;
+  record.object_count = object_count_;
+  record.moving.reserve(moving_.size());
+  for (const Carrier& c : moving_) record.moving.emplace_back(c.body, c.pose);
+  return record;
+}
+
+void ClearanceCertificate::restore(const ClearanceRecord& record, const btCollisionObject* object) {
+  object_ = record.held ? object : nullptr;
+  if (!record.held) return;
+  pose_ = record.pose;
+  static_clearance_ = record.static_clearance;
+  object_count_ = record.object_count;
+  moving_.clear();
+  for (const auto& [body, pose] : record.moving) moving_.push_back({body, pose});
+}
+
 }  // namespace stepslide

@@ -8,6 +8,8 @@
 
 #include <vector>
 
+#include "stepslide/collision.h"
+
 namespace stepslide {
 
 class QueryRegion;
@@ -34,6 +36,11 @@ class ClearanceCertificate {
              double tolerance, QueryRegion* region = nullptr) const;
 
   void forget() { object_ = nullptr; }
+
+  /// The certificate as a value (stepslide/collision.h), when it is about
+  /// `object`; and back.
+  ClearanceRecord save(const btCollisionObject* object) const;
+  void restore(const ClearanceRecord& record, const btCollisionObject* object);
 
  private:
   struct Carrier {

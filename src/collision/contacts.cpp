@@ -17,6 +17,7 @@
 #include "collision/triangle_pairs.h"
 #include "geometry/capsule_box.h"
 #include "geometry/shapes.h"
+#include "stepslide/contact_filter.h"
 
 namespace stepslide {
 
@@ -68,8 +69,9 @@ struct AllContacts : btCollisionWorld::ContactResultCallback {
 /// Bullet's contactPairTest for the rest.
 struct PairContacts : btBroadphaseAabbCallback {
   PairContacts(btCollisionWorld* world, btCollisionObject* object, const btCollisionObject* self, double threshold,
-               AllContacts* callback, TriangleCache* triangles)
-      : world_(world),
+               AllContacts* callback, TriangleCache* triangles, const ContactFilter* filter)
+      : filter_(filter),
+        world_(world),
         object_(object),
         self_(self),
         threshold_(threshold),
@@ -79,13 +81,28 @@ struct PairContacts : btBroadphaseAabbCallback {
     capsule_ = as_capsule(object, &a_, &b_, &radius_);
   }
 
+  const ContactFilter* filter_;  ///< may be null
+
   bool process(const btBroadphaseProxy* proxy) override {
     auto* other = static_cast<btCollisionObject*>(proxy->m_clientObject);
     if (other == object_ || other == self_ || !callback_->needsCollision(other->getBroadphaseHandle())) return true;
+    if (filter_ != nullptr && !filter_->collides_with(*other)) return true;
+    const std::size_t before = callback_->out_->size();
     for (const ContactPair pair : detail::pair_cell(mover_, other->getCollisionShape()).contacts) {
-      if (answer(pair, other)) return true;
+      if (answer(pair, other)) break;
     }
+    if (filter_ != nullptr) drop_invalid(before);
     return true;
+  }
+
+  /// With a contact filter: takes back the contacts from `before` on that
+  /// it does not validate.
+  void drop_invalid(std::size_t before) {
+    std::vector<Contact>& out = *callback_->out_;
+    const auto rejected = [this](const Contact& c) {
+      return !filter_->validate({ContactCandidate::Query::Contact, c.object, c.normal, c.point});
+    };
+    out.erase(std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(before), out.end(), rejected), out.end());
   }
 
   /// Runs one pair function: true when it answered (its contacts added).
@@ -211,7 +228,7 @@ void CollisionQueries::query_contacts(btCollisionObject* object, double max_dist
   // capsule or sphere against a box (or a compound of boxes), a mesh or a
   // heightfield is answered exactly (capsule_box, triangle_contacts) while
   // its axis stays outside the box or triangles.
-  PairContacts pairs(world_, object, self_, max_distance, &callback, &impl_->region.triangles());
+  PairContacts pairs(world_, object, self_, max_distance, &callback, &impl_->region.triangles(), filter_);
   btVector3 low;
   btVector3 high;
   object->getCollisionShape()->getAabb(object->getWorldTransform(), low, high);

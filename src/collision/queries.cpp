@@ -13,7 +13,13 @@ CollisionQueries::~CollisionQueries() = default;
 
 void CollisionQueries::certify_clear(const btCollisionObject* object, const btTransform& pose,
                                      double static_clearance) {
+  if (filter_ != nullptr) return;
   impl_->certificate.certify(world_, object, pose, static_clearance, &impl_->region);
+}
+
+void CollisionQueries::set_filter(const ContactFilter* filter) {
+  filter_ = filter;
+  forget_clearance();
 }
 
 void CollisionQueries::forget_clearance() {
@@ -21,6 +27,15 @@ void CollisionQueries::forget_clearance() {
   impl_->region.forget();
   impl_->memo.close();
   impl_->last_ray.valid = false;
+}
+
+ClearanceRecord CollisionQueries::clearance(const btCollisionObject* object) const {
+  return impl_->certificate.save(object);
+}
+
+void CollisionQueries::restore_clearance(const ClearanceRecord& record, const btCollisionObject* object) {
+  if (filter_ != nullptr) return;  // no proof is kept while a filter decides
+  impl_->certificate.restore(record, object);
 }
 
 void CollisionQueries::begin_tick() {

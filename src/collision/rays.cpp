@@ -12,6 +12,7 @@
 #include "geometry/ray_box.h"
 #include "geometry/ray_cylinder.h"
 #include "geometry/shapes.h"
+#include "stepslide/contact_filter.h"
 
 namespace stepslide {
 
@@ -78,9 +79,34 @@ struct MeshRayBridge : btTriangleRaycastCallback {
 /// outside exactly (the box's slab test about 40 times cheaper than Bullet's
 /// subsimplex cast), a mesh from the TriangleCache; Bullet's rayTestSingle
 /// where the pair function declines.
+/// Bullet's closest-hit callback, with the contact filter's say over each
+/// hit when there is one.
+struct FilteredClosestRay : btCollisionWorld::ClosestRayResultCallback {
+  FilteredClosestRay(const btVector3& from, const btVector3& to, const ContactFilter* filter)
+      : ClosestRayResultCallback(from, to), filter_(filter) {}
+
+  btScalar addSingleResult(btCollisionWorld::LocalRayResult& hit, bool normal_in_world_space) override {
+    if (filter_ != nullptr && !accepts(hit, normal_in_world_space)) return m_closestHitFraction;
+    return ClosestRayResultCallback::addSingleResult(hit, normal_in_world_space);
+  }
+
+  __attribute__((noinline)) bool accepts(const btCollisionWorld::LocalRayResult& hit,
+                                         bool normal_in_world_space) const {
+    const btCollisionObject* body = hit.m_collisionObject;
+    const btVector3 normal =
+        normal_in_world_space ? hit.m_hitNormalLocal : body->getWorldTransform().getBasis() * hit.m_hitNormalLocal;
+    btVector3 point;
+    point.setInterpolate3(m_rayFromWorld, m_rayToWorld, hit.m_hitFraction);
+    return filter_->validate({ContactCandidate::Query::Ray, body, normal.normalized(), point});
+  }
+
+  const ContactFilter* filter_;  ///< may be null
+};
+
 struct ClosestRay : btBroadphaseRayCallback {
-  ClosestRay(const btVector3& from, const btVector3& to, const btCollisionObject* self, TriangleCache* triangles)
-      : from_(from), to_(to), self_(self), triangles_(triangles), result(from, to) {
+  ClosestRay(const btVector3& from, const btVector3& to, const btCollisionObject* self, TriangleCache* triangles,
+             const ContactFilter* filter)
+      : from_(from), to_(to), self_(self), triangles_(triangles), filter_(filter), result(from, to, filter) {
     detail::aim_ray(this, from, to);
   }
 
@@ -88,6 +114,7 @@ struct ClosestRay : btBroadphaseRayCallback {
     if (result.m_closestHitFraction == 0.0) return false;
     auto* object = static_cast<btCollisionObject*>(proxy->m_clientObject);
     if (object == self_ || !result.needsCollision(object->getBroadphaseHandle())) return true;
+    if (filter_ != nullptr && !filter_->collides_with(*object)) return true;
     const btCollisionShape* shape = object->getCollisionShape();
     if (answer(detail::kRayPairs[static_cast<int>(detail::body_kind(shape))], object, shape)) return true;
     btCollisionWorld::rayTestSingle(btTransform(btMatrix3x3::getIdentity(), from_),
@@ -169,7 +196,8 @@ struct ClosestRay : btBroadphaseRayCallback {
   btVector3 to_;
   const btCollisionObject* self_;
   TriangleCache* triangles_;
-  btCollisionWorld::ClosestRayResultCallback result;
+  const ContactFilter* filter_;  ///< may be null
+  FilteredClosestRay result;
 };
 
 }  // namespace
@@ -179,7 +207,7 @@ RayHit CollisionQueries::ray(const btVector3& from, const btVector3& to) {
     ++counts_.repeated_rays;
     return impl_->last_ray.hit;
   }
-  ClosestRay callback(from, to, self_, &impl_->region.triangles());
+  ClosestRay callback(from, to, self_, &impl_->region.triangles(), filter_);
   impl_->region.ray_test(world_->getBroadphase(), from, to, callback);
   RayHit hit;
   if (callback.result.hasHit()) {

@@ -15,6 +15,7 @@
 #include "collision/query_bounds.h"
 #include "collision/sweep_pairs.h"
 #include "geometry/shapes.h"
+#include "stepslide/contact_filter.h"
 
 namespace stepslide {
 
@@ -27,12 +28,14 @@ constexpr double kGrazingCosine = 1e-6;
 // Closest sweep hit, skipping the character itself and surfaces the motion
 // does not move into (already touching and sliding along, or moving away).
 struct ClosestOpposingSweep : btCollisionWorld::ConvexResultCallback {
-  ClosestOpposingSweep(const btCollisionObject* self, const btCollisionObject* ignored, const btVector3& motion)
-      : self_(self), ignored_(ignored), motion_(motion) {}
+  ClosestOpposingSweep(const btCollisionObject* self, const btCollisionObject* ignored, const btVector3& motion,
+                       const ContactFilter* filter)
+      : self_(self), ignored_(ignored), motion_(motion), filter_(filter) {}
 
   bool needsCollision(btBroadphaseProxy* proxy) const override {
     const auto* object = static_cast<const btCollisionObject*>(proxy->m_clientObject);
     if (object == self_ || object == ignored_) return false;
+    if (filter_ != nullptr && !filter_->collides_with(*object)) return false;
     return ConvexResultCallback::needsCollision(proxy);
   }
 
@@ -45,6 +48,7 @@ struct ClosestOpposingSweep : btCollisionWorld::ConvexResultCallback {
     // A motion that only grazes the surface (within a few hundred-thousandths
     // of a degree of tangent, e.g. walking on the floor it stands on) does not hit it.
     if (normal.dot(motion_) >= -kGrazingCosine * motion_.length()) return m_closestHitFraction;
+    if (filter_ != nullptr && !accepts(result, normal)) return m_closestHitFraction;
     m_closestHitFraction = result.m_hitFraction;
     hit.hit = true;
     hit.fraction = result.m_hitFraction;
@@ -54,9 +58,18 @@ struct ClosestOpposingSweep : btCollisionWorld::ConvexResultCallback {
     return result.m_hitFraction;
   }
 
+  /// The contact filter's word on a hit (out of line: the queries without
+  /// a filter do not pay for it).
+  __attribute__((noinline)) bool accepts(const btCollisionWorld::LocalConvexResult& result,
+                                         const btVector3& normal) const {
+    return filter_->validate(
+        {ContactCandidate::Query::Sweep, result.m_hitCollisionObject, normal.normalized(), result.m_hitPointLocal});
+  }
+
   const btCollisionObject* self_;
   const btCollisionObject* ignored_;  ///< may be null
   btVector3 motion_;
+  const ContactFilter* filter_;  ///< may be null
   SweepHit hit;
 };
 
@@ -175,7 +188,7 @@ SweepHit CollisionQueries::sweep(const btConvexShape* shape, const btTransform& 
   ++counts_.sweeps;
   btTransform to = from;
   to.setOrigin(to_origin);
-  ClosestOpposingSweep callback(self_, ignored, to_origin - from.getOrigin());
+  ClosestOpposingSweep callback(self_, ignored, to_origin - from.getOrigin(), filter_);
   btVector3 low;
   btVector3 high;
   shape_bounds(shape, from, &low, &high);

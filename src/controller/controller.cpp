@@ -11,6 +11,41 @@ namespace stepslide {
 
 using namespace detail;
 
+namespace {
+
+bool same_vec(const btVector3& a, const btVector3& b) { return a.x() == b.x() && a.y() == b.y() && a.z() == b.z(); }
+
+bool same_transform(const btTransform& a, const btTransform& b) {
+  for (int r = 0; r < 3; ++r) {
+    if (!same_vec(a.getBasis()[r], b.getBasis()[r])) return false;
+  }
+  return same_vec(a.getOrigin(), b.getOrigin());
+}
+
+bool same_clearance(const ClearanceRecord& a, const ClearanceRecord& b) {
+  if (a.held != b.held) return false;
+  if (!a.held) return true;
+  if (!same_transform(a.pose, b.pose) || a.static_clearance != b.static_clearance ||
+      a.object_count != b.object_count || a.moving.size() != b.moving.size())
+    return false;
+  for (std::size_t i = 0; i < a.moving.size(); ++i) {
+    if (a.moving[i].first != b.moving[i].first || !same_transform(a.moving[i].second, b.moving[i].second)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool same_snapshot(const ControllerSnapshot& x, const ControllerSnapshot& y) {
+  if (!same_clearance(x.clearance, y.clearance)) return false;
+  const CharacterState& a = x.state;
+  const CharacterState& b = y.state;
+  return same_vec(a.position, b.position) && same_vec(a.velocity, b.velocity) && a.grounded == b.grounded &&
+         same_vec(a.ground_normal, b.ground_normal) && a.ground_object == b.ground_object &&
+         same_transform(a.ground_transform, b.ground_transform) && same_vec(a.carried_velocity, b.carried_velocity) &&
+         a.ground_yaw_deg == b.ground_yaw_deg && a.camera_dy == b.camera_dy && a.jump_was_held == b.jump_was_held;
+}
+
 CharacterController::CharacterController(btCollisionWorld* world, const CharacterShapeDesc& shape,
                                          const ControllerSettings& settings, const btVector3& up,
                                          const btVector3& gravity)
@@ -80,6 +115,16 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
   report.sweeps = queries_.counts().sweeps;
   queries_.end_tick();
   return report;
+}
+
+ControllerSnapshot CharacterController::save_state() const {
+  return ControllerSnapshot{state_, queries_.clearance(&object_)};
+}
+
+void CharacterController::restore_state(const ControllerSnapshot& snapshot) {
+  state_ = snapshot.state;
+  queries_.forget_clearance();
+  queries_.restore_clearance(snapshot.clearance, &object_);
 }
 
 double CharacterController::penetration_depth() {

@@ -85,7 +85,7 @@ FuzzFinding record_finding(const FuzzOptions& options, std::uint64_t seed, const
                            const Violation& seen) {
   const std::string label = label_for(options, seed);
   const LoadOptions load_with = load_options(options);
-  const bool rerun = seen.kind == InvariantKind::Nondeterministic;
+  const bool rerun = seen.kind == InvariantKind::Nondeterministic || seen.kind == InvariantKind::Rollback;
   Json scenario = generated;
   Violation violation = seen;
   std::string note = "not shrunk";

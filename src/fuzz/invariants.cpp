@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -126,7 +127,11 @@ void add_boxes(const btCollisionShape* shape, const btTransform& pose, const std
 StaticGeometry collect_static_geometry(const Scenario& scenario, const World& world) {
   StaticGeometry g;
   for (const WorldBody& body : world.bodies()) {
-    if (scenario.world[body.def_index].motion.type != MotionType::None) continue;
+    const BodyDef& def = scenario.world[body.def_index];
+    if (def.motion.type != MotionType::None) continue;
+    // A one-way body is passed through by design, a body on a layer the
+    // character ignores is not there for it.
+    if (def.one_way || (scenario.character.collides_with & layer_bit(def.layer)) == 0) continue;
     const btCollisionShape* shape = body.object->getCollisionShape();
     const btTransform& pose = body.object->getWorldTransform();
     if (shape->isConcave()) {
@@ -469,6 +474,24 @@ std::pair<std::int64_t, std::string> first_difference(const Trajectory& a, const
   return {-1, "no difference"};
 }
 
+/// The rerun's rollback seed: the scenario's name, hashed as FNV-1a (the
+/// same rewinds on every platform).
+std::uint64_t rollback_seed(const Scenario& scenario) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const char c : scenario.name) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+  return h;
+}
+
+/// The row a rollback mismatch names ("rollback at tick T: row R column
+/// ..."), or its tick when it names none.
+std::int64_t rollback_row(const std::string& mismatch) {
+  for (const char* key : {"row ", "tick "}) {
+    const std::size_t at = mismatch.find(key);
+    if (at != std::string::npos) return std::atoll(mismatch.c_str() + at + std::strlen(key));
+  }
+  return 0;
+}
+
 }  // namespace
 
 const char* invariant_name(InvariantKind kind) {
@@ -482,6 +505,7 @@ const char* invariant_name(InvariantKind kind) {
     case InvariantKind::Exception: return "exception";
     case InvariantKind::Launch: return "launch";
     case InvariantKind::Apex: return "apex";
+    case InvariantKind::Rollback: return "rollback";
   }
   return "?";
 }
@@ -516,9 +540,14 @@ InvariantReport check_invariants(const Scenario& scenario, const InvariantOption
   }
   if (options.check_rerun) {
     try {
-      const Trajectory rerun = simulate(scenario).trajectory;
-      const auto [row, where] = first_difference(observed, rerun);
-      if (where != "no difference") {
+      SimulationOptions rollback;
+      rollback.rollback_seed = rollback_seed(scenario);
+      const SimulationResult rolled = simulate(scenario, rollback);
+      if (!rolled.rollback_mismatch.empty()) {
+        checker.add(InvariantKind::Rollback, rollback_row(rolled.rollback_mismatch), rolled.rollback_mismatch);
+      }
+      const auto [row, where] = first_difference(observed, rolled.trajectory);
+      if (where != "no difference" && rolled.rollback_mismatch.empty()) {
         checker.add(InvariantKind::Nondeterministic, std::max<std::int64_t>(row, 0),
                     "a second run differs from the first (which measured overlaps each tick) at " + where);
       }

@@ -24,9 +24,13 @@ enum class InvariantKind {
   Exception,         ///< the simulation threw
   Launch,            ///< gained upward speed on a tick that started in the air (no jump there) while no moving body moved
   Apex,              ///< a flight rose above the ballistic apex of its take-off speed (a jump's plus the feet's), no moving body moving
+  /// The second run, rewound and replayed at random ticks (the controller's
+  /// save_state / restore_state, the world's poses, the input), replayed a
+  /// tick to other bits than its first pass.
+  Rollback,
 };
 
-/// "non_finite", "overlap", "tunnel", "rise", "fall_speed", "nondeterministic", "exception", "launch", "apex".
+/// "non_finite", "overlap", "tunnel", "rise", "fall_speed", "nondeterministic", "exception", "launch", "apex", "rollback".
 const char* invariant_name(InvariantKind kind);
 
 struct Violation {
@@ -44,7 +48,10 @@ struct Violation {
 struct InvariantOptions {
   /// Run the scenario a second time and compare the CSV bytes. The observed
   /// run measures overlaps every tick and the rerun does not, so this also
-  /// proves that measuring changes nothing.
+  /// proves that measuring changes nothing. The rerun rolls back at random
+  /// ticks (SimulationOptions::rollback_seed, from the scenario's name) and
+  /// replays: a replayed row that differs from its first pass is a Rollback
+  /// violation, any other difference Nondeterministic.
   bool check_rerun = true;
   /// Called on each tick before it is checked. For tests: it may move the
   /// character to stand in for a controller that breaks an invariant.

@@ -130,6 +130,12 @@ struct BodyDef {
   Vec3 position{0, 0, 0};
   Vec3 rotation_deg{0, 0, 0};  ///< about world X, then Y, then Z
   MotionDef motion;
+  /// Collision layer, 0 .. kMaxLayer (stepslide/contact_filter.h): the
+  /// character collides with it when its `collides_with` lists it.
+  int layer = 0;
+  /// Blocks the character only from the side its local +Y faces (a one-way
+  /// platform): jumped up through, landed on, dropped through on `drop`.
+  bool one_way = false;
   std::string json_path;  ///< e.g. "/world/3", for messages
 };
 
@@ -156,6 +162,7 @@ struct InputKey {
   std::optional<Vec2> wish_velocity;  ///< world [x, z] m/s
   std::optional<bool> jump;
   std::optional<SteeringDef> steer;   ///< move_to or waypoints
+  std::optional<bool> drop;           ///< held: one-way bodies do not block
 };
 
 struct ExpectCheck {
@@ -248,6 +255,8 @@ struct CharacterDef {
   Vec3 velocity{0, 0, 0};
   ControllerSettings settings;
   ResumeState state;
+  /// The layers the character collides with, one bit per layer; all by default.
+  std::uint32_t collides_with = 0xffffffffu;
 };
 
 struct Scenario {

@@ -66,7 +66,7 @@ class CaptureRoundTrip : public TempDirTest {
     std::size_t first = 0;
     while (first < history.size() && history[first].tick != summary->first_tick) ++first;
     for (std::size_t r = 0; r < csv.rows.size() && first + r < history.size(); ++r) {
-      const CharacterState& s = history[first + r].state;
+      const CharacterState& s = history[first + r].snapshot.state;
       const double expected[] = {s.position.x(), s.position.y(), s.position.z(), s.velocity.x(),
                                  s.velocity.y(), s.velocity.z(), s.grounded ? 1.0 : 0.0,
                                  s.grounded ? s.ground_normal.x() : 0.0, s.grounded ? s.ground_normal.y() : 0.0,
@@ -103,7 +103,7 @@ TEST_F(CaptureRoundTrip, WholeRunReplaysBitForBit) {
   int ridden = 0, airborne = 0, on_turntable = 0;
   double highest = 0;
   for (const CapturedTick& row : rig.recorder().history()) {
-    const CharacterState& s = row.state;
+    const CharacterState& s = row.snapshot.state;
     if (s.ground_object != nullptr && s.ground_object->isKinematicObject()) ++ridden;
     if (s.ground_object != nullptr && s.ground_object->getWorldTransform().getOrigin().z() == -10) ++on_turntable;
     if (!s.grounded) ++airborne;

@@ -6,6 +6,7 @@ list(APPEND STEPSLIDE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/clearance_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/compound_sweeps_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/compound_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/contact_filter_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contact_memo_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/convex_sweep_pairs_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cylinder_triangle_sweeps_test.cpp

@@ -93,7 +93,11 @@ struct CapturedTick {
   std::int64_t tick = 0;  ///< ticks since the recorder was made
   CharacterInput input;
   double dt = 0.0;
-  CharacterState state;
+  /// The controller's state after the tick (save_state()): what a game
+  /// keeps for rollback is what the recorder keeps. A difference between
+  /// the snapshot left after a tick and the one found before the next is a
+  /// teleport (`cut`).
+  ControllerSnapshot snapshot;
   TickReport report;
   /// A scenario may start here: reset(position, velocity) in this world
   /// finds the same ground (grounded or not, the same body, at the same

@@ -81,6 +81,8 @@ void read_body(JsonReader& r, const Field& f, std::vector<BodyDef>& world, World
   if (!is_split) count_body(r, f, body.shape, budget);
   r.numbers(o.optional("position"), kCoordinate, body.position);
   r.numbers(o.optional("rotation_deg"), kAngle, body.rotation_deg);
+  r.integer(o.optional("layer"), between(0.0, kLayerLimit), body.layer);
+  r.boolean(o.optional("one_way"), body.one_way);
   const Field motion = o.optional("motion");
   const char* static_noun = shape_known ? static_only_noun(body.shape.type) : nullptr;
   if (motion && static_noun) {

@@ -43,6 +43,17 @@ void read_state(JsonReader& r, const Field& f, ResumeState& state) {
   o.reject_unknown();
 }
 
+/// `collides_with`: the layers (0 .. 31) the character collides with, as
+/// a mask. Absent: all of them.
+void read_layers(JsonReader& r, const Field& f, std::uint32_t& mask) {
+  if (!r.array(f)) return;
+  mask = 0;
+  for (std::size_t i = 0; i < f.value->size(); ++i) {
+    int layer = 0;
+    if (r.integer(f.item(i), between(0.0, kLayerLimit), layer)) mask |= std::uint32_t{1} << layer;
+  }
+}
+
 }  // namespace
 
 const Options<Placement> kPlacements = {{"on_floor", Placement::OnFloor}};
@@ -59,6 +70,7 @@ void read_character(JsonReader& r, const Field& f, CharacterDef& character) {
   r.numbers(o.optional("velocity"), kSpeed, character.velocity);
   read_settings(r, o.optional("settings"), character.settings);
   read_state(r, o.optional("state"), character.state);
+  read_layers(r, o.optional("collides_with"), character.collides_with);
   o.reject_unknown();
 }
 

@@ -119,6 +119,8 @@ void read_input(JsonReader& r, const Field& f, const Vec3& up, std::vector<Input
     if (r.number(o.optional("yaw_deg"), kAngle, yaw)) key.yaw_deg = yaw;
     bool jump = false;
     if (r.boolean(o.optional("jump"), jump)) key.jump = jump;
+    bool drop = false;
+    if (r.boolean(o.optional("drop"), drop)) key.drop = drop;
     o.reject_unknown();
   }
 }

@@ -27,6 +27,8 @@ using Limits = ScenarioLimits;
 inline constexpr Range kCoordinate = between(-Limits::max_coordinate, Limits::max_coordinate);
 inline constexpr Range kSize{0.0, Limits::max_coordinate, true, false, nullptr, nullptr};
 inline constexpr Range kTick = at_least(0.0);
+/// A collision layer's highest number (stepslide/contact_filter.h kMaxLayer).
+inline constexpr double kLayerLimit = 31.0;
 /// Each component of a velocity: linear motion, wish_velocity, the character's start.
 inline constexpr Range kSpeed{-Limits::max_speed, Limits::max_speed, false, false, "the speed limit", "the speed limit"};
 /// Angles in degrees: yaw_deg, rotation_deg.

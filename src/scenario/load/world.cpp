@@ -423,4 +423,35 @@ void World::set_time(std::int64_t tick) {
   bodies_posed_ += static_cast<std::int64_t>(moving_.size());
 }
 
+World::MovingState World::save_moving() const {
+  MovingState saved;
+  for (const std::size_t index : moving_) {
+    const btCollisionObject* object = bodies_[index].object;
+    const auto* proxy = static_cast<const btDbvtProxy*>(object->getBroadphaseHandle());
+    saved.pose.push_back(object->getWorldTransform());
+    saved.interpolation.push_back(object->getInterpolationWorldTransform());
+    saved.aabb_min.push_back(proxy->m_aabbMin);
+    saved.aabb_max.push_back(proxy->m_aabbMax);
+    saved.leaf.push_back(proxy->leaf->volume);
+  }
+  return saved;
+}
+
+void World::restore_moving(const MovingState& saved) {
+  for (std::size_t i = 0; i < moving_.size(); ++i) {
+    btCollisionObject* object = bodies_[moving_[i]].object;
+    object->setWorldTransform(saved.pose[i]);
+    object->setInterpolationWorldTransform(saved.interpolation[i]);
+    auto* proxy = static_cast<btDbvtProxy*>(object->getBroadphaseHandle());
+    proxy->m_aabbMin = saved.aabb_min[i];
+    proxy->m_aabbMax = saved.aabb_max[i];
+    const btDbvtAabbMm& leaf = saved.leaf[i];
+    if (leaf.Mins() == proxy->leaf->volume.Mins() && leaf.Maxs() == proxy->leaf->volume.Maxs()) continue;
+    btDbvtVolume volume = leaf;
+    btDbvt& tree = dbvt_->m_sets[proxy->stage == btDbvtBroadphase::STAGECOUNT ? btDbvtBroadphase::FIXED_SET
+                                                                               : btDbvtBroadphase::DYNAMIC_SET];
+    tree.update(proxy->leaf, volume);
+  }
+}
+
 }  // namespace stepslide

@@ -36,6 +36,21 @@ class World {
   /// Poses every kinematic body for time `tick / tick_rate` and refreshes the
   /// broadphase. Call with tick k+1 before stepping the character from row k.
   void set_time(std::int64_t tick);
+  /// What the moving bodies are between two ticks, for a rollback: their
+  /// poses, interpolation transforms, and broadphase bounds (the tree's
+  /// leaves are grown by a margin and the motion predicted when a body
+  /// moves, so the bounds depend on the path taken: queries that ask the
+  /// tree whether anything is near see those grown bounds).
+  struct MovingState {
+    std::vector<btTransform> pose, interpolation;
+    std::vector<btVector3> aabb_min, aabb_max;
+    std::vector<btDbvtAabbMm> leaf;
+  };
+  MovingState save_moving() const;
+  /// Puts them back as save_moving() found them (the leaves re-inserted
+  /// with their saved bounds where those changed; set_time's count of
+  /// bodies posed is left alone).
+  void restore_moving(const MovingState& saved);
 
   /// Bodies posed by set_time so far: one per moving body per call, none for
   /// static ones, so a tick's world update costs the same among 10 or 100 000

@@ -3,12 +3,12 @@
 namespace stepslide {
 
 InputTrack::InputTrack(const std::vector<InputKey>& keys, const Vec3& up, double walk_speed, double dt)
-    : keys_(keys), up_(up), walk_speed_(walk_speed), dt_(dt) {}
+    : keys_(&keys), up_(up), walk_speed_(walk_speed), dt_(dt) {}
 
 const CharacterInput& InputTrack::at(std::int64_t tick, const CharacterState& state) {
   if (tick == tick_) return current_;
   tick_ = tick;
-  while (next_ < keys_.size() && keys_[next_].tick <= tick) apply(keys_[next_++]);
+  while (next_ < keys_->size() && (*keys_)[next_].tick <= tick) apply((*keys_)[next_++]);
   if (steering_) {
     // The camera frame the controller turns the stick by: the yaw, and the
     // ground's turn when turn_with_ground carries the character around.
@@ -55,6 +55,7 @@ void InputTrack::apply(const InputKey& key) {
   }
   if (key.yaw_deg) current_.yaw_deg = *key.yaw_deg;
   if (key.jump) current_.jump = *key.jump;
+  if (key.drop) drop_ = *key.drop;
 }
 
 }  // namespace stepslide

@@ -30,7 +30,8 @@ struct SteeringNote {
 
 class InputTrack {
  public:
-  /// `keys` must outlive the track. `walk_speed` and `dt` ease steering's stick.
+  /// `keys` must outlive the track. A track is a value: a copy saved at one
+  /// tick and assigned back later replays the same inputs from there. `walk_speed` and `dt` ease steering's stick.
   InputTrack(const std::vector<InputKey>& keys, const Vec3& up, double walk_speed, double dt);
 
   /// The input of `tick`, ticks asked in order. It is worked out once, from
@@ -46,10 +47,14 @@ class InputTrack {
   /// keyframe drove it.
   const SteeringNote* steering_note() const { return steering_ ? &note_ : nullptr; }
 
+  /// Whether the keyframes so far hold `drop` (one-way bodies let the
+  /// character through), as of the tick last worked out.
+  bool drop() const { return drop_; }
+
  private:
   void apply(const InputKey& key);
 
-  const std::vector<InputKey>& keys_;
+  const std::vector<InputKey>* keys_;  ///< a pointer, so a track can be saved and put back (rollback)
   Vec3 up_;
   double walk_speed_, dt_;
   std::size_t next_ = 0;
@@ -60,6 +65,7 @@ class InputTrack {
   std::optional<btVector3> previous_feet_;  ///< the feet at the last tick worked out
   SteeringNote note_;  ///< valid while steering_ is set
   std::vector<bool> pushed_rows_{false};
+  bool drop_ = false;
 };
 
 }  // namespace stepslide

@@ -1,6 +1,10 @@
 #include "scenario/run/simulate.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <iterator>
+#include <sstream>
 #include <type_traits>
 
 #include "scenario/columns.h"
@@ -9,6 +13,7 @@
 #include "scenario/run/finite.h"
 #include "scenario/run/input_track.h"
 #include "scenario/run/reference_controller.h"
+#include "scenario/run/scenario_filter.h"
 #include "stepslide/controller.h"
 
 namespace stepslide {
@@ -56,8 +61,10 @@ namespace {
 template <class Controller>
 class Runner {
  public:
-  Runner(const Scenario& scenario, const SimulationOptions& options, World& world, Controller& controller)
-      : scenario_(scenario),
+  Runner(const Scenario& scenario, const SimulationOptions& options, World& world, Controller& controller,
+         ScenarioFilter* filter = nullptr)
+      : filter_(filter),
+        scenario_(scenario),
         options_(options),
         world_(world),
         controller_(controller),
@@ -65,6 +72,7 @@ class Runner {
         input_(scenario.input, scenario.up, scenario.character.settings.walk_speed, 1.0 / scenario.tick_rate) {}
 
   SimulationResult run() {
+    if (filter_ != nullptr) filter_->begin_tick(to_bt(scenario_.character.position), false);
     controller_.reset(to_bt(scenario_.character.position), to_bt(scenario_.character.velocity));
     if constexpr (kOurs) resume(controller_.state(), scenario_.character.state);
     result_.trajectory.columns = column_names();
@@ -73,8 +81,15 @@ class Runner {
     if (!record(0, none)) return std::move(result_);
     observe(0, 0, none);
     const double dt = 1.0 / scenario_.tick_rate;
-    for (std::int64_t tick = 0; tick < scenario_.ticks; ++tick) {
+    for (std::int64_t tick = 0; tick < scenario_.ticks;) {
+      const std::int64_t span = rollback_span(tick);
+      if (span > 0) {
+        if (!step_twice(tick, span, dt)) return std::move(result_);
+        tick += span;
+        continue;
+      }
       if (!step(tick, dt)) return std::move(result_);
+      ++tick;
     }
     result_.expectation_failures =
         check_expectations(scenario_, result_.trajectory, penetration_, input_.pushed_rows());
@@ -89,11 +104,94 @@ class Runner {
   bool step(std::int64_t tick, double dt) {
     // The world moves first, then the character (docs/format.md §1.1).
     world_.set_time(tick + 1);
-    const TickReport report = update(input_.at(tick, controller_.state()), dt);
+    const CharacterInput& input = input_.at(tick, controller_.state());
+    if (filter_ != nullptr) filter_->begin_tick(controller_.state().position, input_.drop());
+    const TickReport report = update(input, dt);
     result_.total_sweeps += report.sweeps;
     if (!record(tick + 1, report)) return false;
     observe(tick + 1, tick, report);
     return true;
+  }
+
+  /// With a rollback seed, ours only: how many ticks to step twice from
+  /// `tick` (0: step once). About one tick in twelve starts a rollback of 1
+  /// to 16 ticks, cut at the end of the run.
+  std::int64_t rollback_span(std::int64_t tick) {
+    if constexpr (!kOurs) return 0;
+    if (!options_.rollback_seed) return 0;
+    const std::uint64_t draw = mix(*options_.rollback_seed ^ mix(static_cast<std::uint64_t>(tick) + 1));
+    if (draw % 12 != 0) return 0;
+    return std::min<std::int64_t>(1 + static_cast<std::int64_t>((draw >> 8) % 16), scenario_.ticks - tick);
+  }
+
+  /// SplitMix64's finaliser: a well-mixed 64-bit value of `x`.
+  static std::uint64_t mix(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  }
+
+  /// Steps `span` ticks from row `tick` unobserved, puts the controller
+  /// (restore_state), the world (restore_moving) and the input back to row
+  /// `tick`, and steps them again, observed: the second pass's rows are
+  /// kept, and the first cell where they differ is the rollback mismatch.
+  /// False when the second pass stopped at a non-finite value.
+  bool step_twice(std::int64_t tick, std::int64_t span, double dt) {
+    if constexpr (kOurs) {
+      const ControllerSnapshot saved = controller_.save_state();
+      const InputTrack saved_input = input_;
+      const std::size_t saved_penetration = penetration_.size();
+      const std::int64_t saved_sweeps = result_.total_sweeps;
+      const World::MovingState saved_world = world_.save_moving();
+      std::vector<std::vector<double>>& rows = result_.trajectory.rows;
+      observing_ = false;
+      for (std::int64_t k = 0; k < span && step(tick + k, dt); ++k) {
+      }
+      observing_ = true;
+      const auto first_begin = rows.begin() + static_cast<std::ptrdiff_t>(tick + 1);
+      const std::vector<std::vector<double>> first(std::make_move_iterator(first_begin),
+                                                   std::make_move_iterator(rows.end()));
+      rows.erase(first_begin, rows.end());
+      penetration_.resize(saved_penetration);
+      result_.total_sweeps = saved_sweeps;
+      result_.error.clear();
+      controller_.restore_state(saved);
+      world_.restore_moving(saved_world);
+      input_ = saved_input;
+      ++result_.rollbacks;
+      bool finite = true;
+      for (std::int64_t k = 0; k < span && finite; ++k) finite = step(tick + k, dt);
+      compare_replay(first, tick);
+      return finite;
+    } else {
+      return step(tick, dt);
+    }
+  }
+
+  /// Records the first cell (to the bit) where the replayed rows after
+  /// row `tick` differ from `first`, the rows the first pass made.
+  void compare_replay(const std::vector<std::vector<double>>& first, std::int64_t tick) {
+    if (!result_.rollback_mismatch.empty()) return;
+    const std::vector<std::vector<double>>& rows = result_.trajectory.rows;
+    const std::size_t replayed = rows.size() - static_cast<std::size_t>(tick + 1);
+    if (replayed != first.size()) {
+      result_.rollback_mismatch = "rollback at tick " + std::to_string(tick) + ": " + std::to_string(first.size()) +
+                                  " rows, then " + std::to_string(replayed) + " replayed";
+      return;
+    }
+    for (std::size_t r = 0; r < first.size(); ++r) {
+      const std::vector<double>& again = rows[static_cast<std::size_t>(tick + 1) + r];
+      for (std::size_t c = 0; c < again.size(); ++c) {
+        if (std::memcmp(&again[c], &first[r][c], sizeof(double)) == 0) continue;
+        std::ostringstream text;
+        text.precision(17);
+        text << "rollback at tick " << tick << ": row " << tick + 1 + static_cast<std::int64_t>(r) << " column "
+             << result_.trajectory.columns[c] << ": " << first[r][c] << " then " << again[c];
+        result_.rollback_mismatch = text.str();
+        return;
+      }
+    }
   }
 
   /// The controller's update, timed when asked (wall time never reaches a row).
@@ -125,27 +223,29 @@ class Runner {
   /// observer; ours only.
   void observe(std::int64_t row, std::int64_t input_tick, const TickReport& report) {
     if constexpr (kOurs) {
-      if (options_.on_tick) {
+      if (options_.on_tick && observing_) {
         const CharacterInput& input = input_.at(input_tick, controller_.state());
         options_.on_tick(TickView{row, world_, controller_, input, report, input_.steering_note()});
       }
     }
   }
 
+  ScenarioFilter* filter_;  ///< the scenario's layers and one-way bodies; null when it has none
   const Scenario& scenario_;
   const SimulationOptions& options_;
   World& world_;
   Controller& controller_;
   const bool measure_penetration_;
   InputTrack input_;
+  bool observing_ = true;  ///< false during a rollback's first pass
   std::vector<double> penetration_;  ///< overlap depth per row, when measured
   SimulationResult result_;
 };
 
 template <class Controller>
 SimulationResult run_ticks(const Scenario& scenario, const SimulationOptions& options, World& world,
-                           Controller& controller) {
-  return Runner<Controller>(scenario, options, world, controller).run();
+                           Controller& controller, ScenarioFilter* filter = nullptr) {
+  return Runner<Controller>(scenario, options, world, controller, filter).run();
 }
 
 }  // namespace
@@ -160,7 +260,10 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   }
   CharacterController controller(world.collision_world(), shape, scenario.character.settings, to_bt(scenario.up),
                                  to_bt(scenario.gravity));
-  return run_ticks(scenario, options, world, controller);
+  if (!ScenarioFilter::needed(scenario)) return run_ticks(scenario, options, world, controller);
+  ScenarioFilter filter(scenario);
+  controller.set_contact_filter(&filter);
+  return run_ticks(scenario, options, world, controller, &filter);
 }
 
 }  // namespace stepslide

@@ -1,6 +1,7 @@
 // The fixed-step runner: scenario in, trajectory out, expectations checked.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -52,6 +53,15 @@ struct SimulationOptions {
   /// Called after every row, for checks that need more than the trajectory
   /// (`stepslide fuzz`); it must not change the simulation.
   std::function<void(const TickView&)> on_tick;
+  /// Rollback check, ours only: at ticks this seed picks, the runner saves
+  /// the controller's state (save_state) and the input's, steps 1 to 16
+  /// ticks, puts the controller, the world's kinematic poses (with their
+  /// broadphase bounds) and the input back to the saved tick, and steps
+  /// those ticks again. The rows kept
+  /// (and shown to `on_tick`) are the second pass's; where they differ
+  /// from the first, SimulationResult::rollback_mismatch says so. Unset:
+  /// no rollback, the run of `stepslide run`.
+  std::optional<std::uint64_t> rollback_seed;
 };
 
 struct SimulationResult {
@@ -67,6 +77,11 @@ struct SimulationResult {
   /// Wall time spent inside the controller's updates; 0 unless
   /// SimulationOptions::measure_time.
   double update_seconds = 0.0;
+  /// With SimulationOptions::rollback_seed: how many times the run was
+  /// rewound, and the first replayed cell that differed from the first
+  /// pass ("tick N: column x: A then B"), or "".
+  int rollbacks = 0;
+  std::string rollback_mismatch;
 };
 
 /// Runs `scenario` from row 0 to row `ticks`, or until a row holds a

@@ -1,0 +1,52 @@
+// The scenario's layers and one-way platforms (docs/format.md §1.1 `layer`,
+// `one_way`, the character's `collides_with`, an input key's `drop`), built
+// on the controller's public contact filter (stepslide/contact_filter.h).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "scenario/scenario.h"
+#include "stepslide/contact_filter.h"
+
+namespace stepslide {
+
+class ScenarioFilter : public ContactFilter {
+ public:
+  /// Null when `scenario` needs no filter: no body is one-way and the
+  /// character collides with every layer a body is on (the run then costs
+  /// what it did before layers existed).
+  static bool needed(const Scenario& scenario);
+  explicit ScenarioFilter(const Scenario& scenario);
+
+  /// Before each tick: where the feet start it (a one-way body blocks only
+  /// contacts at or below them) and whether `drop` is held.
+  void begin_tick(const btVector3& feet, bool drop) {
+    feet_ = feet;
+    drop_ = drop;
+  }
+
+  /// The body's layer is in the character's `collides_with`.
+  bool collides_with(const btCollisionObject& body) const override;
+  /// A one-way body blocks only a contact whose normal has a part along its
+  /// local +Y and whose point is no higher (along that axis) than the feet
+  /// at the start of the tick, plus kOneWayTolerance; none while `drop` is held.
+  bool validate(const ContactCandidate& candidate) const override;
+
+  /// How far below the contact point the tick's starting feet may be for a
+  /// one-way body to block: the ground tolerance of the default skin, so
+  /// the feet resting on it (at most a skin above or below) keep standing.
+  static constexpr double kOneWayTolerance = 0.01;
+
+ private:
+  /// The scenario body behind `object`, or -1 (not a scenario body).
+  int body_of(const btCollisionObject& object) const;
+
+  std::vector<int> layer_;
+  std::vector<bool> one_way_;
+  std::uint32_t mask_;
+  btVector3 feet_{0, 0, 0};
+  bool drop_ = false;
+};
+
+}  // namespace stepslide
