@@ -1,7 +1,7 @@
 // The stages of a tick, each a function over explicit inputs that can be
 // called and tested alone, and the composed stages CharacterController::update
 // runs in order (ride_ground, depenetrate, steer, move_character, settle,
-// absorb_steps): a game that needs a different tick can compose its own from
+// absorb_steps, push_bodies): a game that needs a different tick can compose its own from
 // them. No I/O.
 #pragma once
 

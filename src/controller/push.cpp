@@ -13,6 +13,7 @@
 namespace stepslide {
 
 Pushable Pushable::of(const btCollisionObject* object) {
+  if (object == nullptr) return Pushable();
   // The world is the game's; the controller changes nothing in it but the
   // velocities of bodies it pushes, which Bullet's dynamics own anyway.
   auto* body = const_cast<btRigidBody*>(btRigidBody::upcast(object));
