@@ -15,6 +15,7 @@ void register_iteration_benchmarks();
 void register_world_size_benchmarks();
 void register_limits_benchmarks();
 void register_level_benchmarks();
+void register_dynamic_benchmarks();
 }  // namespace stepslide::bench
 
 namespace {
@@ -52,6 +53,7 @@ int main(int argc, char** argv) {
   register_world_size_benchmarks();
   register_limits_benchmarks();
   register_level_benchmarks();
+  register_dynamic_benchmarks();
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) {

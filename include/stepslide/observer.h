@@ -90,6 +90,22 @@ struct RideEvent {
   btVector3 normal{0, 0, 0};                   ///< Blocked: its surface normal, toward the character
 };
 
+/// An impulse the character gave a dynamic body (pushable.h).
+/// `Push`: it walked into the body. `Weight`: it stood on it for the tick.
+/// `Landing`: it landed on it this tick.
+struct PushEvent {
+  enum class Kind { Push, Weight, Landing };
+  Kind kind = Kind::Push;
+  const btCollisionObject* body = nullptr;
+  btVector3 point{0, 0, 0};    ///< where the impulse acts, world frame
+  btVector3 impulse{0, 0, 0};  ///< N·s, world frame
+  /// Push, Landing: the character's speed into the body, relative to it (m/s);
+  /// Weight: 0.
+  double approach_speed = 0.0;
+  /// Push: the impulse was cut to max_push_strength·dt (the body resisted).
+  bool strength_limited = false;
+};
+
 /// Receives the events of the ticks it is attached to, in order. Override
 /// what you need; the rest do nothing.
 class ControllerObserver {
@@ -102,6 +118,7 @@ class ControllerObserver {
   virtual void on_ground(const GroundEvent&) {}
   virtual void on_velocity(const VelocityEvent&) {}
   virtual void on_ride(const RideEvent&) {}
+  virtual void on_push(const PushEvent&) {}
 };
 
 }  // namespace stepslide

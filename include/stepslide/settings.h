@@ -70,6 +70,17 @@ struct ControllerSettings {
   /// turntable keeps walking the same way relative to the turntable).
   /// false: the stick stays in the camera's frame. Default false.
   bool turn_with_ground = false;
+  /// The character's mass, for what it does to dynamic bodies (pushable.h):
+  /// the impulse it gives one it walks into is at most mass times the speed
+  /// it walks into it with, and standing on one it weighs mass·g. Bodies
+  /// never move the character by impulses (it is kinematic: they push it by
+  /// moving into it). kg. Default 70.
+  double mass = 70.0;
+  /// The largest force the character pushes a dynamic body with: per tick,
+  /// at most max_push_strength·dt of impulse. A body that needs more to
+  /// overcome its friction (or its own weight up a slope) blocks like a
+  /// wall. N. Default 100.
+  double max_push_strength = 100.0;
 };
 
 /// One row of the settings table: the single source for `stepslide settings`,

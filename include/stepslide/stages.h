@@ -1,7 +1,7 @@
 // The stages of a tick, each a function over explicit inputs that can be
 // called and tested alone, and the composed stages CharacterController::update
 // runs in order (ride_ground, depenetrate, steer, move_character, settle,
-// absorb_steps): a game that needs a different tick can compose its own from
+// absorb_steps, push_bodies): a game that needs a different tick can compose its own from
 // them. No I/O.
 #pragma once
 
@@ -184,6 +184,8 @@ struct SlideResult {
   /// A step-up was refused only for want of motion this tick (no height
   /// gained): the velocity was kept so the next tick tries with a full tick.
   bool retrying_step = false;
+  /// The hits on pushable (dynamic) bodies, in order (pushable.h); empty in a world without.
+  std::vector<SweepHit> touched;
 };
 /// Collide-and-slide of `motion` from `position`: sweep, stop where the
 /// skin-grown shape touches, project the rest onto the surface (or follow
@@ -313,7 +315,20 @@ btVector3 ground_motion(const CharacterContext& ctx, const CharacterState& state
 /// step-ups (gravity waits for settle, so it never makes a step fall short);
 /// in the air, by the whole velocity. Sets position and the velocity left
 /// after the surfaces hit; returns the slide iterations.
-int move_character(const CharacterContext& ctx, CharacterState& state, const Intent& intent, double dt);
+/// `touched`, when given, receives the hits on pushable bodies (SlideResult::touched).
+int move_character(const CharacterContext& ctx, CharacterState& state, const Intent& intent, double dt,
+                   std::vector<SweepHit>* touched = nullptr);
+
+/// What the character did to dynamic bodies this tick (pushable.h), after it
+/// moved and settled: a push on each body `touched` (the move's hits on
+/// pushables, the first hit of each body), its weight on the body it stands
+/// on, and, when it landed this tick, a landing impulse on it.
+/// `intent.velocity` is what it tried to move with. Each impulse goes to the
+/// observer (PushEvent). The velocity the slide clipped against a pushed body
+/// comes back up to that body's speed away from the character (never above
+/// the intent's), so the character keeps pace with a crate it pushes.
+void push_bodies(const CharacterContext& ctx, CharacterState& state, const Intent& intent,
+                 const std::vector<SweepHit>& touched, double dt);
 
 /// The ground check after the move: snaps down onto ground within
 /// step_down_height when walking (stairs, downhill), lands when falling,

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 #include "controller/internal.h"
 
@@ -109,9 +110,11 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
   Intent intent = steer(ctx_, state_, input, dt);
   intent.may_step_up = (freed.position - carried).dot(ctx_.up) <= kGroundClearance;
   const WalkStart walk_start{state_.position, state_.ground_normal};
-  report.slide_iters = move_character(ctx_, state_, intent, dt);
+  std::vector<SweepHit> touched;  // dynamic bodies run into; stays empty (no allocation) without any
+  report.slide_iters = move_character(ctx_, state_, intent, dt, &touched);
   settle(ctx_, state_, intent);
   absorb_steps(ctx_, state_, intent, walk_start, dt, report);
+  push_bodies(ctx_, state_, intent, touched, dt);
   report.sweeps = queries_.counts().sweeps;
   queries_.end_tick();
   return report;

@@ -161,7 +161,7 @@ struct PushOut {
   double body_rise = 0.0;
 };
 
-bool is_moving_body(const Contact& c) { return c.object != nullptr && c.object->isKinematicObject(); }
+bool is_moving_body(const Contact& c) { return detail::is_moving(c.object); }
 
 /// How to clear one overlap. The level is left along the shortest way out.
 /// A moving body pushes the character along its own motion at the contact:
@@ -204,7 +204,7 @@ struct LevelRay : btCollisionWorld::ClosestRayResultCallback {
       : ClosestRayResultCallback(from, to), self_(self) {}
   bool needsCollision(btBroadphaseProxy* proxy) const override {
     const auto* object = static_cast<const btCollisionObject*>(proxy->m_clientObject);
-    if (object == self_ || object->isKinematicObject()) return false;
+    if (object == self_ || detail::is_moving(object)) return false;
     return ClosestRayResultCallback::needsCollision(proxy);
   }
   const btCollisionObject* self_;

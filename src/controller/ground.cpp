@@ -45,13 +45,13 @@ btVector3 face_normal_at(const CharacterContext& ctx, const btVector3& feet, con
 
 namespace {
 
-bool is_moving_body(const Contact& c) { return c.object != nullptr && c.object->isKinematicObject(); }
+bool is_moving_body(const Contact& c) { return detail::is_moving(c.object); }
 
 /// A probe contact with a moving (kinematic) body the character's shape
 /// itself overlaps by more than `depth` (the probe is the shape grown by
 /// `probe_inflation`).
 bool inside_moving_body(const Contact& c, double probe_inflation, double depth) {
-  return c.distance + probe_inflation < -depth && c.object != nullptr && c.object->isKinematicObject();
+  return c.distance + probe_inflation < -depth && detail::is_moving(c.object);
 }
 
 /// Whether the character is pinned inside a moving body at the probe's
@@ -475,7 +475,7 @@ void settle(const CharacterContext& ctx, CharacterState& state, const Intent& in
   // Leaving a moving body keeps what it gave the feet.
   const bool left = intent.was_grounded && !state.grounded;
   if (left && ctx.settings->inherit_ground_velocity) state.velocity += state.carried_velocity;
-  if (left && ctx.observer != nullptr && ridden != nullptr && ridden->isKinematicObject()) {
+  if (left && ctx.observer != nullptr && detail::is_moving(ridden)) {
     report_handover(ctx, state, ridden, ctx.settings->inherit_ground_velocity);
   }
 }

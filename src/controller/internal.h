@@ -46,6 +46,12 @@ constexpr double kMinProbeInflation = 0.02;
 /// Upward speed above which the character is leaving the ground.
 constexpr double kLeavingGroundSpeed = 1e-6;
 
+/// A body that moves on its own: kinematic (posed by the game) or dynamic
+/// (moved by its physics). Static bodies are the level.
+inline bool is_moving(const btCollisionObject* object) {
+  return object != nullptr && (object->isKinematicObject() || !object->isStaticObject());
+}
+
 /// A blocking face steep enough to be a riser (not walkable) but not a ceiling.
 inline bool is_riser(const CharacterContext& ctx, const btVector3& normal) {
   return !ctx.is_walkable(normal) && std::fabs(normal.dot(ctx.up)) < ctx.cos_max_slope;

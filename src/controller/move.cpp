@@ -2,6 +2,7 @@
 #include "stepslide/stages.h"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "controller/internal.h"
@@ -93,7 +94,8 @@ bool has_flat_bottom(const CharacterContext& ctx) {
 
 }  // namespace
 
-int move_character(const CharacterContext& ctx, CharacterState& state, const Intent& intent, double dt) {
+int move_character(const CharacterContext& ctx, CharacterState& state, const Intent& intent, double dt,
+                   std::vector<SweepHit>* touched) {
   SlideOptions options;
   options.max_iterations = ctx.settings->max_slide_iterations;
   SlideResult moved;
@@ -105,6 +107,7 @@ int move_character(const CharacterContext& ctx, CharacterState& state, const Int
     if (ctx.is_walkable(state.ground_normal)) options.ground_normal = state.ground_normal;
     moved = slide(ctx, state.position, ground_motion(ctx, state, intent.horizontal, dt), intent.horizontal, options);
   }
+  if (touched != nullptr) *touched = std::move(moved.touched);
   const btVector3 start = state.position;
   const bool check_end = moved.iterations > 1 || has_flat_bottom(ctx) || ctx.settings->skin_width < kThinSkin;
   state.position = check_end ? clear_end_of_move(ctx, start, moved.position, !intent.airborne) : moved.position;

@@ -6,6 +6,7 @@
 
 #include "base/portable_math.h"
 #include "controller/internal.h"
+#include "stepslide/pushable.h"
 
 namespace stepslide {
 
@@ -71,7 +72,7 @@ CarryResult sweep_carry(const CharacterContext& ctx, const btVector3& from, cons
 
 void ride_ground(const CharacterContext& ctx, CharacterState& state, double dt) {
   state.carried_velocity.setZero();
-  if (!state.grounded || state.ground_object == nullptr || !state.ground_object->isKinematicObject()) return;
+  if (!state.grounded || !detail::is_moving(state.ground_object)) return;
   const btTransform& now = state.ground_object->getWorldTransform();
   const btVector3 from = state.position;
   const btVector3 carried = carry_with_ground(from, state.ground_transform, now);
@@ -79,6 +80,10 @@ void ride_ground(const CharacterContext& ctx, CharacterState& state, double dt) 
   // What the ground really did to the feet: stopped at a wall, the character
   // moved (and later hands over) only as far as it got.
   state.carried_velocity = (carry.position - from) / dt;
+  // A dynamic body (a tumbling crate) hands over no more than its own speed there.
+  if (const Pushable body = Pushable::of(state.ground_object)) {
+    state.carried_velocity = clamp_handover(state.carried_velocity, body.speed_at(carry.position));
+  }
   state.position = carry.position;
   // The stick's frame turns with the surface under the feet even when a wall
   // stops the feet: the character still stands on the turning body, and

@@ -59,6 +59,9 @@ const std::vector<SettingInfo>& setting_table() {
       boolean("inherit_ground_velocity", "1: leaving a moving body keeps the velocity it gave the feet",
               &S::inherit_ground_velocity),
       boolean("turn_with_ground", "1: the stick's frame turns with the body stood on", &S::turn_with_ground),
+      real("mass", "kg", "the character's mass: its push and its weight on dynamic bodies", 1e-3, 1e6, &S::mass),
+      real("max_push_strength", "N", "largest force the character pushes a dynamic body with", 0, 1e9,
+           &S::max_push_strength),
   };
   return table;
 }

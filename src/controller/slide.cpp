@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "controller/internal.h"
+#include "stepslide/pushable.h"
 
 namespace stepslide {
 
@@ -125,6 +126,7 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
     // into that gap.
     r.position += remaining * hit.fraction;
     time_left *= 1.0 - hit.fraction;
+    if (Pushable::of(hit.object)) r.touched.push_back(hit);
     const btVector3 wanted = motion * time_left;
     btVector3 plane = slide_plane(ctx, hit.normal, options);
     // Rolling over an edge (a walkable hit above the feet while walking)

@@ -6,6 +6,8 @@
 
 #include "scenario/columns.h"
 
+#include "base/glob.h"
+
 namespace stepslide {
 
 namespace {
@@ -57,6 +59,25 @@ std::vector<Column> make_table() {
   };
 }
 
+std::vector<EntityColumn> make_entity_table() {
+  // suffix, unit, description, tolerance, read
+  return {
+      {"x", "m", "position of the body's origin, x", 1e-6, [](const EntitySample& e) { return e.position.x(); }},
+      {"y", "m", "position, y", 1e-6, [](const EntitySample& e) { return e.position.y(); }},
+      {"z", "m", "position, z", 1e-6, [](const EntitySample& e) { return e.position.z(); }},
+      {"qx", "", "rotation quaternion, x", 1e-6, [](const EntitySample& e) { return e.rotation.x(); }},
+      {"qy", "", "rotation quaternion, y", 1e-6, [](const EntitySample& e) { return e.rotation.y(); }},
+      {"qz", "", "rotation quaternion, z", 1e-6, [](const EntitySample& e) { return e.rotation.z(); }},
+      {"qw", "", "rotation quaternion, w", 1e-6, [](const EntitySample& e) { return e.rotation.w(); }},
+      {"vx", "m/s", "linear velocity, x", 1e-5, [](const EntitySample& e) { return e.velocity.x(); }},
+      {"vy", "m/s", "linear velocity, y", 1e-5, [](const EntitySample& e) { return e.velocity.y(); }},
+      {"vz", "m/s", "linear velocity, z", 1e-5, [](const EntitySample& e) { return e.velocity.z(); }},
+      {"wx", "rad/s", "angular velocity, x", 1e-5, [](const EntitySample& e) { return e.angular_velocity.x(); }},
+      {"wy", "rad/s", "angular velocity, y", 1e-5, [](const EntitySample& e) { return e.angular_velocity.y(); }},
+      {"wz", "rad/s", "angular velocity, z", 1e-5, [](const EntitySample& e) { return e.angular_velocity.z(); }},
+  };
+}
+
 std::vector<std::string> names_of(bool only_fixed) {
   std::vector<std::string> names;
   for (const Column& column : trajectory_columns()) {
@@ -70,6 +91,38 @@ std::vector<std::string> names_of(bool only_fixed) {
 const std::vector<Column>& trajectory_columns() {
   static const std::vector<Column> table = make_table();
   return table;
+}
+
+const std::vector<EntityColumn>& entity_columns() {
+  static const std::vector<EntityColumn> table = make_entity_table();
+  return table;
+}
+
+const EntityColumn* find_entity_column(const std::string& name) {
+  const std::size_t dot = name.rfind('.');
+  if (dot == std::string::npos || dot == 0) return nullptr;
+  for (const EntityColumn& column : entity_columns()) {
+    if (name.compare(dot + 1, std::string::npos, column.suffix) == 0) return &column;
+  }
+  return nullptr;
+}
+
+bool entity_pattern(const std::string& pattern) {
+  const std::size_t dot = pattern.rfind('.');
+  if (dot == std::string::npos || dot == 0) return false;
+  const std::string suffix = pattern.substr(dot + 1);
+  for (const EntityColumn& column : entity_columns()) {
+    if (glob_match(suffix, column.suffix)) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> column_names_with(const std::vector<std::string>& entities) {
+  std::vector<std::string> names = column_names();
+  for (const std::string& entity : entities) {
+    for (const EntityColumn& column : entity_columns()) names.push_back(entity + "." + column.suffix);
+  }
+  return names;
 }
 
 const std::vector<std::string>& column_names() {
@@ -91,8 +144,13 @@ const Column* find_column(const std::string& name) {
 
 std::vector<double> read_row(const TickSample& sample) {
   std::vector<double> row;
-  row.reserve(trajectory_columns().size());
+  const std::size_t entities = sample.entities == nullptr ? 0 : sample.entities->size();
+  row.reserve(trajectory_columns().size() + entities * entity_columns().size());
   for (const Column& column : trajectory_columns()) row.push_back(column.read(sample));
+  if (entities == 0) return row;
+  for (const EntitySample& entity : *sample.entities) {
+    for (const EntityColumn& column : entity_columns()) row.push_back(column.read(entity));
+  }
   return row;
 }
 

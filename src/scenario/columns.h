@@ -12,6 +12,15 @@
 
 namespace stepslide {
 
+/// One entity's state after a tick, for its group of columns (a dynamic body
+/// today; another character later): pose and velocities in world frame.
+struct EntitySample {
+  btVector3 position{0, 0, 0};  ///< the body's origin (its centre of mass)
+  btQuaternion rotation = btQuaternion::getIdentity();
+  btVector3 velocity{0, 0, 0};
+  btVector3 angular_velocity{0, 0, 0};
+};
+
 /// What one row of a trajectory is read from: the character after a tick and
 /// what that tick did, plus what the runner works out from the world.
 struct TickSample {
@@ -21,6 +30,8 @@ struct TickSample {
   const TickReport& report;
   int ground_body = -1;               ///< index into the scenario's world, -1 when not grounded on one
   btVector3 local_feet{0, 0, 0};      ///< feet in that body's frame at this tick; zero without one
+  /// The entities whose column groups follow the character's, in column order; null: none.
+  const std::vector<EntitySample>* entities = nullptr;
 };
 
 /// One trajectory column.
@@ -39,12 +50,38 @@ struct Column {
   double (*read)(const TickSample&);
 };
 
-/// Every column the runner writes, in the order it writes them: the fixed
-/// ones first, then the extensions.
+/// One column of the per-entity group: every entity of a scenario (each
+/// dynamic body, by its name) has one column per row of this table, named
+/// "<entity>.<suffix>" (`crate.x`), after the character's columns, entity by
+/// entity in the scenario's order.
+struct EntityColumn {
+  const char* suffix;
+  const char* unit;
+  const char* description;
+  double tolerance;  ///< the gate's default absolute tolerance
+  double (*read)(const EntitySample&);
+};
+
+/// Every column the runner writes for the character, in the order it writes
+/// them: the fixed ones first, then the extensions. Entity groups follow.
 const std::vector<Column>& trajectory_columns();
+
+/// The per-entity column group, in order.
+const std::vector<EntityColumn>& entity_columns();
+
+/// The entity column `name` ("crate.qw") belongs to, or null when it is not
+/// one: a non-empty entity before the last '.', a suffix of entity_columns() after it.
+const EntityColumn* find_entity_column(const std::string& name);
+
+/// True when `pattern` (a column glob) can match an entity's column: a
+/// non-empty part before its last '.', and a part after it matching a suffix.
+bool entity_pattern(const std::string& pattern);
 
 /// The names of trajectory_columns(), in order.
 const std::vector<std::string>& column_names();
+
+/// The names of a trajectory's columns: column_names(), then each entity's group.
+std::vector<std::string> column_names_with(const std::vector<std::string>& entities);
 
 /// The fixed columns of docs/format.md §2, in order. More may follow in a trajectory.
 const std::vector<std::string>& fixed_columns();
@@ -52,7 +89,7 @@ const std::vector<std::string>& fixed_columns();
 /// The column called `name`, or null when there is none.
 const Column* find_column(const std::string& name);
 
-/// One row: every column read from `sample`, in table order.
+/// One row: every column read from `sample`, in table order, then each entity's group.
 std::vector<double> read_row(const TickSample& sample);
 
 }  // namespace stepslide

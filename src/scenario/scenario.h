@@ -62,6 +62,11 @@ struct ScenarioLimits {
   /// this bounds that work to 25-40 s per run: 100 platforms for the longest
   /// run, or 100 000 bodies for 1 000 ticks.
   static constexpr std::int64_t max_moving_body_ticks = 100000000;
+  /// Dynamic bodies x ticks: each is integrated, collided and solved by
+  /// Bullet every tick (bench/dynamic_bodies_bench.cpp measures the cost);
+  /// this bounds that work to about a minute per run.
+  static constexpr std::int64_t max_dynamic_body_ticks = 20000000;
+  static constexpr double max_mass = 1e6;  ///< kg; a dynamic body's mass, and the character's
   static constexpr double max_speed = 1e4;
   static constexpr double max_spin_deg_per_s = 1e6;
   static constexpr double max_angle_deg = 1e6;
@@ -124,8 +129,18 @@ struct MotionDef {
   std::vector<MotionKey> keys;
 };
 
+/// How a dynamic body moves under Bullet's dynamics (docs/format.md §1.1
+/// "dynamic bodies"). Defaults are Bullet's own for a rigid body.
+struct DynamicsDef {
+  double mass = 0.0;             ///< kg; 0: not dynamic (static or kinematic)
+  double friction = 0.5;         ///< Bullet multiplies the two bodies' frictions
+  double restitution = 0.0;      ///< Bullet multiplies the two bodies' restitutions
+  double linear_damping = 0.0;   ///< fraction of linear velocity lost per second, [0, 1]
+  double angular_damping = 0.0;  ///< fraction of angular velocity lost per second, [0, 1]
+};
+
 struct BodyDef {
-  std::string name;  ///< empty when not given; unique when given
+  std::string name;  ///< empty when not given; unique when given; required when dynamic
   ShapeDef shape;
   Vec3 position{0, 0, 0};
   Vec3 rotation_deg{0, 0, 0};  ///< about world X, then Y, then Z
@@ -136,6 +151,8 @@ struct BodyDef {
   /// Blocks the character only from the side its local +Y faces (a one-way
   /// platform): jumped up through, landed on, dropped through on `drop`.
   bool one_way = false;
+  DynamicsDef dynamics;   ///< friction and restitution apply to every body; the rest only with a mass
+  bool dynamic() const { return dynamics.mass > 0.0; }
   std::string json_path;  ///< e.g. "/world/3", for messages
 };
 
@@ -172,7 +189,11 @@ struct ExpectCheck {
   enum class Kind {
     Position, Grounded, MaxPenetration, YBetween, Stuck,
     XBetween, ZBetween, SpeedBetween, OnBody, NoOscillation, Reaches, StepEvents, Moving,
-    MaxRiseGain, MaxJumpApex
+    MaxRiseGain, MaxJumpApex,
+    /// A dynamic body's (`body_name`): its origin comes within `tolerance` of
+    /// `position` by `tick`; its speed stays at most `hi`; its up axis stays
+    /// within `hi` degrees of the scenario's up.
+    BodyReaches, BodyAtRest, BodyUpright
   };
   Kind kind = Kind::Position;
   std::string json_path;  ///< "/expect/2", used in failure messages

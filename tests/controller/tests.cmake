@@ -9,6 +9,7 @@ list(APPEND STEPSLIDE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ground_contacts_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ground_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/move_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/push_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ride_clamp_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ride_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/riser_early_out_test.cpp

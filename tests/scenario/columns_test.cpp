@@ -131,5 +131,55 @@ TEST(ColumnTable, TheRunnerWritesEveryColumnInTableOrder) {
       << "standing on body 0";
 }
 
+TEST(EntityColumns, EachEntityGetsTheGroupAfterTheCharactersColumns) {
+  const std::vector<std::string> names = column_names_with({"crate", "b"});
+  ASSERT_EQ(names.size(), column_names().size() + 2 * entity_columns().size());
+  EXPECT_EQ(names[column_names().size()], "crate.x");
+  EXPECT_EQ(names[column_names().size() + 6], "crate.qw");
+  EXPECT_EQ(names.back(), "b.wz");
+  EXPECT_EQ(column_names_with({}), column_names());
+}
+
+TEST(EntityColumns, AreFoundByTheirSuffixAfterTheLastDot) {
+  ASSERT_NE(find_entity_column("crate.qw"), nullptr);
+  EXPECT_STREQ(find_entity_column("crate.qw")->suffix, "qw");
+  EXPECT_EQ(find_entity_column("crate.vx")->tolerance, 1e-5);
+  EXPECT_EQ(find_entity_column("x"), nullptr);
+  EXPECT_EQ(find_entity_column(".x"), nullptr);
+  EXPECT_EQ(find_entity_column("crate.speed"), nullptr);
+  EXPECT_TRUE(entity_pattern("crate.*"));
+  EXPECT_TRUE(entity_pattern("*.q?"));
+  EXPECT_FALSE(entity_pattern("crate.nope"));
+  EXPECT_FALSE(entity_pattern("local_*"));
+}
+
+TEST(EntityColumns, TakeTheGroupToleranceAndTheMostSpecificGlobOfEachLayer) {
+  DiffRules rules = default_diff_rules();
+  EXPECT_EQ(rules.rule_for("crate.x").abs_tolerance, 1e-6);
+  EXPECT_EQ(rules.rule_for("crate.wz").abs_tolerance, 1e-5);
+  rules.entity_layers.push_back({{"crate.*", 1e-3, 0.0, ""}, {"crate.y", 1e-2, 0.0, ""}});
+  EXPECT_EQ(rules.rule_for("crate.x").abs_tolerance, 1e-3);
+  EXPECT_EQ(rules.rule_for("crate.y").abs_tolerance, 1e-2);
+  EXPECT_EQ(rules.rule_for("box.y").abs_tolerance, 1e-6);
+  rules.entities_exact = true;
+  EXPECT_EQ(rules.rule_for("box.y").abs_tolerance, 0.0);
+}
+
+TEST(EntityColumns, ADynamicBodysStateIsRecordedEveryRow) {
+  const LoadResult loaded = load_scenario_text(R"({"format": "stepslide/scenario@1", "ticks": 30, "world": [
+      {"shape": {"type": "box", "half_extents": [5, 0.5, 5]}, "position": [0, -0.5, 0]},
+      {"name": "ball", "shape": {"type": "sphere", "radius": 0.2}, "position": [3, 2, 0], "mass": 1}]})", "t");
+  ASSERT_TRUE(loaded.scenario);
+  const SimulationResult result = simulate(*loaded.scenario);
+  const Trajectory& t = result.trajectory;
+  const int y = t.column_index("ball.y"), vy = t.column_index("ball.vy"), qw = t.column_index("ball.qw");
+  ASSERT_GE(y, 0);
+  EXPECT_EQ(t.cell(0, y), 2.0);
+  EXPECT_EQ(t.cell(0, qw), 1.0);
+  // Falling freely under gravity, one step of 1/60 s a tick.
+  EXPECT_NEAR(t.cell(10, vy), -9.81 * 10 / 60, 1e-9);
+  EXPECT_LT(t.cell(10, y), 2.0);
+}
+
 }  // namespace
 }  // namespace stepslide

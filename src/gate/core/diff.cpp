@@ -5,7 +5,9 @@
 #include <limits>
 
 #include "base/format.h"
+#include "base/glob.h"
 #include "scenario/columns.h"
+#include "scenario/load/column_pattern.h"
 
 namespace stepslide {
 
@@ -14,6 +16,18 @@ double DiffRules::tolerance_for(const std::string& column) const { return rule_f
 ColumnRule DiffRules::rule_for(const std::string& column) const {
   for (const ColumnRule& rule : rules) {
     if (rule.column == column) return rule;
+  }
+  if (const EntityColumn* group = find_entity_column(column)) {
+    ColumnRule rule{column, entities_exact ? 0.0 : group->tolerance, 0.0};
+    for (const std::vector<ColumnTolerance>& layer : entity_layers) {
+      const ColumnTolerance* best = nullptr;
+      for (const ColumnTolerance& entry : layer) {
+        if (!glob_match(entry.pattern, column)) continue;
+        if (best == nullptr || compare_specificity(entry.pattern, best->pattern) >= 0) best = &entry;
+      }
+      if (best != nullptr) rule = ColumnRule{column, best->abs, best->rel};
+    }
+    return rule;
   }
   return ColumnRule{column, default_tolerance, 0.0};
 }

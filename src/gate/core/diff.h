@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "scenario/scenario.h"
 #include "scenario/trajectory.h"
 
 namespace stepslide {
@@ -36,6 +37,12 @@ struct DiffRules {
   ColumnRule rule_for(const std::string& column) const;
   /// Sets (or adds) the rule for `column`.
   void set(const std::string& column, double abs_tolerance, double rel_tolerance = 0.0);
+  /// Columns of the per-entity group ("crate.x", scenario/columns.h), whose
+  /// names depend on the scenario, are not listed in `rules`: each takes its
+  /// group's tolerance (0 when `entities_exact`), then, layer by layer, the
+  /// most specific entry of the layer that matches it.
+  std::vector<std::vector<ColumnTolerance>> entity_layers;
+  bool entities_exact = false;
 };
 
 /// One rule per trajectory column with its tolerance from the column table

@@ -54,6 +54,7 @@ DiffRules zeroed(DiffRules rules) {
     rule.rel_tolerance = 0.0;
   }
   rules.default_tolerance = 0.0;
+  rules.entities_exact = true;
   return rules;
 }
 
@@ -119,6 +120,7 @@ void apply_tolerances(const std::vector<ColumnTolerance>& layer, DiffRules& rule
     }
     if (best != nullptr) rules.set(column, best->abs, best->rel);
   }
+  if (!layer.empty()) rules.entity_layers.push_back(layer);
 }
 
 DiffRules rules_for(const DiffRules& base, const ToleranceLayers& layers, const std::string& directory,

@@ -146,6 +146,15 @@ class TickRecorder : public ControllerObserver {
                        {"velocity_after", vec(e.character_velocity)}});
   }
 
+  void on_push(const PushEvent& e) override {
+    const char* kind = e.kind == PushEvent::Kind::Push ? "push" : e.kind == PushEvent::Kind::Weight ? "weight" : "landing";
+    Json j = {{"event", "push"}, {"kind", kind}, {"body", body(e.body)}, {"point", vec(e.point)},
+              {"impulse", vec(e.impulse)}};
+    if (e.kind != PushEvent::Kind::Weight) j["approach_speed"] = e.approach_speed;
+    if (e.kind == PushEvent::Kind::Push) j["strength_limited"] = e.strength_limited;
+    events_.push_back(j);
+  }
+
   void on_velocity(const VelocityEvent& e) override {
     events_.push_back(
         {{"event", "velocity"}, {"before", vec(e.before)}, {"after", vec(e.after)}, {"jumped", e.jumped}});
@@ -187,6 +196,12 @@ std::string event_text(const Json& e) {
           << ") short of " << vec_text(e["wanted"]) << ": feet velocity " << vec_text(e["feet_velocity"]);
     }
     if (e.contains("turned_deg")) out << ", stick frame turned " << num(e["turned_deg"]) << " deg";
+  } else if (kind == "push") {
+    const std::string what = e["kind"];
+    out << what << " " << e["body"].get<std::string>() << " at " << vec_text(e["point"]) << ": impulse "
+        << vec_text(e["impulse"]) << " N s";
+    if (e.contains("approach_speed")) out << ", approaching at " << num(e["approach_speed"]) << " m/s";
+    if (e.contains("strength_limited") && e["strength_limited"].get<bool>()) out << " (max_push_strength)";
   } else if (kind == "ride-handover") {
     out << "ride left " << e["body"].get<std::string>() << ": ";
     if (e["inherited"].get<bool>()) {

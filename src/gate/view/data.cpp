@@ -42,12 +42,29 @@ Json character_json(const Scenario& s) {
               {"digits", kGeometryDigits}};
 }
 
+/// A body's pose at `tick`: a dynamic body's from its columns in the run
+/// shown (`crate.x` ... `crate.qw`: the world holds only its last pose).
+btTransform shown_pose(const ViewDocument& d, const WorldBody& body, std::int64_t tick) {
+  if (!d.scenario->world[body.def_index].dynamic() || d.runs.empty() || d.runs[0].trajectory == nullptr) {
+    return d.world->body_pose(body.def_index, tick);
+  }
+  const Trajectory& t = *d.runs[0].trajectory;
+  double v[7] = {0, 0, 0, 0, 0, 0, 1};
+  const char* suffixes[7] = {".x", ".y", ".z", ".qx", ".qy", ".qz", ".qw"};
+  for (int i = 0; i < 7; ++i) {
+    const int column = t.column_index(body.name + suffixes[i]);
+    if (column >= 0 && static_cast<std::size_t>(tick) < t.rows.size()) v[i] = t.cell(static_cast<std::size_t>(tick), column);
+  }
+  // The columns hold the centre of mass; the mesh is drawn in the body frame.
+  return btTransform(btQuaternion(v[3], v[4], v[5], v[6]), btVector3(v[0], v[1], v[2])) * body.local_offset.inverse();
+}
+
 /// A static body in world coordinates; a moving one in its own frame with
 /// its pose at every tick shown.
 Json body_json(const ViewDocument& d, const WorldBody& body) {
   const Scenario& s = *d.scenario;
   const BodyDef& def = s.world[body.def_index];
-  const bool moving = def.motion.type != MotionType::None;
+  const bool moving = def.motion.type != MotionType::None || def.dynamic();
   Json j{{"name", body.name}, {"shape", shape_kind_name(def.shape.type)}, {"moving", moving}};
   const TriMesh local = body_mesh(s, body);
   if (!moving) {
@@ -59,7 +76,7 @@ Json body_json(const ViewDocument& d, const WorldBody& body) {
   j["mesh"] = encode_mesh(local, kGeometryDigits);
   std::vector<double> poses;
   for (std::int64_t tick = d.first; tick <= d.last; ++tick) {
-    const btTransform pose = d.world->body_pose(body.def_index, tick);
+    const btTransform pose = shown_pose(d, body, tick);
     const btQuaternion q = pose.getRotation();
     poses.insert(poses.end(), {pose.getOrigin().x(), pose.getOrigin().y(), pose.getOrigin().z(), q.x(), q.y(), q.z(),
                                q.w()});

@@ -166,6 +166,9 @@ std::optional<Problem> problem_of(const ExpectCheck& check, const Track& track,
     case Kind::Reaches: return expectations::check_reaches(check, track);
     case Kind::StepEvents: return expectations::check_step_events(check, track);
     case Kind::OnBody: return expectations::check_on_body(check, track);
+    case Kind::BodyReaches: return expectations::check_body_reaches(check, track);
+    case Kind::BodyAtRest: return expectations::check_body_at_rest(check, track);
+    case Kind::BodyUpright: return expectations::check_body_upright(check, track);
     default: return first_failing_row(check, track, penetration);
   }
 }

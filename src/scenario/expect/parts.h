@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,11 @@ class Track {
   bool pushed(std::int64_t tick) const {
     const auto row = static_cast<std::size_t>(tick);
     return row < pushed_.size() && pushed_[row];
+  }
+  /// Column `name` at row `tick`; NaN when the trajectory has no such column.
+  double named(std::int64_t tick, const std::string& name) const {
+    const int column = t_.column_index(name);
+    return column < 0 ? std::numeric_limits<double>::quiet_NaN() : cell(tick, static_cast<std::size_t>(column));
   }
   /// The range check's last tick, "end" resolved.
   std::int64_t last(const ExpectCheck& check) const { return check.last_is_end ? scenario_.ticks : check.last; }
@@ -91,6 +97,15 @@ std::optional<Problem> check_reaches(const ExpectCheck& check, const Track& trac
 std::optional<Problem> check_max_rise_gain(const ExpectCheck& check, const Track& track);
 /// max_jump_apex: the first flight from the ground whose feet rose higher than allowed.
 std::optional<Problem> check_max_jump_apex(const ExpectCheck& check, const Track& track);
+
+// scenario/expect/bodies.cpp: checks on a dynamic body's columns (`crate.x`, ...).
+
+/// body_reaches: the closest approach of the body's origin, when not within the distance by the tick.
+std::optional<Problem> check_body_reaches(const ExpectCheck& check, const Track& track);
+/// body_at_rest: the first tick the body's speed is above the bound.
+std::optional<Problem> check_body_at_rest(const ExpectCheck& check, const Track& track);
+/// body_upright: the first tick the body's up axis tilts more than the bound from up.
+std::optional<Problem> check_body_upright(const ExpectCheck& check, const Track& track);
 
 // scenario/expect/events.cpp: what happened under the feet.
 

@@ -68,6 +68,53 @@ void add_split_bodies(JsonReader& r, const Field& f, const BodyDef& body, SplitM
   }
 }
 
+/// A dynamic body's name prefixes its trajectory columns (`crate.x`), so it
+/// keeps to the characters a column name may hold.
+bool column_safe(const std::string& name) {
+  if (name.empty()) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  });
+}
+
+/// A damping given to a body without a mass: nothing would be damped.
+void reject_without_mass(JsonReader& r, const Field& f, const char* key) {
+  if (f) r.error(f.where, std::string("expected no \"") + key + "\" on a body without a \"mass\" (only dynamic bodies are damped)");
+}
+
+/// "mass" (making the body dynamic), "friction", "restitution" and the
+/// dampings (docs/format.md §1.1 "dynamic bodies"). `static_noun`: the shape
+/// is static only; `motion`, `name`: the body's own, checked against a mass.
+void read_dynamics(JsonReader& r, ObjectReader& o, const Field& body_field, const char* static_noun,
+                   const Field& motion, const Field& name, BodyDef& body) {
+  DynamicsDef& d = body.dynamics;
+  const Field mass = o.optional("mass");
+  const Range mass_range{0.0, Limits::max_mass, true, false, nullptr, "the mass limit"};
+  if (mass && static_noun) {
+    r.error(mass.where, std::string("expected no \"mass\": ") + static_noun + " bodies are static only");
+  } else if (mass && r.number(mass, mass_range, d.mass)) {
+    if (motion) {
+      r.error(motion.where, "expected no \"motion\" on a body with a \"mass\": a dynamic body is moved by the physics");
+    }
+    if (!name) {
+      r.error(body_field.where, "missing required key \"name\" (a dynamic body's trajectory columns are named after it)");
+    } else if (!body.name.empty() && !column_safe(body.name)) {
+      r.error(name.where, "expected a name of letters, digits, '_' and '-' (a dynamic body's columns are named " +
+                              quote(body.name + ".x") + " and so on), got " + quote(body.name));
+    }
+  }
+  r.number(o.optional("friction"), between(0.0, 1000.0), d.friction);
+  r.number(o.optional("restitution"), between(0.0, 1.0), d.restitution);
+  const Field linear = o.optional("linear_damping"), angular = o.optional("angular_damping");
+  if (body.dynamic()) {
+    r.number(linear, between(0.0, 1.0), d.linear_damping);
+    r.number(angular, between(0.0, 1.0), d.angular_damping);
+  } else if (!mass) {
+    reject_without_mass(r, linear, "linear_damping");
+    reject_without_mass(r, angular, "angular_damping");
+  }
+}
+
 void read_body(JsonReader& r, const Field& f, std::vector<BodyDef>& world, WorldBudget& budget) {
   if (!r.object(f)) return;
   BodyDef body;
@@ -90,6 +137,7 @@ void read_body(JsonReader& r, const Field& f, std::vector<BodyDef>& world, World
   } else {
     read_motion(r, motion, body.motion);
   }
+  read_dynamics(r, o, f, static_noun, motion, name, body);
   o.reject_unknown();
   if (is_split) {
     add_split_bodies(r, f, body, split, world, budget);

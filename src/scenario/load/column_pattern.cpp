@@ -49,7 +49,7 @@ std::optional<std::string> pattern_problem(const std::string& pattern, const std
   if (const std::optional<char> c = unsupported_wildcard(pattern)) {
     return "'" + std::string(1, *c) + "' in " + shown + " is not a wildcard here; only * and ? are";
   }
-  if (!columns_matching(pattern).empty()) return std::nullopt;
+  if (!columns_matching(pattern).empty() || entity_pattern(pattern)) return std::nullopt;
   if (is_glob(pattern)) return "glob " + shown + " matches no column (known: " + known_columns_text() + ")";
   return "unknown column " + shown + " (known: " + known_columns_text() + ")";
 }

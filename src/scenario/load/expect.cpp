@@ -33,10 +33,13 @@ const Options<Kind> kCheckKinds = {
     {"moving", Kind::Moving},
     {"max_rise_gain", Kind::MaxRiseGain},
     {"max_jump_apex", Kind::MaxJumpApex},
+    {"body_reaches", Kind::BodyReaches},
+    {"body_at_rest", Kind::BodyAtRest},
+    {"body_upright", Kind::BodyUpright},
 };
 
 /// Keys that are not kinds but belong to some check.
-const char* const kOtherKeys[] = {"tick", "ticks", "tolerance", "within", "by_tick"};
+const char* const kOtherKeys[] = {"tick", "ticks", "tolerance", "within", "by_tick", "body"};
 
 /// What reading one check needs besides the check itself.
 struct CheckContext {
@@ -138,6 +141,19 @@ void read_body_name(const CheckContext& c, const Field& f, ExpectCheck& check) {
   c.r.error(f.where, "expected the name of a body in /world, got " + describe(*f.value));
 }
 
+/// "body" of a body check: the name of a dynamic body, whose columns it reads.
+void read_dynamic_body(const CheckContext& c, ObjectReader& o, ExpectCheck& check) {
+  const Field f = o.required("body");
+  if (!c.r.string(f, check.body_name)) return;
+  for (std::size_t i = 0; i < c.world.size(); ++i) {
+    if (c.world[i].dynamic() && c.world[i].name == check.body_name) {
+      check.body_index = static_cast<std::int64_t>(i);
+      return;
+    }
+  }
+  c.r.error(f.where, "expected the name of a dynamic body (one with a \"mass\") in /world, got " + describe(*f.value));
+}
+
 /// {"window": ticks, "max_wander": metres}. A window of W ticks is W steps of
 /// motion, rows s to s + W: one step has no wander, so W >= 2, and a window
 /// must fit in the range.
@@ -168,8 +184,10 @@ void read_step_events(JsonReader& r, const Field& f, ExpectCheck& check) {
 }
 
 /// {"reaches": [x, y, z], "within": d, "by_tick": n}: by_tick defaults to "end".
+/// body_reaches the same, with "body".
 void read_reaches(const CheckContext& c, ObjectReader& o, ExpectCheck& check) {
-  const Field point = o.required("reaches");
+  if (check.kind == Kind::BodyReaches) read_dynamic_body(c, o, check);
+  const Field point = o.required(check.kind == Kind::BodyReaches ? "body_reaches" : "reaches");
   if (read_checked_position(c.r, point, check.position) && !check.position[0] && !check.position[1] &&
       !check.position[2]) {
     c.r.error(point.where, "expected at least one coordinate that is not null, got [null, null, null]");
@@ -225,8 +243,17 @@ void read_range_value(const CheckContext& c, ObjectReader& o, const Field& range
     case Kind::OnBody: read_body_name(c, o.required("on_body"), check); break;
     case Kind::NoOscillation: read_no_oscillation(c, o.required("no_oscillation"), range_ok, check); break;
     case Kind::StepEvents: read_step_events(r, o.required("step_events"), check); break;
+    case Kind::BodyAtRest:
+      read_dynamic_body(c, o, check);
+      r.number(o.required("body_at_rest"), kSpeed, check.hi);
+      break;
+    case Kind::BodyUpright:
+      read_dynamic_body(c, o, check);
+      r.number(o.required("body_upright"), between(0.0, 180.0), check.hi);
+      break;
     case Kind::Position:
-    case Kind::Reaches: break;  // not range checks
+    case Kind::Reaches:
+    case Kind::BodyReaches: break;  // not range checks
   }
 }
 
@@ -246,7 +273,7 @@ void read_check(const CheckContext& c, const Field& f, ExpectCheck& check) {
     read_tick_or_end(r, o.required("tick"), c.ticks, check.tick, check.tick_is_end);
     read_checked_position(r, o.required("position"), check.position);
     r.number(o.optional("tolerance"), kSize, check.tolerance);
-  } else if (check.kind == Kind::Reaches) {
+  } else if (check.kind == Kind::Reaches || check.kind == Kind::BodyReaches) {
     read_reaches(c, o, check);
   } else {
     const Field range = o.required("ticks");

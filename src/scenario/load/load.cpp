@@ -47,6 +47,17 @@ void check_moving_body_ticks(JsonReader& r, const Field& world, const Scenario& 
                            std::to_string(moving * s.ticks));
 }
 
+/// Dynamic bodies are integrated and solved every tick: their count times the ticks bounds the work.
+void check_dynamic_body_ticks(JsonReader& r, const Field& world, const Scenario& s) {
+  const auto dynamic = static_cast<std::int64_t>(
+      std::count_if(s.world.begin(), s.world.end(), [](const BodyDef& b) { return b.dynamic(); }));
+  if (dynamic == 0 || dynamic * s.ticks <= Limits::max_dynamic_body_ticks) return;
+  r.error(world.where, "expected at most " + std::to_string(Limits::max_dynamic_body_ticks) +
+                           " dynamic body-ticks (bodies with a mass x ticks, the work limit), got " +
+                           std::to_string(dynamic) + " x " + std::to_string(s.ticks) + " = " +
+                           std::to_string(dynamic * s.ticks));
+}
+
 /// "chaotic": a reason, never empty, so that every declaration says why the
 /// scenario is exempt from `check --perturb` (docs/format.md §3.2).
 void read_chaotic(JsonReader& r, const Field& field, std::string& reason) {
@@ -81,6 +92,7 @@ void read_scenario(JsonReader& r, const Field& root, Scenario& s, LoadContext& c
   const Field world = o.optional("world");
   read_world(r, world, s.world, context);
   if (ticks_ok) check_moving_body_ticks(r, world, s);
+  if (ticks_ok) check_dynamic_body_ticks(r, world, s);
   read_input(r, o.optional("input"), s.up, s.input);
   const Range checked_ticks =
       ticks_ok ? Range{0.0, static_cast<double>(s.ticks), false, false, nullptr, "the scenario's ticks"}

@@ -209,7 +209,20 @@ World::World(const Scenario& scenario) : scenario_(scenario) {
   auto dbvt = std::make_unique<btDbvtBroadphase>();
   btDbvtBroadphase& broadphase = *dbvt;
   broadphase_ = std::move(dbvt);
-  world_ = std::make_unique<btCollisionWorld>(dispatcher_.get(), broadphase_.get(), config_.get());
+  const bool dynamic = std::any_of(scenario.world.begin(), scenario.world.end(),
+                                   [](const BodyDef& b) { return b.dynamic(); });
+  if (dynamic) {
+    // Bullet's sequential impulse solver, its order unrandomised: the same
+    // bodies added in the same (file) order solve the same way every run.
+    solver_ = std::make_unique<btSequentialImpulseConstraintSolver>();
+    auto dynamics = std::make_unique<btDiscreteDynamicsWorld>(dispatcher_.get(), broadphase_.get(), solver_.get(),
+                                                              config_.get());
+    dynamics->setGravity(to_bt(scenario.gravity));
+    dynamics_ = dynamics.get();
+    world_ = std::move(dynamics);
+  } else {
+    world_ = std::make_unique<btCollisionWorld>(dispatcher_.get(), broadphase_.get(), config_.get());
+  }
   // Only kinematic bodies move; their AABBs are refreshed one by one in set_time.
   world_->setForceUpdateAllAabbs(false);
   // World bodies never pair (kWorldBodyMask), so the broadphase does not look
@@ -251,7 +264,7 @@ World::World(const Scenario& scenario) : scenario_(scenario) {
     add_body(i);
     btDbvtNode* leaf = dynamic_tree.m_root;
     dynamic_tree.m_root = nullptr;
-    if (scenario.world[i].motion.type != MotionType::None) {
+    if (scenario.world[i].motion.type != MotionType::None || scenario.world[i].dynamic()) {
       moving.push_back(leaf);
       continue;
     }
@@ -327,8 +340,14 @@ void World::add_body(std::size_t def_index) {
   btTransform offset = btTransform::getIdentity();  // shape origin within the body frame
   btCollisionShape* shape = shape_for(def.shape, offset);
 
+  if (def.dynamic()) {
+    add_dynamic_body(def_index, shape, offset);
+    return;
+  }
   btCollisionObject* object = &objects_[def_index];
   object->setCollisionShape(shape);
+  object->setFriction(def.dynamics.friction);
+  object->setRestitution(def.dynamics.restitution);
   // body_name() finds the body by this index.
   object->setUserIndex(static_cast<int>(def_index));
   const bool kinematic = def.motion.type != MotionType::None;
@@ -349,8 +368,38 @@ void World::add_body(std::size_t def_index) {
   bodies_.push_back(std::move(body));
 }
 
+void World::add_dynamic_body(std::size_t def_index, btCollisionShape* shape, const btTransform& offset) {
+  const BodyDef& def = scenario_.world[def_index];
+  btVector3 inertia(0, 0, 0);
+  shape->calculateLocalInertia(def.dynamics.mass, inertia);
+  btRigidBody::btRigidBodyConstructionInfo info(def.dynamics.mass, nullptr, shape, inertia);
+  info.m_startWorldTransform = body_pose(def_index, 0) * offset;
+  info.m_friction = def.dynamics.friction;
+  info.m_restitution = def.dynamics.restitution;
+  info.m_linearDamping = def.dynamics.linear_damping;
+  info.m_angularDamping = def.dynamics.angular_damping;
+  rigid_.push_back(std::make_unique<btRigidBody>(info));
+  btRigidBody* body = rigid_.back().get();
+  body->setUserIndex(static_cast<int>(def_index));
+  // Dynamic bodies pair with everything (static, kinematic, each other).
+  dynamics_->addRigidBody(body, btBroadphaseProxy::DefaultFilter, btBroadphaseProxy::AllFilter);
+  WorldBody entry;
+  entry.name = def.name;
+  entry.def_index = def_index;
+  entry.object = body;
+  entry.local_offset = offset;
+  dynamic_.push_back(bodies_.size());
+  bodies_.push_back(std::move(entry));
+}
+
 World::~World() {
-  for (const WorldBody& body : bodies_) world_->removeCollisionObject(body.object);
+  for (const WorldBody& body : bodies_) {
+    if (btRigidBody* rigid = btRigidBody::upcast(body.object); rigid != nullptr && dynamics_ != nullptr) {
+      dynamics_->removeRigidBody(rigid);
+    } else {
+      world_->removeCollisionObject(body.object);
+    }
+  }
 }
 
 std::string World::body_name(const btCollisionObject* object) const {
@@ -362,6 +411,10 @@ std::string World::body_name(const btCollisionObject* object) const {
 
 btTransform World::body_pose(std::size_t def_index, std::int64_t tick) const {
   const BodyDef& def = scenario_.world[def_index];
+  if (def.dynamic() && def_index < bodies_.size()) {
+    const WorldBody& body = bodies_[def_index];
+    return body.object->getWorldTransform() * body.local_offset.inverse();
+  }
   const btTransform rest = pose(def.position, def.rotation_deg);
   const double t = static_cast<double>(tick) / scenario_.tick_rate;
   switch (def.motion.type) {
@@ -451,6 +504,24 @@ void World::restore_moving(const MovingState& saved) {
     btDbvt& tree = dbvt_->m_sets[proxy->stage == btDbvtBroadphase::STAGECOUNT ? btDbvtBroadphase::FIXED_SET
                                                                                : btDbvtBroadphase::DYNAMIC_SET];
     tree.update(proxy->leaf, volume);
+  }
+}
+
+void World::step(std::int64_t tick) {
+  set_time(tick);
+  if (dynamics_ == nullptr) return;
+  // Each body's pose before the step becomes its interpolation transform
+  // afterwards, as set_time keeps it for kinematic bodies: the controller
+  // carries and depenetrates against a dynamic body by how it moved this tick.
+  std::vector<btTransform> before;
+  before.reserve(rigid_.size());
+  for (const auto& body : rigid_) before.push_back(body->getWorldTransform());
+  dynamics_->stepSimulation(1.0 / scenario_.tick_rate, 0);
+  for (std::size_t i = 0; i < rigid_.size(); ++i) {
+    rigid_[i]->setInterpolationWorldTransform(before[i]);
+    // The box Bullet gave the broadphase before solving: the queries that
+    // follow need the one around where the body is now.
+    world_->updateSingleAabb(rigid_[i].get());
   }
 }
 

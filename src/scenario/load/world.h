@@ -3,6 +3,7 @@
 #pragma once
 
 #include <btBulletCollisionCommon.h>
+#include <btBulletDynamicsCommon.h>
 
 #include <memory>
 #include <string>
@@ -57,12 +58,27 @@ class World {
   /// static bodies (tests/scenario/load/world_cost_test.cpp).
   std::int64_t bodies_posed() const { return bodies_posed_; }
 
-  /// Pose of body definition `def_index` at `tick` (static bodies: their placement).
+  /// Pose of body definition `def_index` at `tick` (static bodies: their
+  /// placement; dynamic bodies: where the physics has them now, whatever `tick`).
   btTransform body_pose(std::size_t def_index, std::int64_t tick) const;
+
+  /// Advances the world to tick `tick` (from `tick - 1`): poses the kinematic
+  /// bodies (set_time), then steps the dynamic ones once by 1 / tick_rate.
+  /// Without dynamic bodies it is set_time alone.
+  void step(std::int64_t tick);
+
+  /// Indices into bodies() of the dynamic bodies, in file order (their columns' order).
+  const std::vector<std::size_t>& dynamic_bodies() const { return dynamic_; }
+  /// The rigid body of dynamic body `i` of dynamic_bodies().
+  const btRigidBody& dynamic_body(std::size_t i) const { return *rigid_[i]; }
+  /// The dynamics world when the scenario has dynamic bodies, else null.
+  btDiscreteDynamicsWorld* dynamics_world() { return dynamics_; }
 
  private:
   /// Builds body `def_index`'s collision object and adds it to the world.
   void add_body(std::size_t def_index);
+  /// Builds dynamic body `def_index` as a btRigidBody and adds it to the dynamics world.
+  void add_dynamic_body(std::size_t def_index, btCollisionShape* shape, const btTransform& offset);
   /// The collision shape for `s`, owned by this World with anything it refers
   /// to (meshes, heights, generator parts). Primitives of the same type and
   /// size share one shape. `offset`: where the shape's origin sits within the
@@ -99,6 +115,12 @@ class World {
   std::unordered_map<PrimitiveKey, btCollisionShape*, PrimitiveHash> primitives_;
   std::vector<WorldBody> bodies_;
   std::vector<std::size_t> moving_;  ///< indices into bodies_ of the kinematic bodies, in order
+  // Dynamic bodies: only when the scenario has one is the world a
+  // btDiscreteDynamicsWorld (a scenario without stays bit for bit as before).
+  std::unique_ptr<btConstraintSolver> solver_;
+  btDiscreteDynamicsWorld* dynamics_ = nullptr;  ///< world_, when dynamic
+  std::vector<std::unique_ptr<btRigidBody>> rigid_;  ///< one per dynamic body, in file order
+  std::vector<std::size_t> dynamic_;                 ///< indices into bodies_ of rigid_'s bodies
   std::int64_t bodies_posed_ = 0;
 };
 

@@ -23,13 +23,31 @@ namespace {
 /// The row for `tick`: the ground body and the feet in its frame are worked
 /// out here, since only the runner knows the world; the columns read the rest.
 std::vector<double> row_of(std::int64_t tick, int tick_rate, const CharacterState& s, const TickReport& report,
-                           const World& world) {
+                           const World& world, const std::vector<EntitySample>& entities) {
   TickSample sample{tick, tick_rate, s, report};
+  if (!entities.empty()) sample.entities = &entities;
   if (s.grounded && s.ground_object != nullptr && s.ground_object->getUserIndex() >= 0) {
     sample.ground_body = s.ground_object->getUserIndex();
     sample.local_feet = world.body_pose(static_cast<std::size_t>(sample.ground_body), tick).inverse() * s.position;
   }
   return read_row(sample);
+}
+
+/// The dynamic bodies as the world step left them, before the character's
+/// impulses of the same tick (which only the next step turns into motion).
+void sample_bodies(const World& world, std::vector<EntitySample>& entities) {
+  for (std::size_t i = 0; i < entities.size(); ++i) {
+    const btRigidBody& body = world.dynamic_body(i);
+    entities[i] = EntitySample{body.getWorldTransform().getOrigin(), body.getWorldTransform().getRotation(),
+                               body.getLinearVelocity(), body.getAngularVelocity()};
+  }
+}
+
+/// The dynamic bodies' names, in file order: their column groups' prefixes.
+std::vector<std::string> dynamic_names(const World& world) {
+  std::vector<std::string> names;
+  for (const std::size_t index : world.dynamic_bodies()) names.push_back(world.bodies()[index].name);
+  return names;
 }
 
 /// The state beyond the feet and velocity that reset() cannot know
@@ -75,9 +93,10 @@ class Runner {
     if (filter_ != nullptr) filter_->begin_tick(to_bt(scenario_.character.position), false);
     controller_.reset(to_bt(scenario_.character.position), to_bt(scenario_.character.velocity));
     if constexpr (kOurs) resume(controller_.state(), scenario_.character.state);
-    result_.trajectory.columns = column_names();
+    result_.trajectory.columns = column_names_with(dynamic_names(world_));
     result_.trajectory.rows.reserve(static_cast<std::size_t>(scenario_.ticks) + 1);
     const TickReport none;
+    sample_bodies(world_, entities_);
     if (!record(0, none)) return std::move(result_);
     observe(0, 0, none);
     const double dt = 1.0 / scenario_.tick_rate;
@@ -103,7 +122,8 @@ class Runner {
   /// False when the run stopped at a non-finite value.
   bool step(std::int64_t tick, double dt) {
     // The world moves first, then the character (docs/format.md §1.1).
-    world_.set_time(tick + 1);
+    world_.step(tick + 1);
+    sample_bodies(world_, entities_);
     const CharacterInput& input = input_.at(tick, controller_.state());
     if (filter_ != nullptr) filter_->begin_tick(controller_.state().position, input_.drop());
     const TickReport report = update(input, dt);
@@ -119,6 +139,10 @@ class Runner {
   std::int64_t rollback_span(std::int64_t tick) {
     if constexpr (!kOurs) return 0;
     if (!options_.rollback_seed) return 0;
+    // Bullet's dynamics world keeps contact manifolds and solver state that
+    // save_moving cannot put back, so a world with dynamic bodies is not
+    // rewound (docs/embedding.md "Rollback").
+    if (!world_.dynamic_bodies().empty()) return 0;
     const std::uint64_t draw = mix(*options_.rollback_seed ^ mix(static_cast<std::uint64_t>(tick) + 1));
     if (draw % 12 != 0) return 0;
     return std::min<std::int64_t>(1 + static_cast<std::int64_t>((draw >> 8) % 16), scenario_.ticks - tick);
@@ -207,7 +231,7 @@ class Runner {
   /// left out) when one of its cells is not finite: no later row can mean
   /// anything, and a NaN must never reach a trajectory or a golden.
   bool record(std::int64_t tick, const TickReport& report) {
-    std::vector<double> row = row_of(tick, scenario_.tick_rate, controller_.state(), report, world_);
+    std::vector<double> row = row_of(tick, scenario_.tick_rate, controller_.state(), report, world_, entities_);
     const std::vector<std::string>& columns = result_.trajectory.columns;
     if (const std::optional<NonFiniteCell> bad = first_non_finite(row, columns, static_cast<std::size_t>(tick))) {
       result_.error = "tick " + std::to_string(tick) + ": column " + bad->column + " is " +
@@ -238,6 +262,7 @@ class Runner {
   const bool measure_penetration_;
   InputTrack input_;
   bool observing_ = true;  ///< false during a rollback's first pass
+  std::vector<EntitySample> entities_{world_.dynamic_bodies().size()};  ///< the dynamic bodies, each row
   std::vector<double> penetration_;  ///< overlap depth per row, when measured
   SimulationResult result_;
 };

@@ -49,7 +49,7 @@ TEST(LoadExpect, WithoutOneKindOnlyKeysNoCheckKnowsAreReported) {
   EXPECT_EQ(errors_of(R"("expect": [{"ticks": [0, 1], "tolerance": 1, "colour": "red"}])"),
             (Lines{"/expect/0: expected exactly one of \"position\", \"grounded\", \"max_penetration\", \"y_between\", "
                    "\"stuck\", \"x_between\", \"z_between\", \"speed_between\", \"on_body\", \"no_oscillation\", "
-                   "\"reaches\", \"step_events\", \"moving\", \"max_rise_gain\", \"max_jump_apex\", got none",
+                   "\"reaches\", \"step_events\", \"moving\", \"max_rise_gain\", \"max_jump_apex\", \"body_reaches\", \"body_at_rest\", \"body_upright\", got none",
                    "/expect/0/colour: unknown key \"colour\""}));
 }
 

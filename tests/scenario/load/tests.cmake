@@ -1,6 +1,7 @@
 # The unit tests of src/scenario/load/ (tests/CMakeLists.txt adds every folder's list).
 list(APPEND STEPSLIDE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/bodies_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/dynamic_bodies_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/character_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/expect_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/height_image_test.cpp

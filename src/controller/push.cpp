@@ -1,0 +1,143 @@
+// The character's impulses on dynamic bodies (pushable.h): the math, and the
+// stage that applies it after a tick's move.
+#include "stepslide/pushable.h"
+
+#include <BulletDynamics/Dynamics/btRigidBody.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "controller/internal.h"
+#include "stepslide/stages.h"
+
+namespace stepslide {
+
+Pushable Pushable::of(const btCollisionObject* object) {
+  if (object == nullptr) return Pushable();
+  // The world is the game's; the controller changes nothing in it but the
+  // velocities of bodies it pushes, which Bullet's dynamics own anyway.
+  auto* body = const_cast<btRigidBody*>(btRigidBody::upcast(object));
+  if (body == nullptr || !(body->getInvMass() > 0.0)) return Pushable();
+  return Pushable(body);
+}
+
+const btCollisionObject* Pushable::object() const { return body_; }
+
+btVector3 Pushable::velocity_at(const btVector3& point) const {
+  return body_->getVelocityInLocalPoint(point - body_->getCenterOfMassPosition());
+}
+
+double Pushable::inverse_mass_along(const btVector3& point, const btVector3& direction) const {
+  const btVector3 r = point - body_->getCenterOfMassPosition();
+  const btVector3 turn = r.cross(direction);
+  return body_->getInvMass() + turn.dot(body_->getInvInertiaTensorWorld() * turn);
+}
+
+void Pushable::apply_impulse(const btVector3& impulse, const btVector3& point) const {
+  body_->activate(true);
+  body_->applyImpulse(impulse, point - body_->getCenterOfMassPosition());
+}
+
+double push_impulse(double character_mass, double max_strength, double dt, double approach_speed,
+                    double inverse_mass_along) {
+  if (!(approach_speed > 0.0)) return 0.0;
+  double impulse = std::min(character_mass * approach_speed, max_strength * dt);
+  if (inverse_mass_along > 0.0) impulse = std::min(impulse, approach_speed / inverse_mass_along);
+  return impulse;
+}
+
+btVector3 weight_impulse(double character_mass, const btVector3& gravity, double dt, double inverse_mass_along) {
+  const double shared = 1.0 / (1.0 + character_mass * std::max(inverse_mass_along, 0.0));
+  return gravity * (character_mass * dt * shared);
+}
+
+double landing_impulse(double character_mass, double impact_speed, double inverse_mass_along) {
+  return push_impulse(character_mass, std::numeric_limits<double>::infinity(), 1.0, impact_speed,
+                      inverse_mass_along);
+}
+
+btVector3 clamp_handover(const btVector3& carried_velocity, double body_speed) {
+  const double speed = carried_velocity.length();
+  if (speed <= body_speed || speed <= 0.0) return carried_velocity;
+  return carried_velocity * (std::max(body_speed, 0.0) / speed);
+}
+
+namespace {
+
+void report(const CharacterContext& ctx, PushEvent::Kind kind, const Pushable& body, const btVector3& point,
+            const btVector3& impulse, double approach, bool limited) {
+  if (ctx.observer == nullptr) return;
+  PushEvent e;
+  e.kind = kind;
+  e.body = body.object();
+  e.point = point;
+  e.impulse = impulse;
+  e.approach_speed = approach;
+  e.strength_limited = limited;
+  ctx.observer->on_push(e);
+}
+
+/// The push on one body the move ran into, at its hit. `velocity`: what the
+/// character tried to move with.
+void push_one(const CharacterContext& ctx, const Pushable& body, const SweepHit& hit, const btVector3& velocity,
+              double dt) {
+  const btVector3 into = -hit.normal;  // the hit's normal points at the character
+  const double approach = (velocity - body.velocity_at(hit.point)).dot(into);
+  const double strength = ctx.settings->max_push_strength;
+  const double size =
+      push_impulse(ctx.settings->mass, strength, dt, approach, body.inverse_mass_along(hit.point, into));
+  if (size <= 0.0) return;
+  body.apply_impulse(into * size, hit.point);
+  report(ctx, PushEvent::Kind::Push, body, hit.point, into * size, approach, size >= strength * dt);
+}
+
+/// The slide clipped the velocity against the body as against a wall; a
+/// body that moves away lets the character follow it: its speed into the
+/// body comes back up to the body's own there (after the push), never above
+/// what it tried to move with.
+void follow(const Pushable& body, const SweepHit& hit, const btVector3& wanted, btVector3& velocity) {
+  const btVector3 into = -hit.normal;
+  const double allowed = std::min(body.velocity_at(hit.point).dot(into), wanted.dot(into));
+  const double now = velocity.dot(into);
+  if (allowed > now) velocity += into * (allowed - now);
+}
+
+/// Weight on the body stood on, and the landing on it.
+void weigh_on_ground(const CharacterContext& ctx, const CharacterState& state, const Intent& intent, double dt) {
+  const Pushable ground = Pushable::of(state.ground_object);
+  if (!ground) return;
+  const btVector3& point = state.position;
+  if (!intent.was_grounded) {
+    const btVector3 into = -state.ground_normal;
+    const double impact = (intent.velocity - ground.velocity_at(point)).dot(into);
+    const double size = landing_impulse(ctx.settings->mass, impact, ground.inverse_mass_along(point, into));
+    if (size > 0.0) {
+      ground.apply_impulse(into * size, point);
+      report(ctx, PushEvent::Kind::Landing, ground, point, into * size, impact, false);
+    }
+  }
+  const btVector3 down = ctx.gravity.fuzzyZero() ? btVector3(0, 0, 0) : ctx.gravity.normalized();
+  const double inverse_mass = down.isZero() ? 0.0 : ground.inverse_mass_along(point, down);
+  const btVector3 weight = weight_impulse(ctx.settings->mass, ctx.gravity, dt, inverse_mass);
+  ground.apply_impulse(weight, point);
+  report(ctx, PushEvent::Kind::Weight, ground, point, weight, 0.0, false);
+}
+
+}  // namespace
+
+void push_bodies(const CharacterContext& ctx, CharacterState& state, const Intent& intent,
+                 const std::vector<SweepHit>& touched, double dt) {
+  for (std::size_t i = 0; i < touched.size(); ++i) {
+    const auto first = std::find_if(touched.begin(), touched.begin() + static_cast<std::ptrdiff_t>(i),
+                                    [&](const SweepHit& h) { return h.object == touched[i].object; });
+    if (first != touched.begin() + static_cast<std::ptrdiff_t>(i)) continue;  // pushed once per tick
+    // The body stood on is weighed on, not pushed.
+    if (state.grounded && touched[i].object == state.ground_object) continue;
+    const Pushable body = Pushable::of(touched[i].object);
+    push_one(ctx, body, touched[i], intent.velocity, dt);
+    follow(body, touched[i], intent.velocity, state.velocity);
+  }
+  if (state.grounded) weigh_on_ground(ctx, state, intent, dt);
+}
+
+}  // namespace stepslide
