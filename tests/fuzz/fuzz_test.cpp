@@ -521,7 +521,7 @@ TEST_F(TempDir, CommandLineRunsReplaysAndRefusesBadArguments) {
   EXPECT_EQ(run.code, 0) << run.err;
   EXPECT_EQ(stepslide(dir_, "run back.json --out back.csv").code, 0);
   run = stepslide(dir_, "fuzz --replay back.json");
-  EXPECT_EQ(run.out, "ok back.json (60 ticks)\n") << run.err;
+  EXPECT_EQ(run.out, "ok back.json (60 ticks)\nreplayed 1 file: 1 ok, 0 with violations, 0 invalid\n") << run.err;
   std::ofstream(dir_ / "draws.input") << "any bytes at all";
   run = stepslide(dir_, "fuzz --from-input draws.input -o drawn.json");
   EXPECT_EQ(run.code, 0) << run.err;
