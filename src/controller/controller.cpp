@@ -3,6 +3,7 @@
 #include "stepslide/controller.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 #include "controller/internal.h"
@@ -130,6 +131,48 @@ void CharacterController::restore_state(const ControllerSnapshot& snapshot) {
 double CharacterController::penetration_depth() {
   object_.setWorldTransform(ctx_.transform_at(state_.position));
   return queries_.penetration_depth(&object_);
+}
+
+namespace {
+
+/// Extent of the shape along its local Y (up), m.
+double shape_height(const CharacterShapeDesc& shape) { return 2 * feet_to_center(shape); }
+
+}  // namespace
+
+bool same_shape(const CharacterShapeDesc& a, const CharacterShapeDesc& b) {
+  return a.kind == b.kind && a.radius == b.radius && a.height == b.height && a.half_extents == b.half_extents;
+}
+
+ShapeChangeResult CharacterController::set_shape(const CharacterShapeDesc& shape, double max_penetration) {
+  ShapeChangeResult result;
+  if (same_shape(shape, shape_desc_)) return result;
+  std::unique_ptr<btConvexShape> candidate = make_character_shape(shape, 0.0);
+  fit_object_.setCollisionShape(candidate.get());
+  fit_object_.setWorldTransform(btTransform(ctx_.basis(), state_.position + ctx_.up * feet_to_center(shape)));
+  result.penetration = queries_.penetration_depth(&fit_object_);
+  fit_object_.setCollisionShape(nullptr);
+  result.changed = result.penetration <= max_penetration;
+  if (ctx_.observer) {
+    ctx_.observer->on_shape_change({result.changed, state_.position, result.penetration, max_penetration,
+                                    shape_height(shape_desc_), shape_height(shape)});
+  }
+  if (!result.changed) {
+    char reason[160];
+    std::snprintf(reason, sizeof reason, "the new shape would overlap the world by %.6g m at the feet (at most %.6g m allowed)",
+                  result.penetration, max_penetration);
+    result.reason = reason;
+    return result;
+  }
+  shape_desc_ = shape;
+  shape_ = std::move(candidate);
+  object_.setCollisionShape(shape_.get());
+  ctx_.shape = shape_.get();
+  ctx_.feet_to_center = feet_to_center(shape);
+  ctx_.horizontal_radius = horizontal_radius(shape);
+  rebuild_skin_shapes();
+  queries_.forget_clearance();
+  return result;
 }
 
 }  // namespace stepslide
