@@ -30,10 +30,12 @@ namespace stepslide {
 struct ControllerSnapshot {
   CharacterState state;
   ClearanceRecord clearance;
+  /// The shape at that tick (set_shape changes it: crouching), put back as is.
+  CharacterShapeDesc shape;
 };
 
-/// Bit for bit (but +0 == -0), every field of the state and the clearance
-/// proof: equal snapshots step to equal rows.
+/// Bit for bit (but +0 == -0), every field of the state, the clearance
+/// proof and the shape: equal snapshots step to equal rows.
 bool same_snapshot(const ControllerSnapshot& a, const ControllerSnapshot& b);
 
 /// What set_shape() did: switched to the new shape, or kept the old one
@@ -68,7 +70,8 @@ class CharacterController {
   /// The complete state between ticks (ControllerSnapshot), for rollback.
   ControllerSnapshot save_state() const;
   /// Puts back a state save_state() returned (of this controller or of one
-  /// made with the same shape in the same world). The world must be back at
+  /// in the same world), its shape included (without asking whether it fits:
+  /// it did at that tick). The world must be back at
   /// the pose it had when the snapshot was taken, the kinematic bodies'
   /// interpolation transforms included (the pose a tick before). Drops what
   /// else the collision queries remember (forget_clearance) and puts the
@@ -109,6 +112,8 @@ class CharacterController {
  private:
   /// Rebuilds the shapes grown by the skin (after skin_width changes).
   void rebuild_skin_shapes();
+  /// Makes `shape` (built from `desc`) the character's, with everything made from it.
+  void adopt_shape(const CharacterShapeDesc& desc, std::unique_ptr<btConvexShape> shape);
 
   CollisionQueries queries_;
   CharacterShapeDesc shape_desc_;

@@ -38,7 +38,7 @@ bool same_clearance(const ClearanceRecord& a, const ClearanceRecord& b) {
 }  // namespace
 
 bool same_snapshot(const ControllerSnapshot& x, const ControllerSnapshot& y) {
-  if (!same_clearance(x.clearance, y.clearance)) return false;
+  if (!same_clearance(x.clearance, y.clearance) || !same_shape(x.shape, y.shape)) return false;
   const CharacterState& a = x.state;
   const CharacterState& b = y.state;
   return same_vec(a.position, b.position) && same_vec(a.velocity, b.velocity) && a.grounded == b.grounded &&
@@ -119,10 +119,11 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
 }
 
 ControllerSnapshot CharacterController::save_state() const {
-  return ControllerSnapshot{state_, queries_.clearance(&object_)};
+  return ControllerSnapshot{state_, queries_.clearance(&object_), shape_desc_};
 }
 
 void CharacterController::restore_state(const ControllerSnapshot& snapshot) {
+  if (!same_shape(snapshot.shape, shape_desc_)) adopt_shape(snapshot.shape, make_character_shape(snapshot.shape, 0.0));
   state_ = snapshot.state;
   queries_.forget_clearance();
   queries_.restore_clearance(snapshot.clearance, &object_);
@@ -164,15 +165,19 @@ ShapeChangeResult CharacterController::set_shape(const CharacterShapeDesc& shape
     result.reason = reason;
     return result;
   }
-  shape_desc_ = shape;
-  shape_ = std::move(candidate);
-  object_.setCollisionShape(shape_.get());
-  ctx_.shape = shape_.get();
-  ctx_.feet_to_center = feet_to_center(shape);
-  ctx_.horizontal_radius = horizontal_radius(shape);
-  rebuild_skin_shapes();
+  adopt_shape(shape, std::move(candidate));
   queries_.forget_clearance();
   return result;
+}
+
+void CharacterController::adopt_shape(const CharacterShapeDesc& desc, std::unique_ptr<btConvexShape> shape) {
+  shape_desc_ = desc;
+  shape_ = std::move(shape);
+  object_.setCollisionShape(shape_.get());
+  ctx_.shape = shape_.get();
+  ctx_.feet_to_center = feet_to_center(desc);
+  ctx_.horizontal_radius = horizontal_radius(desc);
+  rebuild_skin_shapes();
 }
 
 }  // namespace stepslide
