@@ -2,6 +2,8 @@
 // the new shape fits, and the ticks afterwards use the new one.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "controller/rig.h"
 
 namespace stepslide::test {
@@ -62,6 +64,40 @@ TEST(ShapeChange, AskingForTheCurrentShapeChangesNothing) {
   const ShapeChangeResult same = rig.controller->set_shape(CharacterShapeDesc{}, 0.0);
   EXPECT_FALSE(same.changed);
   EXPECT_TRUE(same.reason.empty());
+}
+
+TEST(ShapeChange, TheObserverSeesChangesAndRefusals) {
+  struct Shapes : ControllerObserver {
+    std::vector<ShapeChangeEvent> seen;
+    void on_shape_change(const ShapeChangeEvent& e) override { seen.push_back(e); }
+  } observer;
+  Rig rig({floor_at(0), box({0, 1.4, 0}, {3, 0.2, 3})});
+  rig.place(btVector3(0, 0.01, 0));
+  rig.controller->set_observer(&observer);
+  rig.controller->set_shape(capsule(1.0), 0.0);
+  rig.controller->set_shape(capsule(1.8), 0.0);
+  rig.controller->set_shape(capsule(1.0), 0.0);  // already that shape: no event
+  ASSERT_EQ(observer.seen.size(), 2u);
+  EXPECT_TRUE(observer.seen[0].changed);
+  EXPECT_EQ(observer.seen[0].new_height, 1.0);
+  EXPECT_FALSE(observer.seen[1].changed);
+  EXPECT_EQ(observer.seen[1].old_height, 1.0);
+  EXPECT_EQ(observer.seen[1].new_height, 1.8);
+  EXPECT_GT(observer.seen[1].penetration, 0.5);
+}
+
+TEST(ShapeChange, ASnapshotCarriesTheShape) {
+  Rig rig({floor_at(0)});
+  rig.place(btVector3(0, 0.01, 0));
+  const ControllerSnapshot standing = rig.controller->save_state();
+  ASSERT_TRUE(rig.controller->set_shape(capsule(1.0), 0.0).changed);
+  const ControllerSnapshot crouched = rig.controller->save_state();
+  EXPECT_FALSE(same_snapshot(standing, crouched));
+  rig.controller->restore_state(standing);
+  EXPECT_EQ(rig.controller->shape().height, 1.8);
+  EXPECT_TRUE(same_snapshot(rig.controller->save_state(), standing));
+  rig.controller->restore_state(crouched);
+  EXPECT_EQ(rig.controller->shape().height, 1.0);
 }
 
 }  // namespace
