@@ -7,6 +7,7 @@
 #include <LinearMath/btTransform.h>
 
 #include <memory>
+#include <string>
 
 #include "stepslide/character.h"
 #include "stepslide/collision.h"
@@ -29,11 +30,24 @@ namespace stepslide {
 struct ControllerSnapshot {
   CharacterState state;
   ClearanceRecord clearance;
+  /// The shape at that tick (set_shape changes it: crouching), put back as is.
+  CharacterShapeDesc shape;
 };
 
-/// Bit for bit (but +0 == -0), every field of the state and the clearance
-/// proof: equal snapshots step to equal rows.
+/// Bit for bit (but +0 == -0), every field of the state, the clearance
+/// proof and the shape: equal snapshots step to equal rows.
 bool same_snapshot(const ControllerSnapshot& a, const ControllerSnapshot& b);
+
+/// What set_shape() did: switched to the new shape, or kept the old one
+/// with the reason.
+struct ShapeChangeResult {
+  bool changed = false;      ///< the new shape is the character's now
+  double penetration = 0.0;  ///< the new shape's deepest overlap with the world at the feet, m
+  std::string reason;        ///< why it was refused (empty when changed or already that shape)
+};
+
+/// Same kind and same dimensions, bit for bit.
+bool same_shape(const CharacterShapeDesc& a, const CharacterShapeDesc& b);
 
 class CharacterController {
  public:
@@ -56,7 +70,8 @@ class CharacterController {
   /// The complete state between ticks (ControllerSnapshot), for rollback.
   ControllerSnapshot save_state() const;
   /// Puts back a state save_state() returned (of this controller or of one
-  /// made with the same shape in the same world). The world must be back at
+  /// in the same world), its shape included (without asking whether it fits:
+  /// it did at that tick). The world must be back at
   /// the pose it had when the snapshot was taken, the kinematic bodies'
   /// interpolation transforms included (the pose a tick before). Drops what
   /// else the collision queries remember (forget_clearance) and puts the
@@ -81,10 +96,24 @@ class CharacterController {
   const CharacterContext& context() const { return ctx_; }
   /// Deepest overlap of the shape with the world right now (0 when clear).
   double penetration_depth();
+  /// Switches the character to `shape` when it fits: the new shape, its feet
+  /// where the character's are (they do not move), overlaps the world by at
+  /// most `max_penetration` metres (the shape itself, not grown by the skin:
+  /// 0 lets the new shape touch the world within the skin). Otherwise keeps
+  /// the old shape and says why. From the next tick on everything that
+  /// depends on the shape follows the new one (the skin and probe shapes,
+  /// the step-up clearance, the ground probe, the ceiling). The state is
+  /// kept; the clearance proof, made for the old shape, is dropped. Asking
+  /// for the current shape changes nothing. Reports to the observer
+  /// (on_shape_change) unless the shape is already the current one.
+  ShapeChangeResult set_shape(const CharacterShapeDesc& shape, double max_penetration);
+  const CharacterShapeDesc& shape() const { return shape_desc_; }
 
  private:
   /// Rebuilds the shapes grown by the skin (after skin_width changes).
   void rebuild_skin_shapes();
+  /// Makes `shape` (built from `desc`) the character's, with everything made from it.
+  void adopt_shape(const CharacterShapeDesc& desc, std::unique_ptr<btConvexShape> shape);
 
   CollisionQueries queries_;
   CharacterShapeDesc shape_desc_;
@@ -93,6 +122,7 @@ class CharacterController {
   std::unique_ptr<btConvexShape> probe_shape_;
   btCollisionObject object_;
   btCollisionObject probe_object_;
+  btCollisionObject fit_object_;  ///< holds a shape set_shape() tries
   ControllerSettings settings_;
   CharacterContext ctx_;
   CharacterState state_;

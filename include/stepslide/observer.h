@@ -106,6 +106,18 @@ struct PushEvent {
   bool strength_limited = false;
 };
 
+/// A change of the character's shape asked for (CharacterController::set_shape):
+/// made, or refused because the new shape, placed with its feet where the
+/// character's are, overlaps the world deeper than allowed.
+struct ShapeChangeEvent {
+  bool changed = false;           ///< the new shape is the character's now
+  btVector3 feet{0, 0, 0};        ///< where the feet are (they do not move)
+  double penetration = 0.0;       ///< the new shape's deepest overlap with the world there, m
+  double max_penetration = 0.0;   ///< the most it was allowed, m
+  double old_height = 0.0;        ///< the shape's extent along up before, m
+  double new_height = 0.0;        ///< the asked-for shape's extent along up, m
+};
+
 /// Receives the events of the ticks it is attached to, in order. Override
 /// what you need; the rest do nothing.
 class ControllerObserver {
@@ -119,6 +131,7 @@ class ControllerObserver {
   virtual void on_velocity(const VelocityEvent&) {}
   virtual void on_ride(const RideEvent&) {}
   virtual void on_push(const PushEvent&) {}
+  virtual void on_shape_change(const ShapeChangeEvent&) {}
 };
 
 }  // namespace stepslide

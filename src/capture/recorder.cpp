@@ -76,7 +76,11 @@ void CaptureRecorder::record(CapturedTick row, bool cut) {
   // The scenario's character.state restores the normal, the camera, the
   // held jump and the ground's turn; what reset() classifies it cannot.
   row.restartable = false;
-  if (s.grounded != fresh.grounded || s.ground_object != fresh.ground_object) {
+  if (!same_shape(row.snapshot.shape, shape_)) {
+    // The scenario written starts with the shape the recorder was made with;
+    // a change of shape (set_shape) also cuts the capture, as a teleport does.
+    row.not_restartable = "the character's shape is not the one the recorder was made with (set_shape)";
+  } else if (s.grounded != fresh.grounded || s.ground_object != fresh.ground_object) {
     row.not_restartable = "reset() would classify the ground differently";
   } else if (s.ground_object != nullptr && !same_transform(s.ground_transform, fresh.ground_transform)) {
     row.not_restartable = "reset() would record another pose of the ground";

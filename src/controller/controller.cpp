@@ -3,6 +3,7 @@
 #include "stepslide/controller.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 #include <vector>
 
@@ -38,7 +39,7 @@ bool same_clearance(const ClearanceRecord& a, const ClearanceRecord& b) {
 }  // namespace
 
 bool same_snapshot(const ControllerSnapshot& x, const ControllerSnapshot& y) {
-  if (!same_clearance(x.clearance, y.clearance)) return false;
+  if (!same_clearance(x.clearance, y.clearance) || !same_shape(x.shape, y.shape)) return false;
   const CharacterState& a = x.state;
   const CharacterState& b = y.state;
   return same_vec(a.position, b.position) && same_vec(a.velocity, b.velocity) && a.grounded == b.grounded &&
@@ -121,10 +122,11 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
 }
 
 ControllerSnapshot CharacterController::save_state() const {
-  return ControllerSnapshot{state_, queries_.clearance(&object_)};
+  return ControllerSnapshot{state_, queries_.clearance(&object_), shape_desc_};
 }
 
 void CharacterController::restore_state(const ControllerSnapshot& snapshot) {
+  if (!same_shape(snapshot.shape, shape_desc_)) adopt_shape(snapshot.shape, make_character_shape(snapshot.shape, 0.0));
   state_ = snapshot.state;
   queries_.forget_clearance();
   queries_.restore_clearance(snapshot.clearance, &object_);
@@ -133,6 +135,52 @@ void CharacterController::restore_state(const ControllerSnapshot& snapshot) {
 double CharacterController::penetration_depth() {
   object_.setWorldTransform(ctx_.transform_at(state_.position));
   return queries_.penetration_depth(&object_);
+}
+
+namespace {
+
+/// Extent of the shape along its local Y (up), m.
+double shape_height(const CharacterShapeDesc& shape) { return 2 * feet_to_center(shape); }
+
+}  // namespace
+
+bool same_shape(const CharacterShapeDesc& a, const CharacterShapeDesc& b) {
+  return a.kind == b.kind && a.radius == b.radius && a.height == b.height && a.half_extents == b.half_extents;
+}
+
+ShapeChangeResult CharacterController::set_shape(const CharacterShapeDesc& shape, double max_penetration) {
+  ShapeChangeResult result;
+  if (same_shape(shape, shape_desc_)) return result;
+  std::unique_ptr<btConvexShape> candidate = make_character_shape(shape, 0.0);
+  fit_object_.setCollisionShape(candidate.get());
+  fit_object_.setWorldTransform(btTransform(ctx_.basis(), state_.position + ctx_.up * feet_to_center(shape)));
+  result.penetration = queries_.penetration_depth(&fit_object_);
+  fit_object_.setCollisionShape(nullptr);
+  result.changed = result.penetration <= max_penetration;
+  if (ctx_.observer) {
+    ctx_.observer->on_shape_change({result.changed, state_.position, result.penetration, max_penetration,
+                                    shape_height(shape_desc_), shape_height(shape)});
+  }
+  if (!result.changed) {
+    char reason[160];
+    std::snprintf(reason, sizeof reason, "the new shape would overlap the world by %.6g m at the feet (at most %.6g m allowed)",
+                  result.penetration, max_penetration);
+    result.reason = reason;
+    return result;
+  }
+  adopt_shape(shape, std::move(candidate));
+  queries_.forget_clearance();
+  return result;
+}
+
+void CharacterController::adopt_shape(const CharacterShapeDesc& desc, std::unique_ptr<btConvexShape> shape) {
+  shape_desc_ = desc;
+  shape_ = std::move(shape);
+  object_.setCollisionShape(shape_.get());
+  ctx_.shape = shape_.get();
+  ctx_.feet_to_center = feet_to_center(desc);
+  ctx_.horizontal_radius = horizontal_radius(desc);
+  rebuild_skin_shapes();
 }
 
 }  // namespace stepslide

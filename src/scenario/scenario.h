@@ -180,6 +180,7 @@ struct InputKey {
   std::optional<bool> jump;
   std::optional<SteeringDef> steer;   ///< move_to or waypoints
   std::optional<bool> drop;           ///< held: one-way bodies do not block
+  std::optional<bool> crouch;         ///< held: the character asks for its crouch_shape
 };
 
 struct ExpectCheck {
@@ -268,6 +269,9 @@ struct ResumeState {
 
 struct CharacterDef {
   ShapeDef shape = default_character_shape();  ///< capsule, sphere, cylinder or box
+  /// The shape taken while an input keyframe's `crouch` is held (docs/format.md
+  /// §1.3): the same kind as `shape`, no taller; none when absent.
+  std::optional<ShapeDef> crouch_shape;
   /// Feet: the lowest point of the shape. With Placement::OnFloor the loader
   /// replaces the point asked for (kept in `requested_position`) by the feet on the floor.
   Vec3 position{0, 0, 0};

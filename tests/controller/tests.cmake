@@ -15,6 +15,7 @@ list(APPEND STEPSLIDE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/riser_early_out_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/robustness_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/settings_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/shape_change_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/slide_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/snapshot_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/step_up_test.cpp

@@ -155,6 +155,18 @@ class TickRecorder : public ControllerObserver {
     events_.push_back(j);
   }
 
+  void on_shape_change(const ShapeChangeEvent& e) override {
+    Json j = {{"event", "shape"},
+              {"changed", e.changed},
+              {"feet", vec(e.feet)},
+              {"from_height", e.old_height},
+              {"to_height", e.new_height},
+              {"penetration", e.penetration}};
+    if (!e.changed) j["reason"] = "does not fit: the new shape would overlap the world deeper than allowed";
+    j["max_penetration"] = e.max_penetration;
+    events_.push_back(j);
+  }
+
   void on_velocity(const VelocityEvent& e) override {
     events_.push_back(
         {{"event", "velocity"}, {"before", vec(e.before)}, {"after", vec(e.after)}, {"jumped", e.jumped}});
@@ -208,6 +220,15 @@ std::string event_text(const Json& e) {
       out << "velocity handed over " << vec_text(e["velocity"]) << " -> velocity " << vec_text(e["velocity_after"]);
     } else {
       out << "nothing handed over (inherit_ground_velocity 0), velocity " << vec_text(e["velocity_after"]);
+    }
+  } else if (kind == "shape") {
+    out << "shape " << num(e["from_height"]) << " m -> " << num(e["to_height"]) << " m tall at feet "
+        << vec_text(e["feet"]) << ": ";
+    if (e["changed"].get<bool>()) {
+      out << "changed (overlap " << num(e["penetration"]) << " m)";
+    } else {
+      out << "refused, it does not fit: it would overlap the world by " << num(e["penetration"]) << " m (at most "
+          << num(e["max_penetration"]) << " m allowed); keeps the current shape";
     }
   } else if (kind == "depenetration") {
     out << "depenetration #" << e["iteration"].get<int>() << ": " << e["overlaps"].size() << " overlap(s)";

@@ -3,6 +3,10 @@
 
 #include "scenario/load/parts.h"
 
+#include <cstdio>
+
+#include "scenario/load/convert.h"
+
 #include "stepslide/settings.h"
 
 namespace stepslide::loader {
@@ -54,6 +58,26 @@ void read_layers(JsonReader& r, const Field& f, std::uint32_t& mask) {
   }
 }
 
+/// `crouch_shape`: any character shape kind, but no taller along up than the
+/// standing shape (crouching never needs more headroom than standing; a
+/// wider one is allowed).
+void read_crouch_shape(JsonReader& r, const Field& f, const ShapeDef& standing, std::optional<ShapeDef>& crouch) {
+  if (!f) return;
+  ShapeDef shape = default_character_shape();
+  read_character_shape(r, f, shape);
+  const double stand_height = 2 * feet_to_center(character_shape_desc(standing));
+  const double crouch_height = 2 * feet_to_center(character_shape_desc(shape));
+  if (crouch_height > stand_height) {
+    char message[200];
+    std::snprintf(message, sizeof message,
+                  "expected a shape no taller than the character's shape (%.6g m along up), got one %.6g m tall",
+                  stand_height, crouch_height);
+    r.error(f.where, message);
+    return;
+  }
+  crouch = shape;
+}
+
 }  // namespace
 
 const Options<Placement> kPlacements = {{"on_floor", Placement::OnFloor}};
@@ -62,6 +86,7 @@ void read_character(JsonReader& r, const Field& f, CharacterDef& character) {
   if (!r.object(f)) return;
   ObjectReader o(r, f);
   read_character_shape(r, o.optional("shape"), character.shape);
+  read_crouch_shape(r, o.optional("crouch_shape"), character.shape, character.crouch_shape);
   const Field place = o.optional("place");
   // "on_floor" drops the character from a point: without one there is nothing to drop from.
   const Field position = place ? o.required("position") : o.optional("position");

@@ -121,6 +121,8 @@ void read_input(JsonReader& r, const Field& f, const Vec3& up, std::vector<Input
     if (r.boolean(o.optional("jump"), jump)) key.jump = jump;
     bool drop = false;
     if (r.boolean(o.optional("drop"), drop)) key.drop = drop;
+    bool crouch = false;
+    if (r.boolean(o.optional("crouch"), crouch)) key.crouch = crouch;
     o.reject_unknown();
   }
 }

@@ -56,6 +56,7 @@ void InputTrack::apply(const InputKey& key) {
   if (key.yaw_deg) current_.yaw_deg = *key.yaw_deg;
   if (key.jump) current_.jump = *key.jump;
   if (key.drop) drop_ = *key.drop;
+  if (key.crouch) crouch_ = *key.crouch;
 }
 
 }  // namespace stepslide

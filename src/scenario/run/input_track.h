@@ -50,6 +50,8 @@ class InputTrack {
   /// Whether the keyframes so far hold `drop` (one-way bodies let the
   /// character through), as of the tick last worked out.
   bool drop() const { return drop_; }
+  /// Whether the keyframes so far hold `crouch`, as of the tick last worked out.
+  bool crouch() const { return crouch_; }
 
  private:
   void apply(const InputKey& key);
@@ -66,6 +68,7 @@ class InputTrack {
   SteeringNote note_;  ///< valid while steering_ is set
   std::vector<bool> pushed_rows_{false};
   bool drop_ = false;
+  bool crouch_ = false;
 };
 
 }  // namespace stepslide

@@ -126,11 +126,22 @@ class Runner {
     sample_bodies(world_, entities_);
     const CharacterInput& input = input_.at(tick, controller_.state());
     if (filter_ != nullptr) filter_->begin_tick(controller_.state().position, input_.drop());
+    if constexpr (kOurs) change_stance();
     const TickReport report = update(input, dt);
     result_.total_sweeps += report.sweeps;
     if (!record(tick + 1, report)) return false;
     observe(tick + 1, tick, report);
     return true;
+  }
+
+  /// With a crouch_shape: asks for it while the input holds `crouch`, for the
+  /// standing shape otherwise, every tick until it fits (standing up under a
+  /// low ceiling keeps crouching until there is room). The shape itself may
+  /// not overlap the world at all: only its skin may (docs/format.md §1.3).
+  void change_stance() {
+    if (!scenario_.character.crouch_shape) return;
+    const ShapeDef& wanted = input_.crouch() ? *scenario_.character.crouch_shape : scenario_.character.shape;
+    controller_.set_shape(character_shape_desc(wanted), 0.0);
   }
 
   /// With a rollback seed, ours only: how many ticks to step twice from

@@ -69,3 +69,43 @@ TEST(LoadCharacter, SettingRangesComeFromTheSettingsTable) {
 
 }  // namespace
 }  // namespace stepslide
+
+namespace stepslide {
+namespace {
+
+using test::errors_of;
+using test::loaded_with;
+
+TEST(LoadCharacterCrouch, AbsentMeansNoCrouchShape) {
+  EXPECT_FALSE(loaded_with(R"("character": {"position": [0, 0, 0]})").character.crouch_shape.has_value());
+}
+
+TEST(LoadCharacterCrouch, AShapeNoTallerThanTheStandingOne) {
+  const Scenario s = loaded_with(R"("character": {"crouch_shape": {"type": "capsule", "radius": 0.3, "height": 1.0}})");
+  ASSERT_TRUE(s.character.crouch_shape.has_value());
+  EXPECT_EQ(s.character.crouch_shape->type, ShapeType::Capsule);
+  EXPECT_EQ(s.character.crouch_shape->height, 1.0);
+  // Another kind is compared by its extent along up: a 1.2 m sphere under a 1.8 m capsule.
+  const Scenario sphere = loaded_with(R"("character": {"crouch_shape": {"type": "sphere", "radius": 0.6}})");
+  ASSERT_TRUE(sphere.character.crouch_shape.has_value());
+  EXPECT_EQ(sphere.character.crouch_shape->type, ShapeType::Sphere);
+}
+
+TEST(LoadCharacterCrouch, TallerThanTheStandingShapeIsAnError) {
+  EXPECT_EQ(errors_of(R"("character": {"crouch_shape": {"type": "capsule", "radius": 0.3, "height": 2.0}})"),
+            (std::vector<std::string>{"/character/crouch_shape: expected a shape no taller than the character's "
+                                      "shape (1.8 m along up), got one 2 m tall"}));
+  EXPECT_EQ(errors_of(R"("character": {"shape": {"type": "box", "half_extents": [0.3, 0.5, 0.3]},
+                          "crouch_shape": {"type": "sphere", "radius": 0.6}})"),
+            (std::vector<std::string>{"/character/crouch_shape: expected a shape no taller than the character's "
+                                      "shape (1 m along up), got one 1.2 m tall"}));
+}
+
+TEST(LoadCharacterCrouch, ABadCrouchShapeIsReportedWhereItIs) {
+  EXPECT_EQ(errors_of(R"("character": {"crouch_shape": {"type": "stairs", "steps": 1, "rise": 1, "run": 1, "width": 1}})"),
+            (std::vector<std::string>{
+                "/character/crouch_shape/type: expected one of \"capsule\", \"sphere\", \"cylinder\", \"box\", got \"stairs\""}));
+}
+
+}  // namespace
+}  // namespace stepslide

@@ -95,3 +95,18 @@ TEST(LoadInput, SteeringNeedsUpNearTheYAxis) {
 
 }  // namespace
 }  // namespace stepslide
+
+namespace stepslide {
+namespace {
+
+TEST(LoadInputCrouch, CrouchIsAnOptionalBoolean) {
+  const Scenario s = test::loaded_with(R"("input": [{"tick": 0, "crouch": true}, {"tick": 5}, {"tick": 9, "crouch": false}])");
+  EXPECT_EQ(s.input[0].crouch, std::optional<bool>(true));
+  EXPECT_FALSE(s.input[1].crouch.has_value());
+  EXPECT_EQ(s.input[2].crouch, std::optional<bool>(false));
+  EXPECT_EQ(test::errors_of(R"("input": [{"tick": 0, "crouch": 1}])"),
+            (std::vector<std::string>{"/input/0/crouch: expected a boolean, got 1"}));
+}
+
+}  // namespace
+}  // namespace stepslide

@@ -337,7 +337,7 @@ TEST(ScenarioSchema, AgreesWithTheLoaderOnEveryShapeMotionInputAndCheck) {
       {head + R"("input": [{"tick": 0, "move": [0, 1], "wish_velocity": [1, 1]}]})", false},
       {head + R"("input": [{"move": [0, 1]}]})", false},
       {head + R"("input": [{"tick": -1}]})", false},
-      {head + R"("input": [{"tick": 0, "crouch": true}]})", false},
+      {head + R"("input": [{"tick": 0, "kneel": true}]})", false},
       // Steering: targets, options, and what it may not be combined with.
       {head + R"("input": [{"tick": 0, "move_to": [1, -2], "yaw_deg": 45, "jump": true}]})", true},
       {head + R"("input": [{"tick": 0, "waypoints": [[1, -2], [3, 4]], "stick": 0.5, "radius": 0.1, "slow_within": 0}]})",
