@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::fprintf(stderr, "controller fuzzer: %s\n", check.decoded.skipped.c_str());
     std::abort();
   }
-  if (check.report.ok()) return 0;
+  if (!check.report.failing()) return 0;  // open invariants are counted by `stepslide fuzz`, not trapped
   for (const stepslide::Violation& v : check.report.violations) {
     std::fprintf(stderr, "controller fuzzer: invariant %s broken at tick %lld (%s): %s\n",
                  stepslide::invariant_name(v.kind), static_cast<long long>(v.tick),

@@ -66,7 +66,7 @@ bool clear_by_ground_contacts(const CharacterContext& ctx, const btVector3& end,
 /// start (pinned: depenetration could not clear it) is only kept out of
 /// the level, as before: undoing every move would freeze it in place.
 btVector3 clear_end_of_move(const CharacterContext& ctx, const btVector3& start, const btVector3& end,
-                            bool walking) {
+                            bool walking, bool may_rise) {
   const double allowed = 0.5 * ctx.settings->skin_width;
   if (walking && clear_by_ground_contacts(ctx, end, allowed)) return end;
   const Penetration at_end = penetration_at(ctx, end);
@@ -74,7 +74,12 @@ btVector3 clear_end_of_move(const CharacterContext& ctx, const btVector3& start,
   const bool pinned = at_end.moving > allowed && penetration_at(ctx, start).moving > allowed;
   if (pinned && at_end.level <= allowed) return end;
   const DepenetrationResult freed = pinned ? depenetrate_level(ctx, end) : depenetrate_move_end(ctx, end);
-  return freed.converged ? freed.position : start;
+  if (!freed.converged) return start;
+  // In the air and not rising, clearing a static overlap never lifts the feet
+  // above where the tick started: pushed out along a steep face's normal by
+  // the skin every tick, a character pressed into the face would creep up it.
+  if (!may_rise && at_end.moving <= allowed && (freed.position - start).dot(ctx.up) > 0) return start;
+  return freed.position;
 }
 
 /// Bullet's convex cast reports a hit once the shapes are within 1 mm, and
@@ -110,7 +115,8 @@ int move_character(const CharacterContext& ctx, CharacterState& state, const Int
   if (touched != nullptr) *touched = std::move(moved.touched);
   const btVector3 start = state.position;
   const bool check_end = moved.iterations > 1 || has_flat_bottom(ctx) || ctx.settings->skin_width < kThinSkin;
-  state.position = check_end ? clear_end_of_move(ctx, start, moved.position, !intent.airborne) : moved.position;
+  state.position = check_end ? clear_end_of_move(ctx, start, moved.position, !intent.airborne,
+                                                    !intent.airborne || intent.velocity.dot(ctx.up) > 0) : moved.position;
   btVector3 velocity = moved.velocity;
   // Blocked means blocked: walking, when the slide could not use all of its
   // motion (a remainder was left, or the move was undone), the horizontal

@@ -33,7 +33,7 @@ ReplayResult replay_scenarios(const std::vector<std::string>& files) {
     }
     const InvariantReport report = check_invariants(*load.scenario);
     result.report += replay_lines(file, report);
-    result.any_violation = result.any_violation || !report.ok();
+    result.any_violation = result.any_violation || report.failing();
     ++(report.ok() ? ok : violating);
   }
   result.report += "replayed " + std::to_string(files.size()) + (files.size() == 1 ? " file: " : " files: ") +
