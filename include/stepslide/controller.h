@@ -51,7 +51,9 @@ bool same_shape(const CharacterShapeDesc& a, const CharacterShapeDesc& b);
 
 class CharacterController {
  public:
-  /// A character in `world` (which the controller queries, never changes).
+  /// A character in `world`, which the controller queries and changes in one
+  /// way only: it gives impulses to the dynamic bodies it pushes, stands or
+  /// lands on (pushable.h).
   /// `settings` must pass validate_settings (throws std::invalid_argument
   /// naming the setting otherwise); `up` is normalised.
   CharacterController(btCollisionWorld* world, const CharacterShapeDesc& shape, const ControllerSettings& settings,
