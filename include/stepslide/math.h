@@ -3,6 +3,7 @@
 #pragma once
 
 #include <LinearMath/btQuaternion.h>
+#include <LinearMath/btTransform.h>
 #include <LinearMath/btVector3.h>
 
 namespace stepslide {
@@ -33,6 +34,19 @@ inline btQuaternion rotation_onto_up(const btVector3& up) {
   const btVector3 y(0, 1, 0);
   if (up.dot(y) < -0.999999) return btQuaternion(btVector3(1, 0, 0), kPi);
   return shortestArcQuat(y, up);
+}
+
+/// Equal in every component, to the bit but for the sign of zero.
+inline bool same_vector(const btVector3& a, const btVector3& b) {
+  return a.x() == b.x() && a.y() == b.y() && a.z() == b.z();
+}
+
+/// Equal in all 12 numbers, as same_vector compares them.
+inline bool same_transform(const btTransform& a, const btTransform& b) {
+  for (int r = 0; r < 3; ++r) {
+    if (!same_vector(a.getBasis()[r], b.getBasis()[r])) return false;
+  }
+  return same_vector(a.getOrigin(), b.getOrigin());
 }
 
 }  // namespace stepslide

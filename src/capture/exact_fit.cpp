@@ -145,14 +145,6 @@ btTransform loader_key_pose(const PoseText& previous, const Vec3& position, cons
   return btTransform(q, p) * btTransform::getIdentity();
 }
 
-bool same_transform(const btTransform& a, const btTransform& b) {
-  if (!same_basis(a.getBasis(), b.getBasis())) return false;
-  for (int i = 0; i < 3; ++i) {
-    if (!(a.getOrigin()[i] == b.getOrigin()[i])) return false;
-  }
-  return true;
-}
-
 namespace {
 
 /// Searches rotation_deg for `basis` starting from `start`; a turn about

@@ -31,9 +31,6 @@ btTransform loader_pose(const Vec3& position, const Vec3& rotation_deg);
 /// loader interpolates with u = 1: lerp and slerp from the key before).
 btTransform loader_key_pose(const PoseText& previous, const Vec3& position, const Vec3& rotation_deg);
 
-/// Equal in every one of the 12 numbers.
-bool same_transform(const btTransform& a, const btTransform& b);
-
 /// `position` and `rotation_deg` for a body placed at `target`.
 PoseText fit_pose(const btTransform& target);
 /// The key one tick after `previous` that puts the body at `target`.

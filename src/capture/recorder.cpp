@@ -9,19 +9,11 @@
 #include "capture/scenario_writer.h"
 #include "capture/window.h"
 #include "capture/world_bodies.h"
+#include "stepslide/math.h"
 
 namespace stepslide {
 
 namespace {
-
-bool same_vec(const btVector3& a, const btVector3& b) { return a.x() == b.x() && a.y() == b.y() && a.z() == b.z(); }
-
-bool same_transform(const btTransform& a, const btTransform& b) {
-  for (int r = 0; r < 3; ++r) {
-    if (!same_vec(a.getBasis()[r], b.getBasis()[r])) return false;
-  }
-  return same_vec(a.getOrigin(), b.getOrigin());
-}
 
 bool same_settings(const ControllerSettings& a, const ControllerSettings& b) {
   for (const SettingInfo& info : setting_table()) {

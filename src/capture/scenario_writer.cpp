@@ -5,6 +5,7 @@
 #include "capture/exact_fit.h"
 #include "capture/json_text.h"
 #include "capture/shape_text.h"
+#include "stepslide/math.h"
 
 namespace stepslide::capture {
 

@@ -12,6 +12,7 @@
 
 #include "capture/json_text.h"
 #include "stepslide/character.h"
+#include "stepslide/math.h"
 
 namespace stepslide::capture {
 
@@ -26,9 +27,7 @@ constexpr int kUlpSteps = 4;
 
 std::string vec(const btVector3& v) { return json_numbers({v.x(), v.y(), v.z()}); }
 
-bool same_vec(const btVector3& a, const btVector3& b) { return a.x() == b.x() && a.y() == b.y() && a.z() == b.z(); }
-
-bool unit_scaling(const btCollisionShape& shape) { return same_vec(shape.getLocalScaling(), btVector3(1, 1, 1)); }
+bool unit_scaling(const btCollisionShape& shape) { return same_vector(shape.getLocalScaling(), btVector3(1, 1, 1)); }
 
 /// Tries `value` and its neighbours (ulps) until `exact` accepts one.
 template <class Exact>
@@ -68,7 +67,7 @@ ShapeText box_text(const btBoxShape& box) {
     all = all && found;
   }
   const auto [dims, margin] = rebuilt(half);
-  out.exact = all && same_vec(dims, target) && margin == box.getMargin() && unit_scaling(box);
+  out.exact = all && same_vector(dims, target) && margin == box.getMargin() && unit_scaling(box);
   if (!out.exact) {
     out.note = "box margin " + json_number(box.getMargin()) + " (the scenario's boxes have " +
                json_number(margin) + ")";
@@ -105,7 +104,7 @@ ShapeText capsule_text(const btCapsuleShape& capsule) {
     return btCapsuleShape(radius, h - 2 * radius).getHalfHeight() == half;
   }, found);
   const btCapsuleShape replica(radius, height - 2 * radius);
-  out.exact = found && same_vec(replica.getImplicitShapeDimensions(), capsule.getImplicitShapeDimensions()) &&
+  out.exact = found && same_vector(replica.getImplicitShapeDimensions(), capsule.getImplicitShapeDimensions()) &&
               replica.getMargin() == capsule.getMargin() && unit_scaling(capsule);
   if (!out.exact) out.note = "capsule with a margin or scaling of its own";
   out.json = JsonList(JsonList::Kind::Object, false)
@@ -139,7 +138,7 @@ ShapeText cylinder_text(const btCylinderShape& cylinder) {
     return cylinder_replica(radius, h).getImplicitShapeDimensions().y() == target.y();
   }, height_found);
   const btCylinderShape replica = cylinder_replica(radius, height);
-  out.exact = radius_found && height_found && same_vec(replica.getImplicitShapeDimensions(), target) &&
+  out.exact = radius_found && height_found && same_vector(replica.getImplicitShapeDimensions(), target) &&
               replica.getMargin() == cylinder.getMargin() && unit_scaling(cylinder);
   if (!out.exact) out.note = "cylinder with a margin, scaling or radii of its own";
   out.json = JsonList(JsonList::Kind::Object, false)

@@ -8,21 +8,13 @@
 #include <vector>
 
 #include "controller/internal.h"
+#include "stepslide/math.h"
 
 namespace stepslide {
 
 using namespace detail;
 
 namespace {
-
-bool same_vec(const btVector3& a, const btVector3& b) { return a.x() == b.x() && a.y() == b.y() && a.z() == b.z(); }
-
-bool same_transform(const btTransform& a, const btTransform& b) {
-  for (int r = 0; r < 3; ++r) {
-    if (!same_vec(a.getBasis()[r], b.getBasis()[r])) return false;
-  }
-  return same_vec(a.getOrigin(), b.getOrigin());
-}
 
 bool same_clearance(const ClearanceRecord& a, const ClearanceRecord& b) {
   if (a.held != b.held) return false;
@@ -42,9 +34,9 @@ bool same_snapshot(const ControllerSnapshot& x, const ControllerSnapshot& y) {
   if (!same_clearance(x.clearance, y.clearance) || !same_shape(x.shape, y.shape)) return false;
   const CharacterState& a = x.state;
   const CharacterState& b = y.state;
-  return same_vec(a.position, b.position) && same_vec(a.velocity, b.velocity) && a.grounded == b.grounded &&
-         same_vec(a.ground_normal, b.ground_normal) && a.ground_object == b.ground_object &&
-         same_transform(a.ground_transform, b.ground_transform) && same_vec(a.carried_velocity, b.carried_velocity) &&
+  return same_vector(a.position, b.position) && same_vector(a.velocity, b.velocity) && a.grounded == b.grounded &&
+         same_vector(a.ground_normal, b.ground_normal) && a.ground_object == b.ground_object &&
+         same_transform(a.ground_transform, b.ground_transform) && same_vector(a.carried_velocity, b.carried_velocity) &&
          a.ground_yaw_deg == b.ground_yaw_deg && a.camera_dy == b.camera_dy && a.jump_was_held == b.jump_was_held;
 }
 
