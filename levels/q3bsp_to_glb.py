@@ -17,13 +17,22 @@ what is kept is explicit:
   portal's backdrop (a miniature scene kilometres away, seen through a misc_portal_surface)
   is unreachable and would only stretch the level's bounds;
 - triangle-soup models (type 3, misc_model clutter) go into their own node "clutter" so a
-  level can drop them with `"exclude": ["clutter"]`; the rest is the node "world".
+  level can drop them with `"exclude": ["clutter"]`; the rest is the node "world";
+- the map's spawn points (entities info_player_deathmatch, info_player_start and the CTF
+  team spawns) become nodes without a mesh, after the mesh nodes, named
+  "spawn_<kind>_<n>" (spawn_deathmatch_1, ...; numbered per kind in the map's entity order)
+  at the entity's origin, turned about +Y by its "angle" (stepslide reads a node named
+  spawn* as a spawn point: docs/format.md "spawn points"); --no-spawns leaves them out,
+  and --spawns-out FILE.gltf writes them to a glTF of their own instead (a "spawn
+  sidecar", NAME.spawns.gltf beside NAME.glb, for a level whose glb must keep its bytes).
+  They add no triangles: the binary chunk is the same with or without them.
 
 Output: counter-clockwise front faces as glTF wants them (a floor's normal points up), metres, Y up (Quake's (x, y, z) with Z up becomes (x, z, -y) times --scale), one
 POSITION accessor and one uint32 index accessor per node, no materials, normals or UVs.
 Deterministic: the same BSP and options give the same bytes.
 
 Usage: q3bsp_to_glb.py MAP.bsp OUT.glb [--scale METRES_PER_UNIT] [--patch-steps N]
+                      [--no-spawns | --spawns-out SPAWNS.gltf]
 The default scale is 0.032 m per unit, the one the project's levels use (levels/README.md);
 the game's own step (18 units) is then 0.58 m, so walks on such a level want
 max_step_height 0.6 (`stepslide import` and `stepslide map` report the risers they find).
@@ -31,6 +40,7 @@ MAP.bsp may also name a map inside a game archive: PAK.pk3:maps/NAME.bsp (a .pk3
 """
 import argparse
 import json
+import math
 import re
 import struct
 import sys
@@ -89,6 +99,28 @@ def static_models(data, lump):
         if keys.get("classname") == "func_static" and keys.get("model", "").startswith("*"):
             numbers.append(int(keys["model"][1:]))
     return numbers
+
+
+SPAWN_CLASSES = ("info_player_deathmatch", "info_player_start", "team_ctf_redspawn", "team_ctf_bluespawn",
+                 "team_ctf_redplayer", "team_ctf_blueplayer")
+
+
+def spawn_points(data, lump, scale):
+    """(name, (x, y, z) in metres Y up, angle in degrees) of the map's player spawn entities,
+    in entity order."""
+    offset, length = lump
+    text = data[offset:offset + length].decode("latin-1")
+    counts, spawns = {}, []
+    for entity in re.findall(r"\{([^{}]*)\}", text):
+        keys = dict(re.findall(r'"([^"]*)"\s+"([^"]*)"', entity))
+        classname = keys.get("classname", "").lower()
+        if classname not in SPAWN_CLASSES or "origin" not in keys:
+            continue
+        kind = classname.replace("info_player_", "").replace("team_ctf_", "ctf_")
+        counts[kind] = counts.get(kind, 0) + 1
+        x, y, z = (float(v) for v in keys["origin"].split()[:3])
+        spawns.append((f"spawn_{kind}_{counts[kind]}", (x * scale, z * scale, -y * scale), float(keys.get("angle", "0"))))
+    return spawns
 
 
 def cross(u, v):
@@ -151,7 +183,27 @@ def convert(data, scale, steps):
     return nodes, dropped
 
 
-def write_glb(nodes, path):
+def spawn_node(name, position, angle):
+    """A glTF node without a mesh at `position`, turned `angle` degrees about +Y."""
+    # Quake's angle turns about its +Z (up), counter-clockwise seen from above; so
+    # does a turn about glTF's +Y, with Quake's (x, y, z) as (x, z, -y).
+    node = {"name": name, "translation": [round(v, 6) for v in position]}
+    if angle % 360:
+        half = math.radians(angle) / 2
+        node["rotation"] = [0.0, math.sin(half), 0.0, math.cos(half)]
+    return node
+
+
+def write_spawns_gltf(spawns, path):
+    """A glTF (JSON) holding only the spawn nodes: no meshes, no buffers."""
+    gltf = {"asset": {"version": "2.0", "generator": "stepslide levels/q3bsp_to_glb.py"},
+            "scene": 0, "scenes": [{"nodes": list(range(len(spawns)))}],
+            "nodes": [spawn_node(*spawn) for spawn in spawns]}
+    with open(path, "w") as f:
+        f.write(json.dumps(gltf, indent=1, sort_keys=True) + "\n")
+
+
+def write_glb(nodes, path, spawns=()):
     blob = bytearray()
     gltf = {"asset": {"version": "2.0", "generator": "stepslide levels/q3bsp_to_glb.py"},
             "scene": 0, "scenes": [{"nodes": []}], "nodes": [], "meshes": [],
@@ -180,6 +232,9 @@ def write_glb(nodes, path):
             {"attributes": {"POSITION": view}, "indices": view + 1, "mode": 4}]})
         gltf["scenes"][0]["nodes"].append(len(gltf["nodes"]))
         gltf["nodes"].append({"name": name, "mesh": mesh})
+    for spawn in spawns:
+        gltf["scenes"][0]["nodes"].append(len(gltf["nodes"]))
+        gltf["nodes"].append(spawn_node(*spawn))
     gltf["buffers"].append({"byteLength": len(blob)})
     text = json.dumps(gltf, separators=(",", ":"), sort_keys=True).encode()
     text += b" " * (-len(text) % 4)
@@ -198,6 +253,10 @@ def main():
                         help="metres per Quake unit (default 0.032: the 56-unit player box becomes 1.79 m, "
                              "the character's height; 0.0254, an inch, makes doorways too low for it)")
     parser.add_argument("--patch-steps", type=int, default=4, help="subdivisions per patch piece side")
+    spawn_options = parser.add_mutually_exclusive_group()
+    spawn_options.add_argument("--no-spawns", action="store_true", help="leave out the spawn point nodes")
+    spawn_options.add_argument("--spawns-out", metavar="SPAWNS.gltf",
+                               help="write the spawn point nodes to this glTF instead of OUT.glb")
     args = parser.parse_args()
     archive, sep, member = args.bsp.partition(".pk3:")
     if sep:
@@ -207,9 +266,16 @@ def main():
         with open(args.bsp, "rb") as f:
             data = f.read()
     nodes, dropped = convert(data, args.scale, args.patch_steps)
-    write_glb(nodes, args.out)
+    spawns = [] if args.no_spawns else spawn_points(data, read_lumps(data)[0], args.scale)
+    if args.spawns_out:
+        write_spawns_gltf(spawns, args.spawns_out)
+        write_glb(nodes, args.out)
+    else:
+        write_glb(nodes, args.out, spawns)
     for name, (points, triangles) in nodes.items():
         print(f"{name}: {len(triangles)} triangles, {len(points)} vertices")
+    if spawns:
+        print(f"spawn points: {len(spawns)} ({', '.join(name for name, _, _ in spawns)})")
     for name in sorted(dropped):
         print(f"dropped: {dropped[name]} faces of {name}", file=sys.stderr)
 

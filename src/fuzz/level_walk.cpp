@@ -10,6 +10,7 @@
 #include "base/file_io.h"
 #include "fuzz/random.h"
 #include "scenario/load/load.h"
+#include "scenario/load/spawn.h"
 #include "scenario/load/world.h"
 
 namespace stepslide {
@@ -116,6 +117,12 @@ btVector3 floor_point(const LevelFloors& floors, FuzzRandom& random) {
   return p;
 }
 
+/// One of the level's spawn points, chosen uniformly.
+btVector3 spawn_point(const LevelFloors& floors, FuzzRandom& random) {
+  const auto& p = floors.spawns[static_cast<std::size_t>(random.integer(0, static_cast<std::int64_t>(floors.spawns.size()) - 1))];
+  return btVector3(p[0], p[1], p[2]);
+}
+
 /// Rounded to a millimetre, so files read "1.234", not 17 digits.
 double mm(double v) { return std::round(v * 1000.0) / 1000.0; }
 
@@ -178,6 +185,9 @@ Expected<LevelFloors> read_level_floors(const std::string& file, const std::stri
   if (floors.triangles.empty()) {
     return Expected<LevelFloors>::failure(file + ": no walkable floor (static mesh, heightfield or box top) to walk on");
   }
+  for (const LevelSpawn& spawn : level_spawns(scenario, world)) {
+    floors.spawns.push_back({spawn.position[0], spawn.position[1], spawn.position[2]});
+  }
   return floors;
 }
 
@@ -188,6 +198,8 @@ Json generate_level_walk(const LevelFloors& floors, std::uint64_t seed, int atte
   // Start points drawn first, so attempt k of a seed is the same whatever came after.
   btVector3 start;
   for (int k = 0; k <= attempt; ++k) start = floor_point(floors, random);
+  // A level without spawn points draws nothing more here: its walks stay as they were.
+  if (!floors.spawns.empty() && random.integer(0, 3) == 0) start = spawn_point(floors, random);
   const std::int64_t ticks = random.integer(options.min_ticks, options.max_ticks);
   walk["ticks"] = ticks;
   Json& character = walk["character"];
@@ -201,7 +213,10 @@ Json generate_level_walk(const LevelFloors& floors, std::uint64_t seed, int atte
   Json input = Json::array();
   Json waypoints = Json::array();
   const int points = static_cast<int>(random.integer(1, 4));
-  for (int i = 0; i < points; ++i) waypoints.push_back(target_of(floor_point(floors, random)));
+  for (int i = 0; i < points; ++i) {
+    const bool spawn = !floors.spawns.empty() && random.integer(0, 3) == 0;
+    waypoints.push_back(target_of(spawn ? spawn_point(floors, random) : floor_point(floors, random)));
+  }
   input.push_back(Json{{"tick", 0}, {"waypoints", waypoints}, {"stick", random.rounded(0.3, 1.0, 0.05)}});
   // Interruptions: a turn of the stick off the route for a while, then back
   // to the waypoints not yet passed (steering picks up where the feet are),

@@ -1,7 +1,8 @@
 // `stepslide fuzz --level FILE`: random walks over a real level. The walkable
 // floors of a level file (or of a scenario's world) are sampled for points;
 // each walk starts on one and steers through others (turns, stick changes,
-// jumps, and whatever drops the routes lead over), as an ordinary scenario
+// jumps, and whatever drops the routes lead over; the level's spawn points
+// are some of the ends), as an ordinary scenario
 // that includes the level, so a finding is a scenario on that level.
 #pragma once
 
@@ -26,6 +27,9 @@ struct LevelFloors {
   std::vector<std::array<std::array<double, 3>, 3>> triangles;
   std::vector<double> cumulative_area;
   std::array<double, 3> up{0, 1, 0};
+  /// The spawn points the level's files name (scenario/load/spawn.h): with
+  /// any, a walk starts at one in four cases and each waypoint is one in four.
+  std::vector<std::array<double, 3>> spawns;
 };
 
 /// Reads `file` (a stepslide/level@1 file, or a scenario whose world and

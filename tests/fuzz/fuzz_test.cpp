@@ -24,6 +24,7 @@
 #include "scenario/run/simulate.h"
 #include "scenario/scenario.h"
 #include "stepslide/controller.h"
+#include "support/gltf_writer.h"
 #include "support/temp_dir.h"
 
 namespace stepslide {
@@ -41,6 +42,7 @@ Scenario load_or_fail(const std::string& text) {
 using test::read_text;
 
 using TempDir = test::TempDirTest;
+using testing::GltfNode;
 
 // ---------------------------------------------------------------------------
 // Randomness
@@ -455,6 +457,35 @@ TEST_F(TempDir, LevelWalksStartOnTheLevelsFloorsAndNameItFromTheirDirectory) {
   const Expected<LevelFloors> none = read_level_floors(path("flat.json").string(), walks);
   ASSERT_FALSE(none);
   EXPECT_NE(none.error().find("no walkable floor"), std::string::npos) << none.error();
+}
+
+TEST_F(TempDir, LevelWalksStartAndEndAtTheLevelsSpawnPointsSometimes) {
+  // A 40 m floor whose file names one spawn point, and the same floor without it.
+  GltfNode spawn;
+  spawn.name = "spawn_1";
+  spawn.translation = {7.5, 1, -3.25};
+  write("spawned.glb", testing::make_glb({testing::quad_node("Floor", 40.0f), spawn}));
+  write("plain.glb", testing::make_glb({testing::quad_node("Floor", 40.0f)}));
+  for (const char* name : {"spawned", "plain"}) {
+    write(std::string(name) + ".json", std::string(R"({"format": "stepslide/level@1", "world": [{"shape": )") +
+                                           R"({"type": "mesh", "file": ")" + name + R"(.glb"}}]})");
+  }
+  const std::string walks = (dir_ / "walks").string();
+  const Expected<LevelFloors> spawned = read_level_floors(path("spawned.json").string(), walks);
+  const Expected<LevelFloors> plain = read_level_floors(path("plain.json").string(), walks);
+  ASSERT_TRUE(spawned && plain);
+  ASSERT_EQ(spawned->spawns.size(), 1u);
+  EXPECT_EQ(spawned->spawns[0], (std::array<double, 3>{7.5, 1, -3.25}));
+  EXPECT_TRUE(plain->spawns.empty());
+  int starts = 0, targets = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const Json walk = generate_level_walk(*spawned, seed, 0);
+    starts += walk["character"]["position"] == Json::array({7.5, 1.1, -3.25});
+    for (const Json& target : walk["input"][0]["waypoints"]) targets += target == Json::array({7.5, -3.25});
+  }
+  EXPECT_GT(starts, 2);
+  EXPECT_LT(starts, 25);
+  EXPECT_GT(targets, 2);
 }
 
 TEST(FuzzCampaign, SavedFindingsAreScenariosThatSayWhatTheyShow) {

@@ -10,6 +10,7 @@
 #include "base/format.h"
 #include "gate/commands/level_source.h"
 #include "gate/core/text.h"
+#include "scenario/load/spawn.h"
 #include "scenario/load/world.h"
 
 namespace stepslide {
@@ -170,11 +171,18 @@ void draw_markers(std::string& svg, const Frame& f, const std::vector<MapMarker>
   if (markers.empty()) return;
   svg += "<g id=\"markers\" font-family=\"sans-serif\" font-size=\"12\">\n";
   for (const MapMarker& m : markers) {
-    svg += "<circle cx=\"" + px(f.sx(m.x)) + "\" cy=\"" + px(f.sz(m.z)) +
-           "\" r=\"5\" fill=\"#d0021b\" stroke=\"white\" stroke-width=\"1.5\"/><text x=\"" + px(f.sx(m.x) + 7) +
-           "\" y=\"" + px(f.sz(m.z) - 6) + "\" fill=\"#d0021b\" stroke=\"white\" stroke-width=\"3\" "
-           "paint-order=\"stroke\">" + xml_escape(m.label) + " (" + readable_number(std::round(m.x * 100) / 100) +
-           ", " + readable_number(std::round(m.z * 100) / 100) + ")</text>\n";
+    const std::string cx = px(f.sx(m.x)), cy = px(f.sz(m.z));
+    const char* colour = m.spawn ? "#1a7f37" : "#d0021b";
+    if (m.spawn) {
+      svg += "<path class=\"spawn\" transform=\"translate(" + cx + " " + cy +
+             ")\" d=\"M0 -7 L6 0 L0 7 L-6 0 Z\" fill=\"#1a7f37\" stroke=\"white\" stroke-width=\"1.5\"/>";
+    } else {
+      svg += "<circle cx=\"" + cx + "\" cy=\"" + cy + "\" r=\"5\" fill=\"#d0021b\" stroke=\"white\" stroke-width=\"1.5\"/>";
+    }
+    svg += "<text x=\"" + px(f.sx(m.x) + 7) + "\" y=\"" + px(f.sz(m.z) - 6) + "\" fill=\"" + colour +
+           "\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">" + xml_escape(m.label) + " (" +
+           readable_number(std::round(m.x * 100) / 100) + ", " + readable_number(std::round(m.z * 100) / 100) +
+           ")</text>\n";
   }
   svg += "</g>\n";
 }
@@ -245,8 +253,11 @@ std::string survey_report(const FloorSurvey& survey) {
 
 namespace {
 
-std::vector<MapMarker> scenario_markers(const Scenario& scenario, bool is_scenario) {
+/// The level's spawn points (green), then for a scenario its start and targets (red).
+std::vector<MapMarker> scenario_markers(const Scenario& scenario, const std::vector<LevelSpawn>& spawns,
+                                        bool is_scenario) {
   std::vector<MapMarker> markers;
+  for (const LevelSpawn& spawn : spawns) markers.push_back({spawn.position[0], spawn.position[2], spawn.name, true});
   if (!is_scenario) return markers;
   markers.push_back({scenario.character.position[0], scenario.character.position[2], "start"});
   int n = 0;
@@ -257,6 +268,21 @@ std::vector<MapMarker> scenario_markers(const Scenario& scenario, bool is_scenar
     }
   }
   return markers;
+}
+
+/// "spawn points (green diamonds): spawn_1 (x, y, z), ..." for stdout; "" when the level has none.
+std::string spawn_report(const std::vector<LevelSpawn>& spawns) {
+  if (spawns.empty()) return "";
+  constexpr std::size_t kListed = 8;
+  std::string text = "spawn points (" + std::to_string(spawns.size()) + ", green diamonds):";
+  for (std::size_t i = 0; i < spawns.size() && i < kListed; ++i) {
+    const Vec3& p = spawns[i].position;
+    text += std::string(i == 0 ? " " : ", ") + spawns[i].name + " (" + readable_number(std::round(p[0] * 100) / 100) +
+            ", " + readable_number(std::round(p[1] * 100) / 100) + ", " +
+            readable_number(std::round(p[2] * 100) / 100) + ")";
+  }
+  if (spawns.size() > kListed) text += ", ...";
+  return text + "\n";
 }
 
 }  // namespace
@@ -291,13 +317,15 @@ MapResult map_level(const MapRequest& request) {
   std::string title = "stepslide map: " + request.source;
   if (request.below) title += ", floors at or below y " + readable_number(*request.below);
   if (request.above) title += ", floors at or above y " + readable_number(*request.above);
-  const std::string svg = floor_map_svg(survey, scenario_markers(scenario, !is_level_source(request.source)), title);
+  const std::vector<LevelSpawn> spawns = level_spawns(scenario, world);
+  const std::string svg =
+      floor_map_svg(survey, scenario_markers(scenario, spawns, !is_level_source(request.source)), title);
   if (Status written = write_file_atomic(out, svg); !written) {
     return refuse(error_line("cannot write " + out + ": " + written.error()));
   }
   result.text = "wrote " + out + ": " + std::to_string(survey.nx) + " x " + std::to_string(survey.nz) +
                 " cells of " + readable_number(survey.pitch) + " m from x " + readable_number(survey.x0) + " z " +
-                readable_number(survey.z0) + "\n" + survey_report(survey);
+                readable_number(survey.z0) + "\n" + survey_report(survey) + spawn_report(spawns);
   return result;
 }
 

@@ -1,7 +1,8 @@
 // `stepslide map` as one library call: a level or a scenario in, an SVG floor
 // map out — the walkable floors seen from above, coloured by height, their
 // edges (walls and drops), the risers between them labelled with their
-// heights, a coordinate grid, and the scenario's start and steering targets.
+// heights, a coordinate grid, the level's spawn points, and the scenario's
+// start and steering targets.
 #pragma once
 
 #include <optional>
@@ -30,14 +31,16 @@ struct MapResult {
 /// A point to mark on the map.
 struct MapMarker {
   double x = 0, z = 0;
-  std::string label;  ///< "start", "target 1", ...
+  std::string label;  ///< "start", "target 1", a spawn point's name, ...
+  bool spawn = false; ///< a spawn point the level file names: a green diamond, not a red dot
 };
 
 /// The SVG: +X to the right, +Z down (looking down on the level from above).
 /// Floors are filled by height (lowest blue to highest yellow); a floor with
 /// another floor under it in the same cell is drawn over it half transparent,
 /// so the floor beneath shows through; edges are dark lines, risers orange
-/// with their height in metres.
+/// with their height in metres. Markers: red dots (start, targets), green
+/// diamonds (spawn points), each labelled with its name and (x, z).
 std::string floor_map_svg(const FloorSurvey& survey, const std::vector<MapMarker>& markers, const std::string& title);
 
 /// "floors (walkable, y: area): -0.51 m: 220 m², 0 m: 120 m²" lines and the risers, for stdout.

@@ -209,6 +209,32 @@ Expected<DropPoint> drop_on_largest_floor(const ImportRequest& request, const Sc
   return Result::failure(error_line(request.level + ": no walkable floor with room to stand found; give --at X,Z"));
 }
 
+/// Without --at, first: the first spawn point the level names (file order)
+/// where the character, dropped from 0.1 m above it, lands on a walkable floor
+/// with room to stand. None when the level names none or none of them works
+/// (`tried` then says why each failed).
+std::optional<DropPoint> drop_on_spawn(const Scenario& scenario, World& world, std::string& tried) {
+  const std::vector<LevelSpawn> spawns = level_spawns(scenario, world);
+  for (std::size_t i = 0; i < spawns.size(); ++i) {
+    const LevelSpawn& spawn = spawns[i];
+    const Vec3 from{spawn.position[0], spawn.position[1] + kDropClearance, spawn.position[2]};
+    const Expected<Vec3> feet = drop_character(scenario, world, from);
+    if (!feet) {
+      tried += "spawn point " + spawn.name + " skipped: " + feet.error() + "\n";
+      continue;
+    }
+    DropPoint point{from, ""};
+    point.why = tried + "spot: spawn point " + spawn.name + " (" + readable_number(spawn.position[0]) + ", " +
+                readable_number(spawn.position[1]) + ", " + readable_number(spawn.position[2]) + "), " +
+                (i == 0 ? "the first" : "the first usable") + " of the " + std::to_string(spawns.size()) +
+                " spawn points the level names, dropped " +
+                readable_number(std::round((from[1] - (*feet)[1]) * 1000) / 1000) +
+                " m onto the floor below it (--at X,Z to choose another spot)\n";
+    return point;
+  }
+  return std::nullopt;
+}
+
 Expected<DropPoint> drop_point(const ImportRequest& request, const Scenario& scenario, World& world,
                                const FloorSurvey& survey) {
   using Result = Expected<DropPoint>;
@@ -218,7 +244,14 @@ Expected<DropPoint> drop_point(const ImportRequest& request, const Scenario& sce
     if (at->y) return DropPoint{Vec3{at->x, *at->y, at->z}, ""};
     return drop_at_column(scenario, world, at->x, at->z);
   }
-  return drop_on_largest_floor(request, scenario, world, survey);
+  std::string tried;
+  if (std::optional<DropPoint> spawn = drop_on_spawn(scenario, world, tried)) return *spawn;
+  Expected<DropPoint> floor = drop_on_largest_floor(request, scenario, world, survey);
+  if (floor) {
+    floor->why = (tried.empty() ? std::string("spawn points: none in the level\n")
+                                : tried + "spawn points: none with room to stand\n") + floor->why;
+  }
+  return floor;
 }
 
 Status check_request(const ImportRequest& request) {

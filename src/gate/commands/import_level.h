@@ -28,7 +28,9 @@ struct ImportResult {
 
 /// Writes `out`: format, a description, 60 ticks, no input, the level as body
 /// "level" (a mesh file) or as an include (a level file), and the character
-/// "on_floor" from 0.1 m above a floor: without --at, the largest connected
+/// "on_floor" from 0.1 m above a floor: without --at, the first spawn point
+/// the level's mesh files name (mesh_import.h) where the character has room
+/// to stand, else the largest connected
 /// walkable floor of the level's survey (gate/commands/floor_survey.h) at its
 /// cell deepest inside with room to stand; with --at X,Z, the lowest walkable
 /// floor under (X, Z) with room (the others listed); with --at X,Y,Z, from

@@ -317,6 +317,32 @@ std::string assimp_reason(const std::string& error) {
   return reason;
 }
 
+/// Spawn nodes of the tree under `node`, in file order, placed as SceneWalker places vertices.
+Status collect_spawns(const aiNode& node, const Affine& parent, const MeshImportOptions& options, int depth,
+                      std::vector<SpawnPointDef>& spawns) {
+  constexpr int kMaxDepth = 1000;
+  if (depth > kMaxDepth) return Status::failure("node tree deeper than " + std::to_string(kMaxDepth));
+  const Affine world = parent.then(Affine::of(node.mTransformation));
+  const std::string name = node.mName.C_Str();
+  if (is_spawn_node_name(name)) {
+    const Vec3 origin = world.apply(aiVector3D(0, 0, 0));
+    Vec3 p = options.up_axis == UpAxis::Z ? Vec3{origin[0], origin[2], -origin[1]} : origin;
+    for (double& v : p) v *= options.scale;
+    for (double v : p) {
+      if (!std::isfinite(v) || std::abs(v) > ScenarioLimits::max_coordinate) {
+        return Status::failure("spawn point " + name + " lies at " + format_point(p) + ", beyond the coordinate limit");
+      }
+    }
+    spawns.push_back(SpawnPointDef{name, p});
+  }
+  for (unsigned i = 0; i < node.mNumChildren; ++i) {
+    if (node.mChildren[i] == nullptr) continue;
+    Status status = collect_spawns(*node.mChildren[i], world, options, depth + 1, spawns);
+    if (!status) return status;
+  }
+  return Status();
+}
+
 Expected<ImportedMesh> import_checked(const std::string& path, const MeshImportOptions& options) {
   using Result = Expected<ImportedMesh>;
   const char* format = mesh_format_name(path);
@@ -352,11 +378,42 @@ Expected<ImportedMesh> import_checked(const std::string& path, const MeshImportO
                            std::to_string(mesh.stats.degenerate) + " degenerate, " +
                            std::to_string(mesh.stats.duplicate) + " duplicate)");
   }
+  Status spawns = collect_spawns(*scene->mRootNode, Affine(), in_metres, 0, mesh.spawns);
+  if (!spawns) return Result::failure(spawns.error());
   mesh.files = files->take_files();
   return mesh;
 }
 
+Expected<std::vector<SpawnPointDef>> spawns_checked(const std::string& path, const MeshImportOptions& options) {
+  using Result = Expected<std::vector<SpawnPointDef>>;
+  if (mesh_format_name(path) == nullptr) return Result::failure("unknown mesh format");
+  Assimp::Importer importer;
+  configure(importer);
+  importer.SetIOHandler(new RecordingFiles(options.paths));  // the importer owns it
+  // Not validated: a spawn sidecar has nodes and no meshes, which Assimp's
+  // validation refuses; only the node tree is read here.
+  const aiScene* scene = importer.ReadFile(path, 0);
+  if (scene == nullptr) return Result::failure("cannot read: " + assimp_reason(importer.GetErrorString()));
+  std::vector<SpawnPointDef> spawns;
+  if (scene->mRootNode == nullptr) return spawns;
+  MeshImportOptions in_metres = options;
+  in_metres.scale = options.scale * file_unit_metres(*scene, path);
+  Status status = collect_spawns(*scene->mRootNode, Affine(), in_metres, 0, spawns);
+  if (!status) return Result::failure(status.error());
+  return spawns;
+}
+
 }  // namespace
+
+Expected<std::vector<SpawnPointDef>> import_spawn_points(const std::string& path, const MeshImportOptions& options) {
+  try {
+    return spawns_checked(path, options);
+  } catch (const std::exception& e) {
+    return Expected<std::vector<SpawnPointDef>>::failure(std::string("cannot read: ") + e.what());
+  } catch (...) {
+    return Expected<std::vector<SpawnPointDef>>::failure("cannot read: unknown error");
+  }
+}
 
 const char* mesh_format_name(const std::string& path) {
   const std::string ext = lower_extension(path);
@@ -374,6 +431,18 @@ Expected<ImportedMesh> import_mesh_file(const std::string& path, const MeshImpor
   } catch (...) {
     return Expected<ImportedMesh>::failure("cannot read: unknown error");
   }
+}
+
+bool is_spawn_node_name(const std::string& name) {
+  std::string lower = name;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto starts = [&lower](const char* prefix) { return lower.rfind(prefix, 0) == 0; };
+  if (starts("spawn")) return lower.size() == 5 || !std::isalpha(static_cast<unsigned char>(lower[5]));
+  return starts("info_player_") || starts("playerstart");
+}
+
+std::string spawn_sidecar_path(const std::string& mesh_path) {
+  return std::filesystem::path(mesh_path).replace_extension(".spawns.gltf").generic_string();
 }
 
 std::string describe_import(const MeshImportStats& s) {

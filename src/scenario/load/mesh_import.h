@@ -43,6 +43,14 @@ struct MeshImportOptions {
   PathPolicy paths;  ///< where the buffers a file names may lie
 };
 
+/// A spawn point a mesh file names (docs/format.md §1.1 "spawn points"): a
+/// node whose name says so (is_spawn_node_name), at its origin, in the mesh's
+/// own frame (node transforms, scale and up axis applied; a body's pose not).
+struct SpawnPointDef {
+  std::string name;  ///< the node's name
+  Vec3 position{0, 0, 0};
+};
+
 /// Triangles ready for a static mesh body: welded, each with non-zero area,
 /// no two on the same three vertices.
 struct MeshPart {
@@ -63,6 +71,9 @@ struct MeshImportStats {
 
 struct ImportedMesh {
   std::vector<MeshPart> parts;  ///< in file order (depth-first, children in order)
+  /// Nodes named as spawn points (is_spawn_node_name), at their origins, in
+  /// file order; whatever "include" and "exclude" say (they choose meshes).
+  std::vector<SpawnPointDef> spawns;
   MeshImportStats stats;
   std::vector<InputFile> files;  ///< the file and every buffer it named, as opened, with digests
 };
@@ -81,10 +92,27 @@ const char* mesh_format_name(const std::string& path);
 /// limit. Never throws; Assimp's own logging stays silent.
 Expected<ImportedMesh> import_mesh_file(const std::string& path, const MeshImportOptions& options);
 
+/// The spawn points of the mesh file at `path`, in file order (depth-first),
+/// whatever "include" and "exclude" say (they choose meshes, not spawns);
+/// reads only the node tree, for what a scenario's loaded meshes name.
+Expected<std::vector<SpawnPointDef>> import_spawn_points(const std::string& path, const MeshImportOptions& options);
+
+/// The spawn sidecar of a mesh file: beside it, its name with the extension
+/// replaced by ".spawns.gltf" (levels/oa_dm3.glb: levels/oa_dm3.spawns.gltf).
+/// A glTF of spawn nodes only, in the mesh file's frame, for a level whose
+/// mesh file must keep its bytes (they are an input of every golden that walks
+/// on it); read as import_spawn_points reads the mesh file, when it exists.
+std::string spawn_sidecar_path(const std::string& mesh_path);
+
 /// "1204 triangles in 3 nodes; dropped 2 degenerate, 5 duplicate; 3612 corners welded to 700 vertices"
 std::string describe_import(const MeshImportStats& stats);
 
-/// True when `name` matches `glob` (`*` any run of characters, `?` one).
+/// True for a node name that marks a spawn point, compared without case:
+/// "spawn" followed by nothing or by a character that is not a letter
+/// ("spawn", "Spawn.001", "spawn_red_2"), "info_player_*" (Quake's
+/// info_player_start and info_player_deathmatch, as level converters name
+/// entities) and "PlayerStart*" (Unreal's).
+bool is_spawn_node_name(const std::string& name);
 
 
 }  // namespace stepslide

@@ -210,6 +210,12 @@ bool read_mesh_file_options(JsonReader& r, ObjectReader& o, MeshFileDef& def) {
   return ok;
 }
 
+/// "; 12 spawn points" for the import note, "" for none.
+std::string describe_spawns(std::size_t count) {
+  if (count == 0) return "";
+  return "; " + std::to_string(count) + (count == 1 ? " spawn point" : " spawn points");
+}
+
 /// `{"type": "mesh", "file": "levels/house.glb", ...}`: the triangles come
 /// from the file (mesh_import.h), counted against the triangle limit. Every
 /// problem with the file is reported at "file", naming it.
@@ -251,7 +257,7 @@ void read_mesh_file(JsonReader& r, ObjectReader& o, ShapeDef& shape, WorldBudget
     add_input(*context.inputs, InputFile{input_display_path(read.path, context.paths), read.fnv1a64});
   }
   context.notes->push_back(context.scenario_label + ": " + context.pointer_prefix + file.where.pointer() + ": " +
-                           shown + ": " + describe_import(mesh->stats));
+                           shown + ": " + describe_import(mesh->stats) + describe_spawns(mesh->spawns.size()));
   for (MeshPart& part : mesh->parts) {
     ShapeDef& target = def.merge ? shape : split.parts.emplace_back(shape);
     target.vertices = std::move(part.vertices);

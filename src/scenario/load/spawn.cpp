@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <vector>
 
 #include "base/format.h"
 #include "base/portable_math.h"
 #include "scenario/load/convert.h"
 #include "scenario/load/floor_probe.h"
+#include "scenario/load/mesh_import.h"
 #include "scenario/load/world.h"
 #include "stepslide/collision.h"
 #include "stepslide/math.h"
@@ -28,6 +30,43 @@ std::string point_text(const btVector3& p) {
 }
 
 }  // namespace
+
+std::vector<LevelSpawn> level_spawns(const Scenario& scenario, const World& world) {
+  std::vector<LevelSpawn> spawns;
+  std::vector<std::string> read;  // the mesh file bodies read so far ("merge": false gives one body per node)
+  for (std::size_t i = 0; i < scenario.world.size(); ++i) {
+    const BodyDef& body = scenario.world[i];
+    const MeshFileDef& file = body.shape.mesh_file;
+    if (body.shape.type != ShapeType::Mesh || file.path.empty()) continue;
+    // The bodies of one "merge": false file share its JSON Pointer, path and pose.
+    std::string key = body.json_path + " " + file.path;
+    for (const double v : {body.position[0], body.position[1], body.position[2], body.rotation_deg[0],
+                           body.rotation_deg[1], body.rotation_deg[2]}) {
+      key += " " + readable_number(v);
+    }
+    if (std::find(read.begin(), read.end(), key) != read.end()) continue;
+    read.push_back(key);
+    MeshImportOptions options;
+    options.scale = file.scale;
+    options.up_axis = file.up_axis;
+    options.paths.allow_outside = true;  // the loader has already let this file in
+    std::vector<SpawnPointDef> points;
+    // The file's own spawn nodes, then its sidecar's; a file that does not
+    // read (it loaded a moment ago, and has changed since) has none.
+    for (const std::string& source : {file.path, spawn_sidecar_path(file.path)}) {
+      std::error_code ec;
+      if (source != file.path && !std::filesystem::is_regular_file(source, ec)) continue;
+      Expected<std::vector<SpawnPointDef>> read_points = import_spawn_points(source, options);
+      if (read_points) points.insert(points.end(), read_points->begin(), read_points->end());
+    }
+    const btTransform pose = world.body_pose(i, 0);
+    for (const SpawnPointDef& spawn : points) {
+      const btVector3 p = pose * to_bt(spawn.position);
+      spawns.push_back(LevelSpawn{spawn.name, body.name, Vec3{p.x(), p.y(), p.z()}});
+    }
+  }
+  return spawns;
+}
 
 Expected<Vec3> drop_character(const Scenario& scenario, World& world, const Vec3& from) {
   using Result = Expected<Vec3>;

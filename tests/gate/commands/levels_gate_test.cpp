@@ -141,6 +141,7 @@ TEST_F(LevelsGate, ImportWritesAScenarioThatReferencesTheLevelAndRunsIt) {
   // deepest inside it (of four equally deep, the nearest its middle, then the first row by row).
   EXPECT_EQ(r.out,
             "wrote walk.json: levels/house.glb, character on_floor from (-0.125, 0.1, -0.125) to feet (-0.125, 0, -0.125)\n"
+            "spawn points: none in the level\n"
             "spot: the largest walkable floor (400 m2 around y 0, of 2 connected floors), deepest inside it with room "
             "to stand\n"
             "note: walk.json: /world/0/shape/file: levels/house.glb: 4 triangles in 2 nodes; dropped 0 degenerate, "
@@ -333,6 +334,76 @@ TEST_F(LevelsGate, ImportAtXZListsTheFloorsAndTakesTheLowestWithRoom) {
                          "  y 3  (--at 1,3.1,1 to stand here)\n");
 }
 
+/// A level whose file names spawn points (docs/format.md "spawn points"):
+/// a ground with a pillar, spawn nodes over nothing, inside the pillar and on
+/// the ground, and one under a parent node that moves it.
+std::vector<GltfNode> spawn_level() {
+  GltfNode pillar = quad_node("Pillar", 2.0f);  // a 2 x 2 m box from y 0 to 1.5 at (5, 0): lower than the character
+  pillar.positions = {{4, 0, -1}, {6, 0, -1}, {6, 0, 1}, {4, 0, 1}, {4, 1.5f, -1}, {6, 1.5f, -1}, {6, 1.5f, 1}, {4, 1.5f, 1}};
+  pillar.indices = {4, 7, 6, 4, 6, 5, 0, 1, 5, 0, 5, 4, 1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3, 4, 7};
+  GltfNode outside, inside, ground, group, nested;
+  outside.name = "spawn_1";  // 50 m off the ground: nothing below
+  outside.translation = {50, 1, 0};
+  inside.name = "Spawn.002";  // inside the pillar
+  inside.translation = {5, 1, 0};
+  ground.name = "spawn_3";
+  ground.translation = {-3, 0.8, 2};
+  group.name = "Markers";
+  group.translation = {0, 0, -4};
+  nested.name = "info_player_start";
+  nested.translation = {1, 0.5, 0};
+  nested.parent = 4;
+  return {quad_node("Ground", 20.0f), pillar, outside, inside, group, ground, nested};
+}
+
+TEST_F(LevelsGate, MapDrawsTheSpawnPointsALevelFileNames) {
+  write("levels/arena.glb", make_glb(spawn_level()));
+  RunResult r = run("map levels/arena.glb -o arena.svg --pitch 0.5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  // In file order: depth-first, a node's children before its next sibling.
+  EXPECT_CONTAINS(r.out, "spawn points (4, green diamonds): spawn_1 (50, 1, 0), Spawn.002 (5, 1, 0), "
+                         "info_player_start (1, 0.5, -4), spawn_3 (-3, 0.8, 2)\n");
+  const std::string svg = read("arena.svg");
+  EXPECT_CONTAINS(svg, ">spawn_3 (-3, 2)</text>");
+  EXPECT_CONTAINS(svg, ">info_player_start (1, -4)</text>");
+  std::size_t diamonds = 0;
+  for (std::size_t at = svg.find("class=\"spawn\""); at != std::string::npos; at = svg.find("class=\"spawn\"", at + 1)) {
+    ++diamonds;
+  }
+  EXPECT_EQ(diamonds, 4u);
+  // A level without spawn nodes: no diamonds, no spawn line.
+  write("levels/plain.glb", make_glb({quad_node("Ground", 20.0f)}));
+  r = run("map levels/plain.glb -o plain.svg --pitch 0.5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.find("spawn points"), std::string::npos);
+  EXPECT_EQ(read("plain.svg").find("class=\"spawn\""), std::string::npos);
+}
+
+TEST_F(LevelsGate, ImportStartsOnTheFirstSpawnPointWithRoomAndSaysWhy) {
+  write("levels/arena.glb", make_glb(spawn_level()));
+  RunResult r = run("import levels/arena.glb --out walk.json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "character on_floor from (1, 0.6, -4) to feet (1, 0, -4)\n");
+  EXPECT_CONTAINS(r.out, "spawn point spawn_1 skipped: no floor below (50, 1.1, 0)");
+  EXPECT_CONTAINS(r.out, "spawn point Spawn.002 skipped: ");
+  EXPECT_CONTAINS(r.out, "spot: spawn point info_player_start (1, 0.5, -4), the first usable of the 4 spawn points "
+                         "the level names, dropped 0.6 m onto the floor below it (--at X,Z to choose another spot)\n");
+  EXPECT_CONTAINS(r.out, "; 4 spawn points\n");
+  EXPECT_EQ(run("run walk.json --out walk.csv").code, 0);
+  // --at still decides when given.
+  r = run("import levels/arena.glb --out there.json --at -8,-8");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "to feet (-8, 0, -8)\n");
+  EXPECT_EQ(r.out.find("spot: spawn point"), std::string::npos);
+  // No spawn point with room: the largest floor, and the reasons.
+  std::vector<GltfNode> blocked = spawn_level();
+  blocked.resize(4);
+  write("levels/blocked.glb", make_glb(blocked));
+  r = run("import levels/blocked.glb --out blocked.json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "spawn points: none with room to stand\nspot: the largest walkable floor");
+}
+
 /// The newcomer's journey on the repository's own level, as a person would
 /// take it: import the level, read its map, write a move_to walk between
 /// two floor points the map shows, bless it, check it, plot it.
@@ -341,11 +412,12 @@ TEST_F(LevelsGate, NewcomersJourneyOnOaDm3) {
   fs::create_directories(path("scenarios/oa"));
   fs::copy(level, path("scenarios/oa/level"), fs::copy_options::recursive);
 
-  // import needs no help: it finds a floor, not the roof, and names the level's risers.
+  // import needs no help: it starts on the map's first spawn point (on its floor, not the
+  // roof) and names the level's risers.
   RunResult r = run("import scenarios/oa/level/level.json --out scenarios/oa/start.json");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_CONTAINS(r.out, "to feet (-17.226, -1.28, -15.852)\n");
-  EXPECT_CONTAINS(r.out, "spot: the largest walkable floor (919.9 m2 around y -1.28");
+  EXPECT_CONTAINS(r.out, "to feet (16.384, 0.512, -28.672)\n");
+  EXPECT_CONTAINS(r.out, "spot: spawn point spawn_deathmatch_1 (16.384, 1.28, -28.672), the first of the 9 spawn points");
   EXPECT_CONTAINS(r.out, "risers (height jumps between walkable floors up to 1 m, in cell sides of 0.25 m): 0.512 m x");
   EXPECT_CONTAINS(r.out, "to climb it set character.settings.max_step_height to 0.53");
   EXPECT_EQ(run("run scenarios/oa/start.json --out start.csv").code, 0);
@@ -365,11 +437,20 @@ TEST_F(LevelsGate, NewcomersJourneyOnOaDm3) {
   const std::string svg = read("oa.svg");
   EXPECT_CONTAINS(svg, "<g id=\"risers\"");
   EXPECT_CONTAINS(svg, ">0.512</text>");
+  // ... and its spawn points, where a person can start walks.
+  EXPECT_CONTAINS(r.out, "spawn points (9, green diamonds): spawn_deathmatch_1 (16.38, 1.28, -28.67), ");
+  EXPECT_CONTAINS(svg, ">spawn_deathmatch_1 (16.38, -28.67)</text>");
+  EXPECT_CONTAINS(svg, ">spawn_start_2 (");
+
+  // Or anywhere the map shows a floor: --at X,Z on the largest one.
+  r = run("import scenarios/oa/level/level.json --out scenarios/oa/floor.json --at -17.226,-15.852");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "to feet (-17.226, -1.28, -15.852)\n");
 
   // A move_to walk from the import's spot to a point 4 m north on the same floor.
   write("scenarios/oa/walk.json", R"({
   "format": "stepslide/scenario@1",
-  "description": "A newcomer's first walk: from where import stood the character, 4 m north on the same floor.",
+  "description": "A newcomer's first walk: from where import --at stood the character, 4 m north on the same floor.",
   "ticks": 180,
   "character": {"position": [-17.226, -1.18, -15.852], "place": "on_floor"},
   "world": [{"include": "level/level.json"}],

@@ -287,5 +287,66 @@ TEST_F(MeshImport, FormatsByExtension) {
   EXPECT_EQ(mesh_format_name("glb"), nullptr);
 }
 
+TEST(SpawnNodeNames, SpawnWithAnythingButALetterAfterItAndTheGamesOwnNames) {
+  for (const char* yes : {"spawn", "Spawn.001", "SPAWN_red_2", "spawn-3", "spawn 4", "info_player_start",
+                          "info_player_deathmatch", "PlayerStart", "PlayerStart_7"}) {
+    EXPECT_TRUE(is_spawn_node_name(yes)) << yes;
+  }
+  for (const char* no : {"", "spawner", "Spawning", "respawn", "my_spawn", "info_player", "player_start", "world"}) {
+    EXPECT_FALSE(is_spawn_node_name(no)) << no;
+  }
+}
+
+TEST_F(MeshImport, SpawnNodesAreReadAtTheirOriginsInFileOrderWhateverIncludeSays) {
+  GltfNode group;
+  group.name = "Markers";
+  group.translation = {10, 0, 0};
+  group.scale = std::array<double, 3>{2, 2, 2};
+  GltfNode nested;
+  nested.name = "Spawn.001";
+  nested.translation = {1, 1, 0};  // in the group's frame: (12, 2, 0)
+  nested.parent = 1;
+  GltfNode spawner = quad_node("spawner", 1.0f, 5.0f);  // a mesh, not a spawn point
+  GltfNode start;
+  start.name = "info_player_start";
+  start.translation = {-1, 0, 3};
+  write("arena.glb", make_glb({quad_node("Floor", 10.0f), group, nested, spawner, start}));
+  MeshImportOptions options;
+  options.include = {"Floor"};
+  const ImportedMesh mesh = import_ok("arena.glb", options);
+  ASSERT_EQ(mesh.spawns.size(), 2u);
+  EXPECT_EQ(mesh.spawns[0].name, "Spawn.001");
+  EXPECT_EQ(mesh.spawns[0].position, (Vec3{12, 2, 0}));
+  EXPECT_EQ(mesh.spawns[1].name, "info_player_start");
+  EXPECT_EQ(mesh.spawns[1].position, (Vec3{-1, 0, 3}));
+  // The node tree alone gives the same; scale and up axis apply as to vertices.
+  options.paths.root_dir = dir_.string();
+  options.scale = 0.5;
+  options.up_axis = UpAxis::Z;
+  const Expected<std::vector<SpawnPointDef>> spawns = import_spawn_points(path("arena.glb").string(), options);
+  ASSERT_TRUE(spawns) << spawns.error();
+  ASSERT_EQ(spawns->size(), 2u);
+  EXPECT_EQ((*spawns)[0].position, (Vec3{6, 0, -1}));
+  EXPECT_EQ((*spawns)[1].position, (Vec3{-0.5, 1.5, 0}));
+  // A file without spawn nodes has none.
+  write("plain.glb", make_glb({quad_node("Floor", 10.0f)}));
+  EXPECT_TRUE(import_ok("plain.glb").spawns.empty());
+}
+
+TEST_F(MeshImport, ASpawnSidecarIsAGltfOfSpawnNodesOnlyBesideTheMeshFile) {
+  EXPECT_EQ(spawn_sidecar_path("levels/oa_dm3.glb"), "levels/oa_dm3.spawns.gltf");
+  EXPECT_EQ(spawn_sidecar_path("house.obj"), "house.spawns.gltf");
+  GltfNode spawn;
+  spawn.name = "spawn_1";
+  spawn.translation = {1, 2, 3};
+  write("level.spawns.gltf", testing::make_gltf({spawn}, "unused.bin").first);  // nodes, no meshes, no buffers
+  MeshImportOptions options;
+  options.paths.root_dir = dir_.string();
+  const Expected<std::vector<SpawnPointDef>> spawns = import_spawn_points(path("level.spawns.gltf").string(), options);
+  ASSERT_TRUE(spawns) << spawns.error();
+  ASSERT_EQ(spawns->size(), 1u);
+  EXPECT_EQ((*spawns)[0].position, (Vec3{1, 2, 3}));
+}
+
 }  // namespace
 }  // namespace stepslide

@@ -133,14 +133,16 @@ TEST_F(RealLevelConversion, ConvertingTheDebianPackagesMapGivesTheCommittedGlbBy
   const std::string pk3 = "/usr/share/games/openarena/baseoa/pak1-maps.pk3";
   if (!fs::exists(pk3)) GTEST_SKIP() << pk3 << " absent: apt-get install openarena-081-maps to check the conversion";
   if (std::system("python3 -c pass >/dev/null 2>&1") != 0) GTEST_SKIP() << "python3 not available";
-  const std::string out = path("oa_dm3.glb").string();
+  const std::string out = path("oa_dm3.glb").string(), spawns = path("oa_dm3.spawns.gltf").string();
   const std::string command = "python3 '" + kSource + "/levels/q3bsp_to_glb.py' '" + pk3 + ":maps/oa_dm3.bsp' '" +
-                              out + "' --scale 0.032 >/dev/null 2>&1";
+                              out + "' --scale 0.032 --spawns-out '" + spawns + "' >/dev/null 2>&1";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
-  const Expected<std::string> made = read_file(out);
-  const Expected<std::string> committed = read_file(kLevelDir + "/level/oa_dm3.glb");
-  ASSERT_TRUE(made && committed);
-  EXPECT_TRUE(*made == *committed) << "levels/q3bsp_to_glb.py no longer makes the committed oa_dm3.glb";
+  for (const std::string name : {"oa_dm3.glb", "oa_dm3.spawns.gltf"}) {
+    const Expected<std::string> made = read_file(path(name).string());
+    const Expected<std::string> committed = read_file(kLevelDir + "/level/" + name);
+    ASSERT_TRUE(made && committed) << name;
+    EXPECT_TRUE(*made == *committed) << "levels/q3bsp_to_glb.py no longer makes the committed " << name;
+  }
 }
 
 }  // namespace
