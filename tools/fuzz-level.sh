@@ -5,8 +5,10 @@
 #
 # Usage: tools/fuzz-level.sh [COUNT] [SEED] [LEVEL_FILE]
 # Defaults: 40 walks from seed 1 on scenarios/levels/oa_dm3/level/level.json
-# (CI's fixed-seed run, well under a minute). A long run:
+# (CI's fixed-seed run, well under a minute; CI also walks
+# scenarios/levels/neverball_maze/level/level.json so). A long run:
 #   nice tools/fuzz-level.sh 10000 $RANDOM
+# Other levels: scenarios/levels/*/level/level.json (levels/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-40}

@@ -478,6 +478,28 @@ TEST_F(LevelsGate, NewcomersJourneyOnOaDm3) {
   EXPECT_TRUE(exists("walk_plot.svg"));
 }
 
+// The levels of other kinds: import starts on the Neverball maze's ball
+// start; the terrain has no spawn points, so import takes its largest floor.
+TEST_F(LevelsGate, ImportAndMapOnTheThirdPartyLevels) {
+  for (const char* name : {"neverball_maze", "etr_milos_castle"}) {
+    fs::create_directories(path(std::string("scenarios/") + name));
+    fs::copy(fs::path(STEPSLIDE_SOURCE_DIR) / "scenarios/levels" / name / "level",
+             path(std::string("scenarios/") + name + "/level"), fs::copy_options::recursive);
+  }
+  RunResult r = run("import scenarios/neverball_maze/level/level.json --out scenarios/neverball_maze/start.json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "to feet (4, 4, -4)\n");
+  EXPECT_CONTAINS(r.out, "spot: spawn point spawn_ball_1 (4, 5.002, -4), the first of the 1 spawn points");
+  r = run("map scenarios/neverball_maze/level/level.json -o maze.svg");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "y 4: 1024 m2");
+  EXPECT_CONTAINS(read("maze.svg"), ">spawn_ball_1 (4, -4)</text>");
+  r = run("import scenarios/etr_milos_castle/level/level.json --out scenarios/etr_milos_castle/start.json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "spawn points: none in the level\nspot: the largest walkable floor");
+  EXPECT_EQ(run("run scenarios/etr_milos_castle/start.json --out etr.csv").code, 0);
+}
+
 TEST_F(LevelsGate, CheckFromAnotherFolderFindsTheProjectsGoldens) {
   write_project();
   fs::create_directories(path("proj"));

@@ -145,5 +145,32 @@ TEST_F(RealLevelConversion, ConvertingTheDebianPackagesMapGivesTheCommittedGlbBy
   }
 }
 
+TEST_F(RealLevelConversion, ConvertingNeverballsMazeGivesTheCommittedGlbByteForByte) {
+  const std::string sol = "/usr/share/games/neverball/map-easy/maze.sol";
+  if (!fs::exists(sol)) GTEST_SKIP() << sol << " absent: apt-get install neverball-data to check the conversion";
+  if (std::system("python3 -c pass >/dev/null 2>&1") != 0) GTEST_SKIP() << "python3 not available";
+  const std::string out = path("neverball_maze.glb").string();
+  const std::string command =
+      "python3 '" + kSource + "/levels/sol_to_glb.py' '" + sol + "' '" + out + "' --scale 4 >/dev/null 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  const Expected<std::string> made = read_file(out);
+  const Expected<std::string> committed = read_file(kSource + "/scenarios/levels/neverball_maze/level/neverball_maze.glb");
+  ASSERT_TRUE(made && committed);
+  EXPECT_TRUE(*made == *committed) << "levels/sol_to_glb.py no longer makes the committed neverball_maze.glb";
+}
+
+TEST(ThirdPartyLevels, EachLoadsThroughItsLevelFileWithItsLicenceAndProvenanceBesideIt) {
+  for (const char* name : {"neverball_maze", "etr_milos_castle"}) {
+    SCOPED_TRACE(name);
+    const std::string dir = kSource + "/scenarios/levels/" + name + "/level/";
+    for (const char* file : {"LICENSE", "README.md", "debian-copyright.txt"}) EXPECT_TRUE(fs::exists(dir + file)) << file;
+    const LoadResult load = load_scenario_text(
+        R"({"format": "stepslide/scenario@1", "ticks": 1, "world": [{"include": "level/level.json"}]})",
+        kSource + "/scenarios/levels/" + name + "/probe.json");
+    ASSERT_TRUE(load.scenario) << format_load_errors(load);
+    EXPECT_EQ(load.scenario->world.size(), 1u);
+  }
+}
+
 }  // namespace
 }  // namespace stepslide
