@@ -119,7 +119,8 @@ btVector3 floor_point(const LevelFloors& floors, FuzzRandom& random) {
 
 /// One of the level's spawn points, chosen uniformly.
 btVector3 spawn_point(const LevelFloors& floors, FuzzRandom& random) {
-  const auto& p = floors.spawns[static_cast<std::size_t>(random.integer(0, static_cast<std::int64_t>(floors.spawns.size()) - 1))];
+  const std::int64_t last = static_cast<std::int64_t>(floors.spawns.size()) - 1;
+  const auto& p = floors.spawns[static_cast<std::size_t>(random.integer(0, last))];
   return btVector3(p[0], p[1], p[2]);
 }
 

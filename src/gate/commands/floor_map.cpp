@@ -177,7 +177,8 @@ void draw_markers(std::string& svg, const Frame& f, const std::vector<MapMarker>
       svg += "<path class=\"spawn\" transform=\"translate(" + cx + " " + cy +
              ")\" d=\"M0 -7 L6 0 L0 7 L-6 0 Z\" fill=\"#1a7f37\" stroke=\"white\" stroke-width=\"1.5\"/>";
     } else {
-      svg += "<circle cx=\"" + cx + "\" cy=\"" + cy + "\" r=\"5\" fill=\"#d0021b\" stroke=\"white\" stroke-width=\"1.5\"/>";
+      svg += "<circle cx=\"" + cx + "\" cy=\"" + cy +
+             "\" r=\"5\" fill=\"#d0021b\" stroke=\"white\" stroke-width=\"1.5\"/>";
     }
     svg += "<text x=\"" + px(f.sx(m.x) + 7) + "\" y=\"" + px(f.sz(m.z) - 6) + "\" fill=\"" + colour +
            "\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">" + xml_escape(m.label) + " (" +

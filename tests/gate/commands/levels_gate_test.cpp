@@ -339,7 +339,8 @@ TEST_F(LevelsGate, ImportAtXZListsTheFloorsAndTakesTheLowestWithRoom) {
 /// the ground, and one under a parent node that moves it.
 std::vector<GltfNode> spawn_level() {
   GltfNode pillar = quad_node("Pillar", 2.0f);  // a 2 x 2 m box from y 0 to 1.5 at (5, 0): lower than the character
-  pillar.positions = {{4, 0, -1}, {6, 0, -1}, {6, 0, 1}, {4, 0, 1}, {4, 1.5f, -1}, {6, 1.5f, -1}, {6, 1.5f, 1}, {4, 1.5f, 1}};
+  pillar.positions = {{4, 0, -1},    {6, 0, -1},    {6, 0, 1},    {4, 0, 1},
+                      {4, 1.5f, -1}, {6, 1.5f, -1}, {6, 1.5f, 1}, {4, 1.5f, 1}};
   pillar.indices = {4, 7, 6, 4, 6, 5, 0, 1, 5, 0, 5, 4, 1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3, 4, 7};
   GltfNode outside, inside, ground, group, nested;
   outside.name = "spawn_1";  // 50 m off the ground: nothing below
@@ -367,9 +368,8 @@ TEST_F(LevelsGate, MapDrawsTheSpawnPointsALevelFileNames) {
   EXPECT_CONTAINS(svg, ">spawn_3 (-3, 2)</text>");
   EXPECT_CONTAINS(svg, ">info_player_start (1, -4)</text>");
   std::size_t diamonds = 0;
-  for (std::size_t at = svg.find("class=\"spawn\""); at != std::string::npos; at = svg.find("class=\"spawn\"", at + 1)) {
-    ++diamonds;
-  }
+  const std::string diamond = "class=\"spawn\"";
+  for (std::size_t at = svg.find(diamond); at != std::string::npos; at = svg.find(diamond, at + 1)) ++diamonds;
   EXPECT_EQ(diamonds, 4u);
   // A level without spawn nodes: no diamonds, no spawn line.
   write("levels/plain.glb", make_glb({quad_node("Ground", 20.0f)}));
@@ -417,7 +417,8 @@ TEST_F(LevelsGate, NewcomersJourneyOnOaDm3) {
   RunResult r = run("import scenarios/oa/level/level.json --out scenarios/oa/start.json");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_CONTAINS(r.out, "to feet (16.384, 0.512, -28.672)\n");
-  EXPECT_CONTAINS(r.out, "spot: spawn point spawn_deathmatch_1 (16.384, 1.28, -28.672), the first of the 9 spawn points");
+  EXPECT_CONTAINS(r.out,
+                  "spot: spawn point spawn_deathmatch_1 (16.384, 1.28, -28.672), the first of the 9 spawn points");
   EXPECT_CONTAINS(r.out, "risers (height jumps between walkable floors up to 1 m, in cell sides of 0.25 m): 0.512 m x");
   EXPECT_CONTAINS(r.out, "to climb it set character.settings.max_step_height to 0.53");
   EXPECT_EQ(run("run scenarios/oa/start.json --out start.csv").code, 0);

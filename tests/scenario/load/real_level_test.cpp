@@ -154,7 +154,8 @@ TEST_F(RealLevelConversion, ConvertingNeverballsMazeGivesTheCommittedGlbByteForB
       "python3 '" + kSource + "/levels/sol_to_glb.py' '" + sol + "' '" + out + "' --scale 4 >/dev/null 2>&1";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
   const Expected<std::string> made = read_file(out);
-  const Expected<std::string> committed = read_file(kSource + "/scenarios/levels/neverball_maze/level/neverball_maze.glb");
+  const Expected<std::string> committed =
+      read_file(kSource + "/scenarios/levels/neverball_maze/level/neverball_maze.glb");
   ASSERT_TRUE(made && committed);
   EXPECT_TRUE(*made == *committed) << "levels/sol_to_glb.py no longer makes the committed neverball_maze.glb";
 }
@@ -163,7 +164,9 @@ TEST(ThirdPartyLevels, EachLoadsThroughItsLevelFileWithItsLicenceAndProvenanceBe
   for (const char* name : {"neverball_maze", "etr_milos_castle"}) {
     SCOPED_TRACE(name);
     const std::string dir = kSource + "/scenarios/levels/" + name + "/level/";
-    for (const char* file : {"LICENSE", "README.md", "debian-copyright.txt"}) EXPECT_TRUE(fs::exists(dir + file)) << file;
+    for (const char* file : {"LICENSE", "README.md", "debian-copyright.txt"}) {
+      EXPECT_TRUE(fs::exists(dir + file)) << file;
+    }
     const LoadResult load = load_scenario_text(
         R"({"format": "stepslide/scenario@1", "ticks": 1, "world": [{"include": "level/level.json"}]})",
         kSource + "/scenarios/levels/" + name + "/probe.json");
