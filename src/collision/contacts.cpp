@@ -162,7 +162,8 @@ struct PairContacts : btBroadphaseAabbCallback {
         *compound, pose, [&](const btVector3& low, const btVector3& high) { return !cull || near.overlaps(low, high); },
         [&](const btCollisionShape* child, const btTransform& at, int) {
           return add_box(other, static_cast<const btBoxShape*>(child), at, out);
-        });
+        },
+        triangles_ != nullptr ? triangles_->child_poses().of(other) : nullptr);
   }
 
   static bool inverted(const btBoxShape* box) {
