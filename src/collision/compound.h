@@ -52,10 +52,13 @@ struct CompoundPoses {
 
 /// CompoundPoses of the static compounds the character's queries meet (a
 /// level's stairs), kept while the object, its shape, the shape's revision
-/// (Bullet counts every child added, removed or moved) and its world
-/// transform (to the bit) stay the same: a few objects at once, the oldest
-/// dropped. A moving (kinematic or dynamic) object changes pose every tick:
-/// not kept (its queries compose the poses they visit).
+/// (Bullet counts every child added or removed), its child count and its
+/// world transform (to the bit) stay the same: a few objects at once, the
+/// oldest dropped. A child moved in place (updateChildTransform, which
+/// Bullet does not count) is not seen: a game that does that calls
+/// forget() (CollisionQueries::forget_clearance), as for a mesh edited in
+/// place (TriangleCache). A moving (kinematic or dynamic) object changes
+/// pose every tick: not kept (its queries compose the poses they visit).
 class ChildPoses {
  public:
   static constexpr int kObjects = 4;
