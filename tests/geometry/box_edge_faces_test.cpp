@@ -19,8 +19,13 @@ TEST(BoxEdgeFaces, NamesTheTwoFacesOfAnEdgeOnATurnedBox) {
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   const btVector3 half(0.5, 0.3, 0.7);
   for (int i = 0; i < 500; ++i) {
-    const btQuaternion turn(btVector3(unit(random), unit(random), unit(random)).normalized(), 3 * unit(random));
-    const btTransform pose(turn, btVector3(unit(random), unit(random), unit(random)));
+    // One draw a statement: the order of draws within one is unspecified.
+    btVector3 axis;
+    btVector3 origin;
+    for (int k = 0; k < 3; ++k) axis[k] = unit(random);
+    for (int k = 0; k < 3; ++k) origin[k] = unit(random);
+    const double angle = 3 * unit(random);
+    const btTransform pose(btQuaternion(axis.normalized(), angle), origin);
     const int along = i % 3;  // the edge's axis
     const int a = (along + 1) % 3;
     const int b = (along + 2) % 3;
