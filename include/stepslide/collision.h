@@ -45,6 +45,14 @@ struct Contact {
   btVector3 face_normal{0, 0, 0};
 };
 
+/// The edge of a box a contact lies on (CollisionQueries::box_edge): the
+/// outward normals of the two faces that meet there and the edge's rounding
+/// (the box's margin: its solid is its core grown by that much).
+struct BoxEdge {
+  btVector3 faces[2] = {btVector3(0, 0, 0), btVector3(0, 0, 0)};
+  double rounding = 0.0;
+};
+
 /// The clearance proof CollisionQueries holds (certify_clear), as a value:
 /// part of a ControllerSnapshot. Whether a proof is held decides whether an
 /// overlap query reports merely touching contacts, and so, at times, how
@@ -107,6 +115,14 @@ class CollisionQueries {
   /// deterministic order (deepest first).
   void contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out);
 
+  /// Whether `contact` (one contacts() reported, the world unchanged since)
+  /// lies on one edge of a box: of a box body or a box child of a
+  /// compound, the point of its core under the contact (the contact's point
+  /// less the rounding along the normal) on that edge, between its ends,
+  /// and the normal leaning out of both faces there (box_edge_faces). Sets
+  /// `edge` then. Asks nothing of Bullet.
+  bool box_edge(const Contact& contact, BoxEdge* edge);
+
   /// Deepest overlap of `object` (its shape at its transform) with the world,
   /// 0 when clear. Always asks Bullet (never a certificate): it is the
   /// measurement the fuzzer's invariants check the controller against.
@@ -132,7 +148,10 @@ class CollisionQueries {
   /// The queries also share one broadphase region (QueryRegion): the tree's
   /// leaves around the character, gathered once and reused while Bullet's
   /// broadphase tree is unchanged. It needs no such promise (any update of
-  /// the tree drops it), but forget_clearance() drops it too.
+  /// the tree drops it), but forget_clearance() drops it too, with the
+  /// meshes' triangles and static compounds' child poses kept around the
+  /// character (a game that edits a mesh or moves a compound's child in
+  /// place calls it).
   void forget_clearance();
   /// The proof held now, about `object` (the character's); and putting one
   /// back, as about `object` (forget_clearance first drops everything else

@@ -162,7 +162,8 @@ struct PairContacts : btBroadphaseAabbCallback {
         *compound, pose, [&](const btVector3& low, const btVector3& high) { return !cull || near.overlaps(low, high); },
         [&](const btCollisionShape* child, const btTransform& at, int) {
           return add_box(other, static_cast<const btBoxShape*>(child), at, out);
-        });
+        },
+        triangles_ != nullptr ? triangles_->child_poses().of(other) : nullptr);
   }
 
   static bool inverted(const btBoxShape* box) {
@@ -240,6 +241,71 @@ void CollisionQueries::query_contacts(btCollisionObject* object, double max_dist
                            a.point.z()) < std::make_tuple(b.distance, b.normal.x(), b.normal.y(), b.normal.z(),
                                                           b.point.x(), b.point.y(), b.point.z());
   });
+}
+
+namespace {
+
+/// Whether the contact with `normal` whose core point is `core_point` lies
+/// on an edge of the box of core `half` at `pose` (within 1e-9 m of it):
+/// sets `edge`.
+bool on_box_edge(const btBoxShape* box, const btTransform& pose, const btVector3& point, const btVector3& normal,
+                 BoxEdge* edge) {
+  constexpr double kOnEdge = 1e-9;
+  const btVector3& half = box->getHalfExtentsWithoutMargin();
+  if (!detail::has_core(half)) return false;
+  const btVector3 local = pose.invXform(point - normal * box->getMargin());
+  for (int i = 0; i < 3; ++i) {
+    if (std::fabs(local[i]) > half[i] + kOnEdge) return false;  // not on this core
+  }
+  btVector3 faces[2];
+  if (!detail::box_edge_faces(pose.getBasis(), normal, faces)) return false;
+  const btMatrix3x3& basis = pose.getBasis();
+  for (int i = 0; i < 3; ++i) {
+    // Along a face's normal the point sits on that face; along the edge
+    // it lies between the edge's ends.
+    const btVector3 axis = basis.getColumn(i);
+    const double lean = std::max(std::fabs(axis.dot(faces[0])), std::fabs(axis.dot(faces[1])));
+    if (lean > 0.5) {
+      const double face = axis.dot(faces[0]) + axis.dot(faces[1]) > 0 ? half[i] : -half[i];
+      if (std::fabs(local[i] - face) > kOnEdge) return false;
+    } else if (std::fabs(local[i]) > half[i] + kOnEdge) {
+      return false;
+    }
+  }
+  edge->faces[0] = faces[0];
+  edge->faces[1] = faces[1];
+  edge->rounding = box->getMargin();
+  return true;
+}
+
+}  // namespace
+
+bool CollisionQueries::box_edge(const Contact& contact, BoxEdge* edge) {
+  const btCollisionObject* object = contact.object;
+  if (object == nullptr) return false;
+  const btCollisionShape* shape = object->getCollisionShape();
+  const btTransform& pose = object->getWorldTransform();
+  if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE) {
+    return on_box_edge(static_cast<const btBoxShape*>(shape), pose, contact.point, contact.normal, edge);
+  }
+  if (shape->getShapeType() != COMPOUND_SHAPE_PROXYTYPE) return false;
+  const auto* compound = static_cast<const btCompoundShape*>(shape);
+  bool found = false;
+  // A child's tree bounds hold its whole solid, the contact's point too.
+  const btVector3 local = pose.invXform(contact.point);
+  const btVector3 slack(detail::kBoundsSlack, detail::kBoundsSlack, detail::kBoundsSlack);
+  const auto holds_point = [&](const btVector3& low, const btVector3& high) {
+    return TestPointAgainstAabb2(low - slack, high + slack, local);
+  };
+  detail::walk_children(
+      *compound, pose, holds_point,
+      [&](const btCollisionShape* child, const btTransform& at, int) {
+        found = child->getShapeType() == BOX_SHAPE_PROXYTYPE &&
+                on_box_edge(static_cast<const btBoxShape*>(child), at, contact.point, contact.normal, edge);
+        return !found;
+      },
+      impl_->region.triangles().child_poses().of(object));
+  return found;
 }
 
 double CollisionQueries::penetration_depth(btCollisionObject* object) {

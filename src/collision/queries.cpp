@@ -42,12 +42,14 @@ void CollisionQueries::begin_tick() {
   reset_counts();
   impl_->memo.open(self_);
   impl_->last_ray.valid = false;
+  impl_->region.triangles().child_poses().begin_tick();
 }
 
 void CollisionQueries::remember_next_query(const btCollisionObject* object) { impl_->memo.remember_next(object); }
 
 void CollisionQueries::end_tick() {
   impl_->memo.close();
+  impl_->region.triangles().child_poses().end_tick();
   impl_->last_ray.valid = false;
 }
 

@@ -134,7 +134,10 @@ struct ClosestRay : btBroadphaseRayCallback {
       case RayPair::Cylinder:
         hit = detail::ray_cylinder(from_, to_, *static_cast<const btCylinderShape*>(shape), pose);
         break;
-      case RayPair::CompoundBoxes: hit = compound_boxes(static_cast<const btCompoundShape*>(shape), pose); break;
+      case RayPair::CompoundBoxes:
+        hit = compound_boxes(static_cast<const btCompoundShape*>(shape), pose,
+                             triangles_ != nullptr ? triangles_->child_poses().of(object) : nullptr);
+        break;
       case RayPair::CachedMesh: return cached_mesh_ray(object, shape);
       case RayPair::Bullet: return false;
     }
@@ -149,7 +152,8 @@ struct ClosestRay : btBroadphaseRayCallback {
   /// The closest hit of the ray on a small compound of boxes (the stairs of
   /// a level) at `pose`; not answered (ask Bullet) where a child is not a
   /// box or holds the ray's start.
-  ExactRay compound_boxes(const btCompoundShape* compound, const btTransform& pose) const {
+  ExactRay compound_boxes(const btCompoundShape* compound, const btTransform& pose,
+                         const detail::CompoundPoses* composed) const {
     const auto box = [](const btCollisionShape* child) { return child->getShapeType() == BOX_SHAPE_PROXYTYPE; };
     ExactRay hit;
     if (!detail::all_children(*compound, box)) return hit;
@@ -164,7 +168,8 @@ struct ClosestRay : btBroadphaseRayCallback {
           if (!h.answered) return false;
           if (h.hit && (!hit.hit || h.fraction < hit.fraction)) hit = h;
           return true;
-        });
+        },
+        composed);
     if (!answered) return ExactRay{};
     hit.answered = true;
     return hit;

@@ -5,6 +5,7 @@
 #include <BulletCollision/BroadphaseCollision/btDbvt.h>
 
 #include <algorithm>
+#include <cstring>
 #include <tuple>
 
 #include "collision/box_sweep_pairs.h"
@@ -21,6 +22,14 @@ namespace stepslide::detail {
 
 namespace {
 
+/// Whether two bases are equal to the bit (the sign of a zero included).
+bool same_basis_bits(const btMatrix3x3& a, const btMatrix3x3& b) {
+  for (int r = 0; r < 3; ++r) {
+    if (std::memcmp(&a[r][0], &b[r][0], 3 * sizeof(btScalar)) != 0) return false;
+  }
+  return true;
+}
+
 /// One child's hit, kept until every child is answered (plain, so the
 /// array of them costs nothing to set up).
 struct ChildHit {
@@ -36,19 +45,26 @@ struct ChildHit {
 /// hit, even within Bullet's stop distance of it), handed to
 /// `child_sweep(child, child_pose, index, hits, count)`, which adds its hit
 /// and returns false when it has no exact answer (then nothing is).
+/// The poses of the children come from `composed` when given (ChildPoses:
+/// the same bits as composing them here).
 template <typename ChildSweep>
 bool sweep_children(const btConvexShape* shape, const btTransform& from, const btTransform& to,
-                    const btCompoundShape* compound, const btTransform& pose, ChildHit* hits, int* count,
-                    ChildSweep&& child_sweep) {
+                    const btCompoundShape* compound, const btTransform& pose, const CompoundPoses* composed,
+                    ChildHit* hits, int* count, ChildSweep&& child_sweep) {
   if (compound->getNumChildShapes() > kMaxCompoundChildren) return false;
   if (compound->getNumChildShapes() == 0) return true;
   btVector3 low;
   btVector3 high;
   btVector3 to_low;
   btVector3 to_high;
-  const btTransform inverse = pose.inverse();
-  shape->getAabb(inverse * from, low, high);
-  shape->getAabb(inverse * to, to_low, to_high);
+  const btTransform inverse = composed != nullptr ? composed->inverse : pose.inverse();
+  // inverse * from and inverse * to, as btTransform's product computes them;
+  // a sweep that does not turn has one basis for both.
+  const btMatrix3x3 from_basis = inverse.getBasis() * from.getBasis();
+  const btMatrix3x3 to_basis =
+      same_basis_bits(from.getBasis(), to.getBasis()) ? from_basis : inverse.getBasis() * to.getBasis();
+  shape->getAabb(btTransform(from_basis, inverse(from.getOrigin())), low, high);
+  shape->getAabb(btTransform(to_basis, inverse(to.getOrigin())), to_low, to_high);
   low.setMin(to_low);
   high.setMax(to_high);
   // The tree's leaf for each child holds the bounds Bullet tests.
@@ -57,7 +73,8 @@ bool sweep_children(const btConvexShape* shape, const btTransform& from, const b
       [&](const btVector3& leaf_low, const btVector3& leaf_high) {
         return TestAabbAgainstAabb2(low, high, leaf_low, leaf_high);
       },
-      [&](const btCollisionShape* child, const btTransform& at, int i) { return child_sweep(child, at, i, hits, count); });
+      [&](const btCollisionShape* child, const btTransform& at, int i) { return child_sweep(child, at, i, hits, count); },
+      composed);
 }
 
 /// The moving capsule against the boxes of one object: a box, or the box
@@ -83,8 +100,9 @@ struct CapsuleAgainstBoxes {
   }
 
   /// Every child box the swept bounds meet (sweep_children).
-  bool compound(const btCompoundShape* compound, const btTransform& pose, ChildHit* hits, int* count) const {
-    return sweep_children(shape, from, to, compound, pose, hits, count,
+  bool compound(const btCompoundShape* compound, const btTransform& pose, const CompoundPoses* composed,
+                ChildHit* hits, int* count) const {
+    return sweep_children(shape, from, to, compound, pose, composed, hits, count,
                           [&](const btCollisionShape* child, const btTransform& at, int i, ChildHit* h, int* c) {
                             return child->getShapeType() == BOX_SHAPE_PROXYTYPE &&
                                    box(static_cast<const btBoxShape*>(child), at, i, h, c);
@@ -123,9 +141,15 @@ void report(const btCollisionObject* object, bool compound, ChildHit* hits, int 
   }
 }
 
+/// The kept poses of a static compound's children, when there is a cache.
+const CompoundPoses* poses_of(const btCollisionObject* object, TriangleCache* triangles) {
+  return triangles != nullptr ? triangles->child_poses().of(object) : nullptr;
+}
+
 /// The capsule or sphere against a box or a compound of boxes.
 bool capsule_sweep(const btConvexShape* shape, const btTransform& from, const btTransform& to,
-                   const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+                   const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result,
+                   TriangleCache* triangles) {
   CapsuleAgainstBoxes pair{shape, from, to, {}, {}, 0.0, to.getOrigin() - from.getOrigin()};
   if (!capsule_segment(shape, from, &pair.a, &pair.b, &pair.radius)) return false;
   const btCollisionShape* target = object->getCollisionShape();
@@ -137,7 +161,10 @@ bool capsule_sweep(const btConvexShape* shape, const btTransform& from, const bt
       if (!pair.box(static_cast<const btBoxShape*>(target), pose, -1, hits, &count)) return false;
       break;
     case COMPOUND_SHAPE_PROXYTYPE:
-      if (!pair.compound(static_cast<const btCompoundShape*>(target), pose, hits, &count)) return false;
+      if (!pair.compound(static_cast<const btCompoundShape*>(target), pose, poses_of(object, triangles), hits,
+                         &count)) {
+        return false;
+      }
       break;
     default:
       return false;
@@ -172,13 +199,13 @@ bool is_cored_upright_cylinder(const btCollisionShape* shape) {
 template <typename ChildSweep>
 bool sweep_compound(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                     const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result,
-                    ChildSweep&& child_sweep) {
+                    TriangleCache* triangles, ChildSweep&& child_sweep) {
   if (!(from.getBasis() == to.getBasis())) return false;  // the sweep turns: Bullet's cast
   const auto* compound = static_cast<const btCompoundShape*>(object->getCollisionShape());
   ChildHit hits[kMaxCompoundChildren];
   int count = 0;
   const bool answered = sweep_children(
-      shape, from, to, compound, object->getWorldTransform(), hits, &count,
+      shape, from, to, compound, object->getWorldTransform(), poses_of(object, triangles), hits, &count,
       [&](const btCollisionShape* child, const btTransform& at, int i, ChildHit* h, int* c) {
         return add_child_hit(child_sweep(child, at), i, h, c);
       });
@@ -190,12 +217,13 @@ bool sweep_compound(const btConvexShape* shape, const btTransform& from, const b
 /// A box character (unscaled, with a core) against the box children of a
 /// compound (a ramp, a level's stairs): box_box_sweep on each.
 bool box_compound_sweep(const btConvexShape* shape, const btTransform& from, const btTransform& to,
-                        const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+                        const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result,
+                        TriangleCache* triangles) {
   const auto* compound = static_cast<const btCompoundShape*>(object->getCollisionShape());
   if (!is_cored_box(shape) || !all_children(*compound, is_cored_box)) return false;
   const auto* box = static_cast<const btBoxShape*>(shape);
   const btVector3 motion = to.getOrigin() - from.getOrigin();
-  return sweep_compound(shape, from, to, object, result, [&](const btCollisionShape* child, const btTransform& at) {
+  return sweep_compound(shape, from, to, object, result, triangles, [&](const btCollisionShape* child, const btTransform& at) {
     const auto* other = static_cast<const btBoxShape*>(child);
     return box_box_sweep(from, box->getHalfExtentsWithoutMargin(), box->getMargin(), motion, at,
                          other->getHalfExtentsWithoutMargin(), other->getMargin());
@@ -205,7 +233,8 @@ bool box_compound_sweep(const btConvexShape* shape, const btTransform& from, con
 /// A cylinder character (upright, with a core) against the box and upright
 /// cylinder children of a compound: convex_sweep on each.
 bool cylinder_compound_sweep(const btConvexShape* shape, const btTransform& from, const btTransform& to,
-                             const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+                             const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result,
+                             TriangleCache* triangles) {
   const auto* compound = static_cast<const btCompoundShape*>(object->getCollisionShape());
   const auto answered_child = [](const btCollisionShape* child) {
     return is_cored_box(child) || is_cored_upright_cylinder(child);
@@ -213,7 +242,7 @@ bool cylinder_compound_sweep(const btConvexShape* shape, const btTransform& from
   if (!is_cored_upright_cylinder(shape) || !all_children(*compound, answered_child)) return false;
   const ConvexSolid mover = ConvexSolid::of(shape, from);
   const btVector3 motion = to.getOrigin() - from.getOrigin();
-  return sweep_compound(shape, from, to, object, result, [&](const btCollisionShape* child, const btTransform& at) {
+  return sweep_compound(shape, from, to, object, result, triangles, [&](const btCollisionShape* child, const btTransform& at) {
     const ConvexSolid body = ConvexSolid::of(static_cast<const btConvexShape*>(child), at);
     return convex_sweep(mover, body, motion, from.getOrigin() - at.getOrigin());
   });
@@ -225,12 +254,12 @@ bool sweep_pair(SweepPair pair, const btConvexShape* shape, const btTransform& f
                 const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result,
                 TriangleCache* triangles) {
   switch (pair) {
-    case SweepPair::CapsuleBoxes: return capsule_sweep(shape, from, to, object, result);
+    case SweepPair::CapsuleBoxes: return capsule_sweep(shape, from, to, object, result, triangles);
     case SweepPair::CapsuleTriangles: return triangle_sweep_pair(shape, from, to, object, result, triangles);
     case SweepPair::BoxBox: return box_box_sweep_pair(shape, from, to, object, result);
-    case SweepPair::BoxCompound: return box_compound_sweep(shape, from, to, object, result);
+    case SweepPair::BoxCompound: return box_compound_sweep(shape, from, to, object, result, triangles);
     case SweepPair::BoxTriangles: return box_triangle_sweep_pair(shape, from, to, object, result, triangles);
-    case SweepPair::CylinderCompound: return cylinder_compound_sweep(shape, from, to, object, result);
+    case SweepPair::CylinderCompound: return cylinder_compound_sweep(shape, from, to, object, result, triangles);
     case SweepPair::CylinderTriangles: return cylinder_triangle_sweep_pair(shape, from, to, object, result, triangles);
     // Round bodies and convex hulls: convex_sweep on exact support functions.
     // Where a cylinder's rim meets a box's or hull's edge its normal is exact,

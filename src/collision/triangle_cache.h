@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "collision/compound.h"
 #include "collision/heightfield_grid.h"
 #include "geometry/contact.h"
 
@@ -125,7 +126,14 @@ class TriangleCache {
   void forget() {
     meshes_.clear();
     fields_.clear();
+    child_poses_.forget();
   }
+
+  /// The composed poses of static compounds' children (compound.h), kept
+  /// with the triangles: the pair functions that walk a compound's
+  /// children read them from here (forget() drops them too: a game that
+  /// rebuilds a compound in place calls it, as for meshes).
+  detail::ChildPoses& child_poses() { return child_poses_; }
 
   /// Regions gathered and queries answered from one, since construction.
   int gathers() const { return gathers_; }
@@ -205,6 +213,7 @@ class TriangleCache {
   void overlapping(Mesh& mesh, const unsigned short low[3], const unsigned short high[3], const Cull* cull);
 
   std::vector<Mesh> meshes_;
+  detail::ChildPoses child_poses_;
   std::vector<Field> fields_;
   std::vector<Leaf*> hits_;
   std::uint64_t clock_ = 0;

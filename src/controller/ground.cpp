@@ -229,6 +229,60 @@ Proof exact_without_sweep(const CharacterContext& ctx, const std::vector<Contact
   return proof;
 }
 
+/// Whether `c` lies on a horizontal edge where a box's top face meets an
+/// upright side: the edge's region (the ball's centre above the top and
+/// outside the side) holds the centre all the way down to touching, so the
+/// edge itself is what a shape coming straight down meets first on that box.
+bool on_upright_edge(const CharacterContext& ctx, const Contact& c, BoxEdge* edge) {
+  constexpr double kUpright = 1e-12;
+  if (!c.face_normal.isZero() || !ctx.queries->box_edge(c, edge)) return false;
+  const double top = edge->faces[0].dot(ctx.up);
+  const double side = edge->faces[1].dot(ctx.up);
+  const bool first_on_top = std::fabs(top - 1.0) <= kUpright && std::fabs(side) <= kUpright;
+  const bool second_on_top = std::fabs(side - 1.0) <= kUpright && std::fabs(top) <= kUpright;
+  return first_on_top || second_on_top;
+}
+
+/// The support the contacts where the shape is give without a sweep when a
+/// capsule or sphere rests beside a step's edge (its rounded bottom over
+/// the edge of a box: the contact's normal leans, the face's does not, so
+/// exact_without_sweep cannot prove it): the exact drop onto the edge
+/// (drop_onto_edge), when nothing else can be reached before it. The
+/// bounds are exact_without_sweep's (anything the probe did not touch is
+/// more than probe_inflation away; every other contact by its plane or its
+/// gap), but no other contact may be reached by then at all; the shape then
+/// touches the edge (clearance 0 from it). Sets `g.distance` when proven.
+Proof exact_edge_drop(const CharacterContext& ctx, const std::vector<Contact>& contacts, const Contact& best,
+                      bool pinned, GroundInfo& g) {
+  Proof proof;
+  const double gap = best.distance + ctx.probe_inflation;
+  if (pinned || !is_rounded(ctx) || is_moving_body(best) || !(gap >= 0.0)) return proof;
+  BoxEdge edge;
+  if (!on_upright_edge(ctx, best, &edge)) return proof;
+  const double rise = best.normal.dot(ctx.up);
+  const double t = drop_onto_edge(best.normal, gap, ctx.horizontal_radius + edge.rounding, ctx.up);
+  // Never above the first-order bound the sweep's contacts give (the gap
+  // closes by at most t·rise), never beyond what untouched bodies allow.
+  if (!(t >= gap / rise && t <= ctx.probe_inflation)) return proof;
+  proof.static_clearance = proof.moving_clearance = ctx.probe_inflation - t;
+  for (const Contact& c : contacts) {
+    if (&c == &best) {
+      proof.static_clearance = std::min(proof.static_clearance, 0.0);
+      continue;
+    }
+    const double c_gap = c.distance + ctx.probe_inflation;
+    const double c_rise = c.normal.dot(ctx.up);
+    const bool bound = plane_bound(ctx, c, c_gap, c_rise, true);
+    lower_clearance(proof, c, c_gap, c_rise, t, bound);
+    if (c_rise <= 0.0) continue;
+    const double reached_no_earlier_than = bound ? c_gap / c_rise : c_gap;
+    if (reached_no_earlier_than <= t + 1e-9) return Proof{};
+  }
+  proof.exact = true;
+  g.distance = t;
+  return proof;
+}
+
 /// The clearance proof of a support the sweep found: `contacts` were taken
 /// where the sweep stopped, `swept` down, and the support's distance puts
 /// the feet `distance - swept` lower still. The same bounds as without a
@@ -303,8 +357,9 @@ GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& posit
     const Contact* best = nullptr;
     if (choose_support(ctx, position, 0.0, contacts, pinned, g, &best) == 2 && g.distance <= max_distance) {
       g.normal = face_normal_at(ctx, position, *best);
-      const Proof proof = exact_without_sweep(ctx, contacts, *best, g);
-      if (proof.exact) {
+      Proof proof = exact_without_sweep(ctx, contacts, *best, g);
+      if (!proof.exact) proof = exact_edge_drop(ctx, contacts, *best, pinned, g);
+      if (proof.exact && g.distance <= max_distance) {
         if (clearance != nullptr && proof.moving_clearance >= -CollisionQueries::kClearanceTolerance) {
           *clearance = proof.static_clearance;
         }
@@ -362,6 +417,14 @@ GroundInfo probe_ground_proving(const CharacterContext& ctx, const btVector3& fe
 }
 
 }  // namespace
+
+double detail::drop_onto_edge(const btVector3& normal, double gap, double radius, const btVector3& up) {
+  const double reach = gap + radius;
+  const double v = reach * normal.dot(up);
+  const double h = reach * (normal - up * normal.dot(up)).length();
+  if (!(v > 0.0) || !(h < radius)) return std::numeric_limits<double>::infinity();
+  return v - std::sqrt((radius - h) * (radius + h));
+}
 
 GroundInfo probe_ground(const CharacterContext& ctx, const btVector3& feet, double max_distance) {
   return probe_ground_proving(ctx, feet, max_distance, nullptr);

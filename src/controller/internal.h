@@ -57,6 +57,17 @@ inline bool is_riser(const CharacterContext& ctx, const btVector3& normal) {
   return !ctx.is_walkable(normal) && std::fabs(normal.dot(ctx.up)) < ctx.cos_max_slope;
 }
 
+/// How far a ball of `radius` may move down (along -`up`) before it touches
+/// a straight line lying across `up` (a horizontal edge): the line is seen
+/// from the ball's centre along -`normal` (unit, from the line toward the
+/// centre), `gap` + `radius` away. Moving down by t keeps the centre's
+/// horizontal offset h from the line and lowers its height v above it, so
+/// it touches where h² + (v - t)² = radius²: t = v - sqrt(radius² - h²).
+/// Infinity when the ball passes beside the line (h >= radius) or the line
+/// is not below the centre (v <= 0); negative when already closer than
+/// `radius`.
+double drop_onto_edge(const btVector3& normal, double gap, double radius, const btVector3& up);
+
 /// A ray, reported to the observer with its purpose.
 RayHit observed_ray(const CharacterContext& ctx, RayEvent::Purpose purpose, const btVector3& from,
                     const btVector3& to);

@@ -36,6 +36,26 @@ btVector3 face_normal(const btCollisionShape* shape, const btMatrix3x3& basis, c
   return btVector3(0, 0, 0);
 }
 
+bool box_edge_faces(const btMatrix3x3& basis, const btVector3& normal, btVector3 faces[2]) {
+  constexpr double kAlongEdge = 1e-12;
+  const btVector3 local = basis.transpose() * normal;
+  int edge = -1;
+  for (int i = 0; i < 3; ++i) {
+    if (std::fabs(local[i]) > kAlongEdge) continue;
+    if (edge >= 0) return false;  // on a face
+    edge = i;
+  }
+  if (edge < 0) return false;  // at a corner
+  int n = 0;
+  for (int i = 0; i < 3; ++i) {
+    if (i == edge) continue;
+    btVector3 face(0, 0, 0);
+    face[i] = local[i] > 0 ? 1.0 : -1.0;
+    faces[n++] = basis * face;
+  }
+  return true;
+}
+
 bool capsule_segment(const btCollisionShape* shape, const btTransform& pose, btVector3* a, btVector3* b,
                      double* radius) {
   if (shape->getLocalScaling() != btVector3(1, 1, 1)) return false;

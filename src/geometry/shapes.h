@@ -17,6 +17,14 @@ constexpr double kSameFace = 1e-6;
 /// on one face.
 btVector3 face_normal(const btCollisionShape* shape, const btMatrix3x3& basis, const btVector3& normal);
 
+/// Whether a contact with a box (of world rotation `basis`) whose normal
+/// is `normal` lies on one edge: in the box's frame the normal has no
+/// part (within 1e-12) along exactly one axis, the edge's, and leans out
+/// of both faces beside it. Sets `faces` to those faces' outward normals
+/// (the box's axes, signed as the normal leans: world terms). The normal of
+/// a contact on a face is along one axis, at a corner along none.
+bool box_edge_faces(const btMatrix3x3& basis, const btVector3& normal, btVector3 faces[2]);
+
 /// Whether a box's or cylinder's core (its half extents without the margin,
 /// Bullet's implicit dimensions) is a solid: a margin wider than half an
 /// extent inverts it, Bullet's support function then describes no solid, and

@@ -3,6 +3,7 @@
 // stopped at the first refusal, and every walker declining beyond one limit.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -108,6 +109,83 @@ TEST(CompoundWalk, EveryWalkerDeclinesBeyondTheOneLimit) {
   EXPECT_FALSE(any_child(beyond.compound, any));
   EXPECT_FALSE(walk_children(beyond.compound, btTransform::getIdentity(), kEveryLeaf, count));
   EXPECT_EQ(visits, 0);  // declined before any child is visited
+}
+
+}  // namespace
+}  // namespace stepslide::test
+
+namespace stepslide::test {
+namespace {
+
+bool same_bits(const btTransform& a, const btTransform& b) {
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) {
+      if (std::memcmp(&a.getBasis()[r][c], &b.getBasis()[r][c], sizeof(double)) != 0) return false;
+    }
+    if (std::memcmp(&a.getOrigin()[r], &b.getOrigin()[r], sizeof(double)) != 0) return false;
+  }
+  return true;
+}
+
+TEST(ChildPoses, AreTheComposedPosesToTheBitAndFollowAMovedBody) {
+  Row row(5);
+  btCollisionObject object;
+  object.setCollisionShape(&row.compound);
+  object.setWorldTransform(btTransform(btQuaternion(btVector3(1, 2, 3).normalized(), 0.7), btVector3(1, -2, 5)));
+  detail::ChildPoses poses;
+  for (int round = 0; round < 3; ++round) {
+    if (round == 2) object.getWorldTransform().setOrigin(btVector3(-3, 0.25, 1));  // moved by the game
+    const detail::CompoundPoses* found = poses.of(&object);
+    ASSERT_NE(found, nullptr);
+    const btTransform& pose = object.getWorldTransform();
+    EXPECT_TRUE(same_bits(found->inverse, pose.inverse()));
+    for (int i = 0; i < 5; ++i) {
+      EXPECT_TRUE(same_bits(found->children[i], pose * row.compound.getChildTransform(i))) << round << " " << i;
+    }
+  }
+  // A child added: Bullet counts it in the shape's revision.
+  row.compound.addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(0, 7, 0)), row.box.get());
+  const detail::CompoundPoses* grown = poses.of(&object);
+  ASSERT_NE(grown, nullptr);
+  EXPECT_TRUE(same_bits(grown->children[5], object.getWorldTransform() * row.compound.getChildTransform(5)));
+  // A child moved in place: Bullet does not count that (nor is a mesh's
+  // vertex moved in place seen); the game forgets (forget_clearance).
+  row.compound.updateChildTransform(1, btTransform(btQuaternion::getIdentity(), btVector3(0, 9, 0)));
+  poses.forget();
+  const detail::CompoundPoses* found = poses.of(&object);
+  ASSERT_NE(found, nullptr);
+  EXPECT_TRUE(same_bits(found->children[1], object.getWorldTransform() * row.compound.getChildTransform(1)));
+}
+
+TEST(ChildPoses, KeepsNoMovingBodyAndNoOtherShape) {
+  Row row(2);
+  btCollisionObject moving;
+  moving.setCollisionShape(&row.compound);
+  moving.setCollisionFlags(btCollisionObject::CF_KINEMATIC_OBJECT);
+  detail::ChildPoses poses;
+  EXPECT_EQ(poses.of(&moving), nullptr);
+  btCollisionObject plain;
+  plain.setCollisionShape(row.box.get());
+  EXPECT_EQ(poses.of(&plain), nullptr);
+}
+
+TEST(ChildPoses, WithinATickAnObjectCheckedOnceIsTrusted) {
+  Row row(2);
+  btCollisionObject object;
+  object.setCollisionShape(&row.compound);
+  detail::ChildPoses poses;
+  poses.begin_tick();
+  const detail::CompoundPoses* first = poses.of(&object);
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(poses.of(&object), first);
+  poses.end_tick();
+  // Between ticks the world may move: checked again.
+  object.getWorldTransform().setOrigin(btVector3(0, 1, 0));
+  poses.begin_tick();
+  const detail::CompoundPoses* moved = poses.of(&object);
+  ASSERT_NE(moved, nullptr);
+  EXPECT_EQ(moved->children[0].getOrigin(), btVector3(0, 1, 0));
+  poses.end_tick();
 }
 
 }  // namespace

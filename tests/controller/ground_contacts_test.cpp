@@ -130,3 +130,101 @@ TEST(ContactPoint, LiesOnTheBoxSurfaceNotItsCore) {
 
 }  // namespace
 }  // namespace stepslide::test
+
+#include "controller/internal.h"
+
+namespace stepslide::test {
+namespace {
+
+TEST(DropOntoEdge, LeavesTheBallTouchingTheLine) {
+  // The line along x through the origin; a ball of radius r centred at
+  // (0, v, h) sees it along -normal, |(v, h)| - r away. Dropped by t, the
+  // centre (0, v - t, h) is exactly r from the line.
+  std::mt19937_64 random(31);
+  const btVector3 up(0, 1, 0);
+  for (int i = 0; i < 1000; ++i) {
+    const double r = std::uniform_real_distribution<double>(0.05, 0.6)(random);
+    const double h = std::uniform_real_distribution<double>(0.0, 0.999)(random) * r;
+    const double v = std::uniform_real_distribution<double>(0.0, 0.1)(random) + std::sqrt(r * r - h * h);
+    const btVector3 centre(0, v, h);
+    const double reach = centre.length();
+    const btVector3 normal = centre / reach;
+    const double t = detail::drop_onto_edge(normal, reach - r, r, up);
+    ASSERT_TRUE(std::isfinite(t)) << "case " << i;
+    EXPECT_GE(t, -1e-12);
+    EXPECT_NEAR(btVector3(0, v - t, h).length(), r, 1e-12) << "case " << i;
+    // The first-order drop (the gap closed at the normal's rise) is never longer.
+    EXPECT_GE(t + 1e-12, (reach - r) / normal.y()) << "case " << i;
+  }
+}
+
+TEST(DropOntoEdge, IsInfiniteBesideTheLineOrAboveIt) {
+  const btVector3 up(0, 1, 0);
+  // Horizontal offset 0.4 from the line, radius 0.3: it passes beside.
+  EXPECT_TRUE(std::isinf(detail::drop_onto_edge(btVector3(0, 0.6, 0.8), 0.2, 0.3, up)));
+  // The line above the centre.
+  EXPECT_TRUE(std::isinf(detail::drop_onto_edge(btVector3(0, -0.6, 0.8), 0.1, 0.3, up)));
+}
+
+TEST(BoxEdge, NamesTheFacesOfAnEdgeContactAndNothingOnAFace) {
+  Rig ledge({box({0, -0.5, 0.5}, {2, 0.5, 0.5})});  // top face z in [0, 1]
+  const std::vector<Contact> edge = probe_contacts(ledge, btVector3(0, -0.02, -0.15));
+  ASSERT_EQ(edge.size(), 1u);
+  BoxEdge found;
+  ASSERT_TRUE(ledge.ctx().queries->box_edge(edge[0], &found));
+  const bool top_first = found.faces[0].y() > 0.5;
+  EXPECT_EQ(found.faces[top_first ? 0 : 1], btVector3(0, 1, 0));
+  EXPECT_EQ(found.faces[top_first ? 1 : 0], btVector3(0, 0, -1));
+  const std::vector<Contact> face = probe_contacts(ledge, btVector3(0, 0.005, 0.5));
+  ASSERT_EQ(face.size(), 1u);
+  EXPECT_FALSE(ledge.ctx().queries->box_edge(face[0], &found));
+}
+
+TEST(ProbeGround, JustAboveAStepsEdgeItDropsOntoItWithoutASweep) {
+  // The rounded bottom a few millimetres above a ledge's edge, its centre
+  // beyond it (on the riser's side): the probe puts the feet where the
+  // capsule touches the edge, with no sweep, on a box and on a box child of
+  // a compound (a stairs shape).
+  for (const bool stairs : {false, true}) {
+    BodyDef body = box({0, -0.5, 0.5}, {2, 0.5, 0.5});
+    if (stairs) {
+      body = BodyDef{};
+      body.shape.type = ShapeType::Stairs;
+      body.shape.steps = 2;
+      body.shape.rise = 0.2;
+      body.shape.run = 0.3;
+      body.shape.width = 2;
+      body.position = {0, -0.2, 0};
+    }
+    Rig rig({body});
+    // The box's riser faces -z, the stairs' +z.
+    const double side = stairs ? 1.0 : -1.0;
+    for (const double beyond : {0.02, 0.08, 0.15}) {
+      for (const double above : {0.001, 0.004, 0.01}) {
+        // Touching the edge's rounding first: found with a fine bisection on
+        // the contacts' own distance, then raised.
+        const auto gap_at = [&](double y) {
+          rig.ctx().object->setWorldTransform(rig.ctx().transform_at(btVector3(0, y, side * beyond)));
+          std::vector<Contact> out;
+          rig.ctx().queries->contacts(rig.ctx().object, 0.5, out);
+          double least = 1.0;
+          for (const Contact& c : out) least = std::min(least, c.distance);
+          return least;
+        };
+        double low = -0.3;
+        double high = 0.3;
+        for (int k = 0; k < 80; ++k) (gap_at(0.5 * (low + high)) > 0 ? high : low) = 0.5 * (low + high);
+        rig.ctx().queries->reset_counts();
+        const GroundInfo g = probe_ground(rig.ctx(), btVector3(0, high + above, side * beyond), 0.1);
+        ASSERT_TRUE(g.found && g.walkable) << stairs << " " << beyond << " " << above;
+        EXPECT_EQ(rig.ctx().queries->counts().sweeps, 0) << stairs << " " << beyond << " " << above;
+        EXPECT_NEAR(g.distance, above, 1e-9) << stairs << " " << beyond << " " << above;
+        EXPECT_NEAR(gap_at(high + above - g.distance), 0.0, 1e-9);
+        EXPECT_EQ(g.normal, btVector3(0, 1, 0));
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace stepslide::test

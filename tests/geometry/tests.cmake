@@ -2,6 +2,7 @@
 list(APPEND STEPSLIDE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/box_box_sweep_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/box_box_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/box_edge_faces_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/box_patch_middle_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/box_sweeps_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/box_triangle_test.cpp
