@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/portable_math.h"
+#include "scenario/load/box_contacts.h"
 #include "scenario/load/convert.h"
 #include "stepslide/character.h"
 #include "stepslide/math.h"
@@ -215,6 +216,11 @@ World::World(const Scenario& scenario) : scenario_(scenario) {
     // Bullet's sequential impulse solver, its order unrandomised: the same
     // bodies added in the same (file) order solve the same way every run.
     solver_ = std::make_unique<btSequentialImpulseConstraintSolver>();
+    // Boxes a rounding apart touch (box_contacts.h): a stack written with its
+    // boxes exactly on one another starts at rest. Only the dynamics world's
+    // pairs use it; the controller's queries ask for closest points.
+    box_box_ = std::make_unique<GapBoxBoxAlgorithm::CreateFunc>();
+    dispatcher_->registerCollisionCreateFunc(BOX_SHAPE_PROXYTYPE, BOX_SHAPE_PROXYTYPE, box_box_.get());
     auto dynamics = std::make_unique<btDiscreteDynamicsWorld>(dispatcher_.get(), broadphase_.get(), solver_.get(),
                                                               config_.get());
     dynamics->setGravity(to_bt(scenario.gravity));
