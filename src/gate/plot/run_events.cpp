@@ -62,10 +62,10 @@ RunEventRecorder::RunEventRecorder(const Scenario& scenario)
 
 RunEventRecorder::~RunEventRecorder() = default;
 
-SimulationOptions RunEventRecorder::options(SimulationOptions base) {
+SimulationOptions RunEventRecorder::options(SimulationOptions base, bool pushes) {
   std::function<void(const TickView&)> before = base.on_tick;
   const bool stance = scenario_.character.crouch_shape.has_value();
-  base.on_tick = [this, before, stance](const TickView& view) {
+  base.on_tick = [this, before, stance, pushes](const TickView& view) {
     if (before) before(view);
     observer_->world = &view.world;
     observer_->row = view.tick + 1;  // the next tick makes the next row
@@ -73,7 +73,7 @@ SimulationOptions RunEventRecorder::options(SimulationOptions base) {
       events_.height.resize(static_cast<std::size_t>(view.tick) + 1);
       events_.height[static_cast<std::size_t>(view.tick)] = desc_height(view.controller.shape());
     }
-    view.controller.set_observer(observer_.get());
+    if (pushes) view.controller.set_observer(observer_.get());
   };
   return base;
 }

@@ -61,7 +61,9 @@ class RunEventRecorder {
   RunEventRecorder(const RunEventRecorder&) = delete;
   RunEventRecorder& operator=(const RunEventRecorder&) = delete;
   /// `base` with its on_tick wrapped (base's own is still called first).
-  SimulationOptions options(SimulationOptions base = {});
+  /// `pushes`: attach the observer that records them (false: the stance
+  /// only, and the controller's observer is left to others, e.g. trace).
+  SimulationOptions options(SimulationOptions base = {}, bool pushes = true);
   const RunEvents& events() const { return events_; }
 
  private:

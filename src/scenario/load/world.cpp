@@ -386,6 +386,9 @@ void World::add_dynamic_body(std::size_t def_index, btCollisionShape* shape, con
   info.m_angularDamping = def.dynamics.angular_damping;
   rigid_.push_back(std::make_unique<btRigidBody>(info));
   btRigidBody* body = rigid_.back().get();
+  // Bodies start at rest unless the file gives them a velocity (a capture's).
+  if (def.dynamics.velocity != Vec3{0, 0, 0}) body->setLinearVelocity(to_bt(def.dynamics.velocity));
+  if (def.dynamics.angular_velocity != Vec3{0, 0, 0}) body->setAngularVelocity(to_bt(def.dynamics.angular_velocity));
   body->setUserIndex(static_cast<int>(def_index));
   // Dynamic bodies pair with everything (static, kinematic, each other).
   dynamics_->addRigidBody(body, btBroadphaseProxy::DefaultFilter, btBroadphaseProxy::AllFilter);
