@@ -204,7 +204,7 @@ bool dynamic_body_item(const ScenarioSource& src, const Window& w, const btRigid
   if (!same_vector(body.getGravity(), src.context.gravity)) {
     not_exact(summary, at + "its gravity is not the world's (the scenario world gives every body its gravity)");
   }
-  if (w.first > 0) {
+  if (src.rows[w.first].tick > 0) {  // not the recorder's first row
     not_exact(summary, at + "a dynamic body restarts from its state at the window's first row: the contacts and "
                             "solver state Bullet kept from before are not in the scenario");
   }
