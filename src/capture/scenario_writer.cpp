@@ -5,6 +5,8 @@
 #include "capture/exact_fit.h"
 #include "capture/json_text.h"
 #include "capture/shape_text.h"
+#include "capture/window.h"
+#include "capture/world_bodies.h"
 #include "stepslide/math.h"
 
 namespace stepslide::capture {
@@ -64,6 +66,11 @@ std::string character_json(const ScenarioSource& src, const CharacterState& star
   return character.text();
 }
 
+/// A number member only where it is not the format's default.
+void member_unless(JsonList& list, const char* key, double value, double default_value) {
+  if (value != default_value) list.member(key, json_number(value));
+}
+
 std::string pose_note(int index, const char* what) {
   return "/world/" + std::to_string(index) + ": " + what + " is not rebuilt exactly by the loader's degrees";
 }
@@ -71,14 +78,14 @@ std::string pose_note(int index, const char* what) {
 /// A static body: its shape at its pose. A compound's children become a
 /// body each, at the pose Bullet's queries give them (the body's pose times
 /// the child's): the format has no compounds.
-int fixed_body(const btCollisionShape& collision_shape, const btTransform& pose_now, int index, JsonList& world,
-               CaptureSummary& summary, long long& triangles) {
+int fixed_body(const btCollisionObject& material, const btCollisionShape& collision_shape, const btTransform& pose_now,
+               int index, JsonList& world, CaptureSummary& summary, long long& triangles) {
   if (collision_shape.getShapeType() == COMPOUND_SHAPE_PROXYTYPE) {
     const auto& compound = static_cast<const btCompoundShape&>(collision_shape);
     int written = 0;
     for (int i = 0; i < compound.getNumChildShapes(); ++i) {
-      written += fixed_body(*compound.getChildShape(i), pose_now * compound.getChildTransform(i), index + written,
-                            world, summary, triangles);
+      written += fixed_body(material, *compound.getChildShape(i), pose_now * compound.getChildTransform(i),
+                            index + written, world, summary, triangles);
     }
     return written;
   }
@@ -92,11 +99,12 @@ int fixed_body(const btCollisionShape& collision_shape, const btTransform& pose_
   if (!shape.exact) not_exact(summary, "/world/" + std::to_string(index) + ": " + shape.note);
   const PoseText pose = fit_pose(pose_now);
   if (!pose.exact) not_exact(summary, pose_note(index, "its pose"));
-  world.item(JsonList(JsonList::Kind::Object, false)
-                 .member("shape", shape.json)
-                 .member("position", vec(pose.position))
-                 .member("rotation_deg", vec(pose.rotation_deg))
-                 .text());
+  JsonList item(JsonList::Kind::Object, false);
+  item.member("shape", shape.json).member("position", vec(pose.position)).member("rotation_deg", vec(pose.rotation_deg));
+  // Only dynamic bodies read them (Bullet multiplies the two bodies' values at a contact).
+  member_unless(item, "friction", material.getFriction(), 0.5);
+  member_unless(item, "restitution", material.getRestitution(), 0.0);
+  world.item(item.text());
   ++summary.static_bodies;
   return 1;
 }
@@ -163,6 +171,57 @@ bool moving_body(const ScenarioSource& src, const Window& w, const btCollisionOb
                                        .text())
                  .text());
   ++summary.moving_bodies;
+  return true;
+}
+
+/// A dynamic body (a btRigidBody with a mass): its state at the window's
+/// first row (shape, pose, mass, friction, restitution, damping,
+/// velocities), for the scenario's dynamics world to simulate from there.
+/// Named dynamic<N> (a dynamic body's columns are named after it).
+bool dynamic_body_item(const ScenarioSource& src, const Window& w, const btRigidBody& body, int index, int number,
+                       JsonList& world, CaptureSummary& summary) {
+  const ShapeText shape = shape_text(*body.getCollisionShape());
+  if (!shape.supported || shape.triangles > 0) {
+    ++summary.skipped_bodies;
+    not_exact(summary, "a dynamic body near the path was left out: " +
+                           (shape.supported ? std::string("meshes are static only") : shape.note));
+    return false;
+  }
+  const std::string at = "/world/" + std::to_string(index) + ": ";
+  if (!shape.exact) not_exact(summary, at + shape.note);
+  const CapturedPose& first = *pose_in(src.rows[w.first], &body);
+  const PoseText start = fit_pose(first.transform);
+  if (!start.exact) not_exact(summary, pose_note(index, "its first pose"));
+  const double mass = 1.0 / body.getInvMass();
+  if (1.0 / mass != body.getInvMass()) not_exact(summary, at + "its mass, written as 1 / its inverse mass, does not give that inverse mass back");
+  btVector3 inertia(0, 0, 0);
+  body.getCollisionShape()->calculateLocalInertia(mass, inertia);
+  const btVector3 inverse(inertia.x() != 0 ? 1 / inertia.x() : 0, inertia.y() != 0 ? 1 / inertia.y() : 0,
+                          inertia.z() != 0 ? 1 / inertia.z() : 0);
+  if (!same_vector(inverse, body.getInvInertiaDiagLocal())) {
+    not_exact(summary, at + "its inertia is not Bullet's for its shape and mass (the scenario world computes that one)");
+  }
+  if (!same_vector(body.getGravity(), src.context.gravity)) {
+    not_exact(summary, at + "its gravity is not the world's (the scenario world gives every body its gravity)");
+  }
+  if (src.rows[w.first].tick > 0) {  // not the recorder's first row
+    not_exact(summary, at + "a dynamic body restarts from its state at the window's first row: the contacts and "
+                            "solver state Bullet kept from before are not in the scenario");
+  }
+  JsonList item(JsonList::Kind::Object, true, 2);
+  item.member("name", json_string("dynamic" + std::to_string(number)))
+      .member("shape", shape.json)
+      .member("position", vec(start.position))
+      .member("rotation_deg", vec(start.rotation_deg))
+      .member("mass", json_number(mass));
+  member_unless(item, "friction", body.getFriction(), 0.5);
+  member_unless(item, "restitution", body.getRestitution(), 0.0);
+  member_unless(item, "linear_damping", body.getLinearDamping(), 0.0);
+  member_unless(item, "angular_damping", body.getAngularDamping(), 0.0);
+  if (!first.linear_velocity.isZero()) item.member("velocity", vec(first.linear_velocity));
+  if (!first.angular_velocity.isZero()) item.member("angular_velocity", vec(first.angular_velocity));
+  world.item(item.text());
+  ++summary.dynamic_bodies;
   return true;
 }
 
@@ -287,9 +346,18 @@ Expected<std::string> scenario_json(const ScenarioSource& src, const Window& w, 
   }
   long long triangles = 0;
   for (const btCollisionObject* object : w.fixed) {
-    index += fixed_body(*object->getCollisionShape(), object->getWorldTransform(), index, world, summary, triangles);
+    index += fixed_body(*object, *object->getCollisionShape(), object->getWorldTransform(), index, world, summary,
+                        triangles);
   }
+  int dynamic = 0;
   for (const btCollisionObject* object : w.moving) {
+    if (const btRigidBody* body = dynamic_body(*object)) {
+      if (dynamic_body_item(src, w, *body, index, dynamic, world, summary)) {
+        ++index;
+        ++dynamic;
+      }
+      continue;
+    }
     if (moving_body(src, w, *object, index, world, summary)) ++index;
   }
   if (triangles > kMaxTriangles) {

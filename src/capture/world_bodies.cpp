@@ -11,6 +11,11 @@ bool seen_by_queries(const btCollisionObject& object) {
   return (proxy->m_collisionFilterGroup & mask) != 0 && (group & proxy->m_collisionFilterMask) != 0;
 }
 
+const btRigidBody* dynamic_body(const btCollisionObject& object) {
+  const btRigidBody* body = btRigidBody::upcast(&object);
+  return body != nullptr && !object.isStaticOrKinematicObject() && body->getInvMass() > 0 ? body : nullptr;
+}
+
 bool is_fixed(const btCollisionObject& object) {
   return !object.isKinematicObject() && (object.getCollisionFlags() & btCollisionObject::CF_STATIC_OBJECT) != 0;
 }
@@ -21,7 +26,12 @@ std::vector<CapturedPose> moving_poses(const btCollisionWorld& world) {
   for (int i = 0; i < objects.size(); ++i) {
     const btCollisionObject& object = *objects[i];
     if (is_fixed(object) || !seen_by_queries(object)) continue;
-    out.push_back({&object, object.getWorldTransform(), object.getInterpolationWorldTransform()});
+    CapturedPose pose{&object, object.getWorldTransform(), object.getInterpolationWorldTransform()};
+    if (const btRigidBody* body = dynamic_body(object)) {
+      pose.linear_velocity = body->getLinearVelocity();
+      pose.angular_velocity = body->getAngularVelocity();
+    }
+    out.push_back(pose);
   }
   return out;
 }

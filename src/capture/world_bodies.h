@@ -2,6 +2,7 @@
 // which of them move, and which lie near the character's path.
 #pragma once
 
+#include <BulletDynamics/Dynamics/btRigidBody.h>
 #include <btBulletCollisionCommon.h>
 
 #include <vector>
@@ -13,6 +14,9 @@ namespace stepslide::capture {
 /// The controller's queries see `object` (its broadphase filter accepts
 /// theirs: group DefaultFilter, mask AllFilter).
 bool seen_by_queries(const btCollisionObject& object);
+/// The rigid body `object` is when it is dynamic (a btRigidBody with a
+/// mass, neither static nor kinematic), else null.
+const btRigidBody* dynamic_body(const btCollisionObject& object);
 /// Static: never moves (Bullet's static flag, not kinematic).
 bool is_fixed(const btCollisionObject& object);
 /// The pose of every object the queries see that is not fixed, in the world's order.

@@ -160,6 +160,9 @@ ShapeChangeResult CharacterController::set_shape(const CharacterShapeDesc& shape
     result.reason = reason;
     return result;
   }
+  // The camera follows the stance as it follows a step: an eye placed from
+  // the shape's top stays where it was and glides to the new height.
+  state_.camera_dy += shape_height(shape_desc_) - shape_height(shape);
   adopt_shape(shape, std::move(candidate));
   queries_.forget_clearance();
   return result;

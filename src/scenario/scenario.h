@@ -137,6 +137,8 @@ struct DynamicsDef {
   double restitution = 0.0;      ///< Bullet multiplies the two bodies' restitutions
   double linear_damping = 0.0;   ///< fraction of linear velocity lost per second, [0, 1]
   double angular_damping = 0.0;  ///< fraction of angular velocity lost per second, [0, 1]
+  Vec3 velocity{0, 0, 0};          ///< m/s at tick 0, world frame (a capture's bodies start moving)
+  Vec3 angular_velocity{0, 0, 0};  ///< rad/s at tick 0, world frame
 };
 
 struct BodyDef {

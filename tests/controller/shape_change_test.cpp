@@ -58,6 +58,29 @@ TEST(ShapeChange, TheTicksAfterwardsUseTheNewShape) {
   EXPECT_LT(walk(true).z(), -4.0);
 }
 
+// The camera follows the stance as it follows a step: a change of shape
+// moves camera_dy by the change in height (the eye, placed from the shape's
+// top, stays where it was), and the offset decays as after a step.
+TEST(ShapeChange, TheCameraOffsetAbsorbsAChangeOfStanceAndDecays) {
+  Rig rig({floor_at(0), box({0, 1.4, 0}, {3, 0.2, 3})});
+  rig.place(btVector3(0, 0.01, 0));  // a skin above the floor
+  const double before = rig.controller->state().camera_dy;
+  ASSERT_TRUE(rig.controller->set_shape(capsule(1.0), 0.0).changed);
+  EXPECT_DOUBLE_EQ(rig.controller->state().camera_dy, before + 0.8);
+  // A refused stand-up leaves it alone.
+  ASSERT_FALSE(rig.controller->set_shape(capsule(1.8), 0.0).changed);
+  EXPECT_DOUBLE_EQ(rig.controller->state().camera_dy, before + 0.8);
+  double last = rig.controller->state().camera_dy;
+  for (int tick = 0; tick < 30; ++tick) {
+    rig.controller->update(CharacterInput{}, kDt60);
+    const double now = rig.controller->state().camera_dy;
+    EXPECT_LT(now, last);
+    EXPECT_GE(now, 0.0);
+    last = now;
+  }
+  EXPECT_LT(last, 0.8 * 0.01);
+}
+
 TEST(ShapeChange, AskingForTheCurrentShapeChangesNothing) {
   Rig rig({floor_at(0)});
   rig.place(btVector3(0, 0.01, 0));  // a skin above the floor

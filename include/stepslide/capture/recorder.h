@@ -31,6 +31,16 @@
 //     body->setInterpolationWorldTransform(body->getWorldTransform());
 //     body->setWorldTransform(pose);
 //     world->updateSingleAabb(body);
+// - Dynamic bodies (btRigidBody with a mass) are written as dynamic bodies
+//   from their state at the window's first row, and the scenario's dynamics
+//   world simulates them (docs/embedding.md "Capture from your game" says
+//   when that is bit for bit). The game steps its btDiscreteDynamicsWorld
+//   in step 1, as the scenario world does: each body's pose before the
+//   step kept as its interpolation transform, its AABB refreshed after:
+//     for each body: before[i] = body->getWorldTransform();
+//     world->stepSimulation(dt, 0);
+//     for each body: body->setInterpolationWorldTransform(before[i]);
+//                    world->updateSingleAabb(body);
 // - Any object the controller's queries see (its broadphase filter accepts
 //   DefaultFilter) is part of the world; a non-static one is recorded every
 //   tick. Rotate bodies with scenario_rotation() to have every pose exact.
@@ -85,6 +95,11 @@ struct CapturedPose {
   const btCollisionObject* object = nullptr;
   btTransform transform;
   btTransform interpolation;  ///< where the body says it was a tick before (see the contract above)
+  /// A dynamic body's (btRigidBody with a mass) velocities, world frame;
+  /// zero for kinematic ones. The first row's become the written body's
+  /// `velocity` and `angular_velocity`.
+  btVector3 linear_velocity{0, 0, 0};
+  btVector3 angular_velocity{0, 0, 0};
 };
 
 /// One recorded row: the state after `tick` ticks (row 0: after reset), the
@@ -119,6 +134,10 @@ struct CaptureSummary {
   int tick_rate = 0;
   int static_bodies = 0;  ///< written as shapes (the level file's not counted)
   int moving_bodies = 0;  ///< written with keyframed motion
+  /// Dynamic bodies (btRigidBody with a mass), written with their starting
+  /// state (mass, friction, restitution, damping, shape, pose, velocities)
+  /// for the scenario's dynamics world to simulate; not counted in moving_bodies.
+  int dynamic_bodies = 0;
   int skipped_bodies = 0;  ///< near the path but not expressible (see notes)
   /// True when every part written reproduces the game's bit for bit (as far
   /// as the recorder can check: shapes, poses, settings, start state). When

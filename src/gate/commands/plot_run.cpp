@@ -48,14 +48,16 @@ std::string comparison_text(const std::optional<DiffResult>& diff, const std::st
 }
 
 /// The SVG of the run, over the reference when there is one.
-std::string picture(const LoadedScenario& loaded, const SimulationResult& sim, const std::optional<Trajectory>& reference,
-                    const std::optional<DiffResult>& diff, const PlotRequest& request) {
+std::string picture(const LoadedScenario& loaded, const SimulationResult& sim, const RunEvents& events,
+                    const std::optional<Trajectory>& reference, const std::optional<DiffResult>& diff,
+                    const PlotRequest& request) {
   std::vector<PlotTrace> traces{{"this run", &sim.trajectory}};
   if (reference) {
     traces.push_back({(request.golden.empty() ? "reference: " : "golden: ") + reference_path(request), &*reference});
   }
   PlotOptions options;
   options.expectation_failures = sim.expectation_failures;
+  options.events = &events;
   return plot_svg(*loaded.load.scenario, traces, diff ? diff->first : std::nullopt, options);
 }
 
@@ -94,7 +96,9 @@ PlotResult plot_scenario_file(const PlotRequest& as_given) {
   const Expected<std::optional<Trajectory>> reference = read_reference(reference_path(request));
   if (!reference) return refused(reference.error());
   bool non_finite = false;
-  const Expected<SimulationResult> sim = simulate_with_metadata(loaded, request.fingerprint, {}, &non_finite);
+  RunEventRecorder recorder(*loaded.load.scenario);
+  const Expected<SimulationResult> sim =
+      simulate_with_metadata(loaded, request.fingerprint, recorder.options(), &non_finite);
   if (!sim) {
     PlotResult stopped = refused(error_line(sim.error()));
     if (non_finite) stopped.exit_code = kExitInternal;  // a NaN past the loader: a product bug
@@ -105,7 +109,7 @@ PlotResult plot_scenario_file(const PlotRequest& as_given) {
   const DiffRules rules = rules_for(default_diff_rules(), *layers, scenario_directory(loaded.path, request.scenario_root),
                                     loaded.load.scenario->tolerance);
   if (*reference) diff = diff_trajectories(**reference, sim->trajectory, rules);
-  return deliver(picture(loaded, *sim, *reference, diff, request), loaded, *sim, diff, request);
+  return deliver(picture(loaded, *sim, recorder.events(), *reference, diff, request), loaded, *sim, diff, request);
 }
 
 }  // namespace stepslide

@@ -78,6 +78,7 @@ void symbol_entries(LegendWriter& w, const std::vector<TraceData>& traces, bool 
                 " fill-opacity=\"0.55\"/>",
             "above the head (roof, upper floor): under the floors");
   }
+  for (const auto& [symbol, text] : facts.more) w.entry(symbol, text);
 }
 
 /// The height scale of the level's surfaces: a gradient from lo to hi.

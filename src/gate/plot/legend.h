@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gate/plot/svg_writer.h"
@@ -23,6 +24,8 @@ struct LegendFacts {
   bool any_walls = false;     ///< a mesh's walls are drawn as lines (outlines.h)
   bool any_overhead = false;  ///< a mesh has surfaces above the character's head
   std::vector<std::string> failures;  ///< FailureMark::text() of each failed expectation
+  /// Further entries (symbol, text), e.g. body_marks.h's.
+  std::vector<std::pair<std::string, std::string>> more;
 };
 
 /// The legend with its top-left corner at (x, y).

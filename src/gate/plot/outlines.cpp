@@ -277,6 +277,12 @@ std::vector<Part> body_parts(const Frame& f, const Scenario& scenario, const Wor
 
 }  // namespace
 
+std::vector<Part> shape_parts(const Frame& f, const btCollisionShape* shape, const btTransform& pose) {
+  std::vector<Part> parts;
+  add_shape_parts(f, shape, pose, false, parts);
+  return parts;
+}
+
 std::vector<P2> convex_hull(std::vector<P2> points) {
   std::sort(points.begin(), points.end(), [](const P2& a, const P2& b) { return a.x != b.x ? a.x < b.x : a.y < b.y; });
   if (points.size() < 3) return points;

@@ -38,6 +38,9 @@ struct BodyDrawing {
   bool moving = false;
   std::vector<Part> start;  ///< at tick 0
   std::vector<Part> end;    ///< at the last tick (same as start for static bodies)
+  /// A dynamic body's poses at rows sampled between the first and the last
+  /// (body_marks.h), drawn faintly; empty for every other body.
+  std::vector<std::vector<Part>> samples;
   double top = -kInf;       ///< highest point at the last tick
   /// A mesh cut open at the character (see above): `extent` outlines all
   /// its vertices, `walls` are where its steep triangles cross the waist of
@@ -69,6 +72,10 @@ CutSamples cut_samples(const std::vector<TraceData>& traces, const ShapeDef& cha
 /// reach into `view` (all when it is empty).
 std::vector<BodyDrawing> level_drawings(const Frame& f, const Scenario& scenario, const World& world,
                                         const CutSamples& cut, const Box& view);
+
+/// The parts of a Bullet shape posed at `pose` (compound children one by
+/// one, convex shapes by their points; others by their bounding box).
+std::vector<Part> shape_parts(const Frame& f, const btCollisionShape* shape, const btTransform& pose);
 
 /// Andrew's monotone chain; counter-clockwise, no repeated points.
 std::vector<P2> convex_hull(std::vector<P2> points);

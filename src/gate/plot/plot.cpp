@@ -7,6 +7,8 @@
 #include <stdexcept>
 
 #include "base/xml.h"
+#include "gate/plot/axes.h"
+#include "gate/plot/body_marks.h"
 #include "gate/plot/geometry.h"
 #include "gate/plot/legend.h"
 #include "gate/plot/marks.h"
@@ -104,6 +106,16 @@ void open_document(Svg& svg, const Scenario& scenario, const std::string& title,
   }
 }
 
+/// body_marks.h's marks over the top view, clipped to it.
+void draw_top_marks(Svg& svg, const Panel& top, const Frame& frame, const Scenario& scenario, const World& world,
+                    const TraceData& run, const RunEvents& events) {
+  std::vector<P2> px;
+  for (const P2& p : run.plane) px.push_back(top.to_px(p.x, p.y));
+  open_clip(svg, top, "marks-clip");
+  draw_run_marks(svg, top, frame, scenario, world, run, px, events);
+  svg.out += "</g>\n";
+}
+
 void require_positions(const std::vector<PlotTrace>& traces) {
   if (traces.empty() || traces.front().trajectory == nullptr) throw std::invalid_argument("plot_svg: no trajectory");
   for (const PlotTrace& trace : traces) {
@@ -131,8 +143,9 @@ std::string plot_svg(const Scenario& scenario, const std::vector<PlotTrace>& tra
   std::vector<TraceData> data;
   for (const PlotTrace& trace : traces) data.push_back(trace_data(frame, trace, scenario.tick_rate));
   const Box top_box = top_view_box(data);
-  const std::vector<BodyDrawing> bodies = level_drawings(
+  std::vector<BodyDrawing> bodies = level_drawings(
       frame, scenario, world, cut_samples(data, scenario.character.shape, kMaxCutSamples), top_box);
+  pose_dynamic_bodies(frame, scenario, world, *traces.front().trajectory, bodies);
   const SideView side = side_view(frame, world, data);
   const Layout layout = make_layout(top_box, side.world, data.size());
   const std::vector<StillStretch> still = still_stretches(data.front(), stick_pushed(scenario, data.front()));
@@ -140,12 +153,16 @@ std::string plot_svg(const Scenario& scenario, const std::vector<PlotTrace>& tra
   LegendFacts facts = level_facts(bodies, tick_interval(scenario.ticks));
   facts.any_still = !still.empty();
   for (const FailureMark& mark : failures) facts.failures.push_back(mark.text());
+  const RunEvents no_events;
+  const RunEvents& events = options.events != nullptr ? *options.events : no_events;
+  facts.more = run_mark_legend(scenario, events);
 
 
   Svg svg;
   svg.id_prefix = options.id_prefix;
   open_document(svg, scenario, options.title.empty() ? scenario.name : options.title, layout.height);
   draw_top_view(svg, layout.top, frame, bodies, data, divergence, still, facts.interval, facts.lo, facts.hi, failures);
+  draw_top_marks(svg, layout.top, frame, scenario, world, data.front(), events);
   draw_legend(svg, std::max(kLegendX, layout.top.left + layout.top.width + 40), kTopViewY + 10, scenario, data,
               divergence, facts);
   draw_side_view(svg, layout.side, frame, side, data, divergence, still, facts.interval, failures);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gate/core/diff.h"
+#include "gate/plot/run_events.h"
 #include "scenario/expect/expectations.h"
 #include "scenario/scenario.h"
 
@@ -30,6 +31,9 @@ struct PlotOptions {
   /// The judged run's failed expectations: marked on every view at their
   /// tick and listed in the legend.
   std::vector<ExpectationFailure> expectation_failures;
+  /// What the judged run did beyond its columns (pushes, stance;
+  /// run_events.h), marked in the top view; null: nothing to mark.
+  const RunEvents* events = nullptr;
 };
 
 /// The columns a trajectory lacks to be plotted ("x", "y", "z"); empty when it can be.

@@ -77,6 +77,12 @@ void draw_body(Svg& svg, const Panel& panel, const BodyDrawing& body, double lo,
   svg.out += "<g class=\"body\"" + xml_attribute("data-body", body.name) + ">\n";
   svg.out += "<title>" + xml_escape_text(body.name + (body.moving ? " (moving: dashed at tick 0, solid at the end)" : "")) +
              "</title>\n";
+  for (const std::vector<Part>& sample : body.samples) {
+    for (const Part& part : sample) {
+      svg.out += "<polygon class=\"pose-sample\"" + xml_attribute("points", points_attr(to_pixels(panel, part.outline))) +
+                 " fill=\"none\"" + xml_attribute("stroke", kBodyStroke) + " stroke-opacity=\"0.45\" stroke-width=\"0.8\"/>\n";
+    }
+  }
   if (body.moving) {
     for (const Part& part : body.start) {
       svg.out += "<polygon class=\"pose-start\"" + xml_attribute("points", points_attr(to_pixels(panel, part.outline))) +

@@ -311,15 +311,18 @@ std::string row_text(const Json& row) {
 
 }  // namespace
 
-TraceRecording record_trace(const Scenario& scenario, std::int64_t first, std::int64_t last, bool sweep_points) {
+TraceRecording record_trace(const Scenario& scenario, std::int64_t first, std::int64_t last, bool sweep_points,
+                            SimulationOptions base) {
   TickRecorder recorder(sweep_points);
   std::vector<Json> ticks;   // events of each traced tick, in order
   std::vector<Json> inputs;  // the input each traced tick was stepped with
 
-  SimulationOptions options;
+  SimulationOptions options = base;
+  const std::function<void(const TickView&)> before = base.on_tick;
   // Called after each row is written: attach the recorder for the step that
   // produces the next row if that row is traced; detach it otherwise.
   options.on_tick = [&](const TickView& view) {
+    if (before) before(view);
     if (view.tick >= first && view.tick <= last) {
       ticks.push_back(recorder.take());
       inputs.push_back(trace_input_json(view.input, view.steering));  // the input that made this row

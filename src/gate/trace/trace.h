@@ -41,8 +41,10 @@ struct TraceRecording {
 /// Runs `scenario`, recording the events of ticks [first, last] (within
 /// [1, scenario.ticks]). `sweep_points`: sweeps that hit also record their
 /// world contact point as "point" (`trace` itself does not print it).
+/// `base`: options whose own on_tick is called first on every row (it must
+/// not attach an observer: the trace's own is attached after it).
 TraceRecording record_trace(const Scenario& scenario, std::int64_t first, std::int64_t last,
-                            bool sweep_points = false);
+                            bool sweep_points = false, SimulationOptions base = {});
 
 /// The line `trace` prints for one recorded event, without its indentation.
 std::string trace_event_text(const nlohmann::ordered_json& event);

@@ -4,6 +4,7 @@
 
 #include "base/format.h"
 #include "gate/plot/geometry.h"
+#include "gate/plot/run_events.h"
 #include "gate/plot/traces.h"
 #include "gate/view/geometry.h"
 #include "gate/view/level.h"
@@ -42,6 +43,23 @@ Json character_json(const Scenario& s) {
               {"digits", kGeometryDigits}};
 }
 
+/// null, or the crouch shape and the rows crouched (data.h).
+Json stance_json(const ViewDocument& d) {
+  const Scenario& s = *d.scenario;
+  if (d.stance == nullptr || !s.character.crouch_shape) return nullptr;
+  const ShapeDef& crouch = *s.character.crouch_shape;
+  const double standing = character_height(s.character.shape);
+  std::vector<double> crouched;
+  for (std::int64_t row = d.first; row <= d.last; ++row) {
+    const auto i = static_cast<std::size_t>(row);
+    crouched.push_back(i < d.stance->size() && (*d.stance)[i] < standing ? 1.0 : 0.0);
+  }
+  return Json{{"mesh", encode_mesh(character_mesh(crouch, to_bt(s.up)), kGeometryDigits)},
+              {"centre", quantise(feet_to_centre(crouch), kGeometryDigits)},
+              {"digits", kGeometryDigits},
+              {"crouched", encode_column(crouched, 0)}};
+}
+
 /// A body's pose at `tick`: a dynamic body's from its columns in the run
 /// shown (`crate.x` ... `crate.qw`: the world holds only its last pose).
 btTransform shown_pose(const ViewDocument& d, const WorldBody& body, std::int64_t tick) {
@@ -66,6 +84,9 @@ Json body_json(const ViewDocument& d, const WorldBody& body) {
   const BodyDef& def = s.world[body.def_index];
   const bool moving = def.motion.type != MotionType::None || def.dynamic();
   Json j{{"name", body.name}, {"shape", shape_kind_name(def.shape.type)}, {"moving", moving}};
+  if (def.one_way) {
+    j["one_way"] = encode_point(d.world->body_pose(body.def_index, 0).getBasis() * btVector3(0, 1, 0), kRowDigits);
+  }
   const TriMesh local = body_mesh(s, body);
   if (!moving) {
     TriMesh placed;
@@ -183,7 +204,8 @@ Json view_document(const ViewDocument& d) {
               {"structural", d.structural},
               {"expectations", expectations},
               {"trace", trace_json(d)},
-              {"level", level_json(d)}};
+              {"level", level_json(d)},
+              {"stance", stance_json(d)}};
 }
 
 }  // namespace stepslide::view

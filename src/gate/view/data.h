@@ -18,6 +18,12 @@
 //              tables do not line up; expectations: failed expectations
 //   trace      null, or {"first": tick, "ticks": [[event, ...], ...]}
 //              (gate/view/overlay.h)
+//   stance     null, or, when the scenario has a crouch_shape and the run
+//              was simulated here: {"mesh", "centre", "digits"} of the
+//              crouch shape (as character's) and "crouched" (1 on the rows
+//              shown where the character was crouched, else 0)
+//   bodies     a one-way body also has "one_way": the side it blocks from
+//              (its local +Y in the world, 6 digits)
 //   level      null, or, when the run starts inside a level (gate/view/level.h),
 //              {"cut_above_feet", "character_height", "digits"} (lengths in
 //              10^-digits m): the page then
@@ -55,6 +61,9 @@ struct ViewDocument {
   /// Recorded events (record_trace) of ticks trace_first, trace_first + 1, ...; null for none.
   const std::vector<Json>* trace = nullptr;
   std::int64_t trace_first = 1;
+  /// The run's character shape height per row (0..ticks), when known and
+  /// the scenario has a crouch_shape; null: no stance shown.
+  const std::vector<double>* stance = nullptr;
 };
 
 Json view_document(const ViewDocument& document);

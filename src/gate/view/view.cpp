@@ -1,5 +1,7 @@
 #include "gate/view/view.h"
 
+#include "gate/plot/run_events.h"
+
 #include <cctype>
 #include <cmath>
 #include <exception>
@@ -32,25 +34,30 @@ struct ShownRun {
   std::vector<ExpectationFailure> expectation_failures;
   std::vector<nlohmann::ordered_json> trace;  ///< events of ticks trace_first..
   std::int64_t trace_first = 1;
+  /// The character's shape height on each row, when simulated here and
+  /// the scenario has a crouch_shape (gate/plot/run_events.h); else empty.
+  std::vector<double> stance;
 };
 
 ShownRun shown_run(const ViewRequest& r, std::int64_t first, std::int64_t last) {
   ShownRun shown;
+  RunEventRecorder stance(*r.scenario);
   if (r.trace) {
     // Tick N is the step that produced row N, so row 0 has no trace.
     shown.trace_first = std::max<std::int64_t>(first, 1);
-    TraceRecording recording = record_trace(*r.scenario, shown.trace_first, last, true);
+    TraceRecording recording = record_trace(*r.scenario, shown.trace_first, last, true, stance.options({}, false));
     shown.trajectory = std::move(recording.result.trajectory);
     shown.expectation_failures = std::move(recording.result.expectation_failures);
     shown.trace = std::move(recording.events);
   } else if (r.run == nullptr) {
-    SimulationResult result = simulate(*r.scenario);
+    SimulationResult result = simulate(*r.scenario, stance.options({}, false));
     shown.trajectory = std::move(result.trajectory);
     shown.expectation_failures = std::move(result.expectation_failures);
   } else {
     shown.trajectory = *r.run;
     if (r.expectation_failures != nullptr) shown.expectation_failures = *r.expectation_failures;
   }
+  shown.stance = stance.events().height;
   return shown;
 }
 
@@ -88,6 +95,7 @@ Expected<ViewResult> make_view(const ViewRequest& r, const view::ThreeJs& three)
   document.expectation_failures = run.expectation_failures;
   document.first = first;
   document.last = last;
+  if (!run.stance.empty()) document.stance = &run.stance;
   if (r.trace) {
     document.trace = &run.trace;
     document.trace_first = run.trace_first;

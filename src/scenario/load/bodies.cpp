@@ -79,7 +79,10 @@ bool column_safe(const std::string& name) {
 
 /// A damping given to a body without a mass: nothing would be damped.
 void reject_without_mass(JsonReader& r, const Field& f, const char* key) {
-  if (f) r.error(f.where, std::string("expected no \"") + key + "\" on a body without a \"mass\" (only dynamic bodies are damped)");
+  if (f) {
+    r.error(f.where, std::string("expected no \"") + key +
+                         "\" on a body without a \"mass\" (only dynamic bodies are damped or start moving)");
+  }
 }
 
 /// "mass" (making the body dynamic), "friction", "restitution" and the
@@ -106,12 +109,17 @@ void read_dynamics(JsonReader& r, ObjectReader& o, const Field& body_field, cons
   r.number(o.optional("friction"), between(0.0, 1000.0), d.friction);
   r.number(o.optional("restitution"), between(0.0, 1.0), d.restitution);
   const Field linear = o.optional("linear_damping"), angular = o.optional("angular_damping");
+  const Field velocity = o.optional("velocity"), spin = o.optional("angular_velocity");
   if (body.dynamic()) {
     r.number(linear, between(0.0, 1.0), d.linear_damping);
     r.number(angular, between(0.0, 1.0), d.angular_damping);
+    r.numbers(velocity, kSpeed, d.velocity);
+    r.numbers(spin, kSpeed, d.angular_velocity);
   } else if (!mass) {
     reject_without_mass(r, linear, "linear_damping");
     reject_without_mass(r, angular, "angular_damping");
+    reject_without_mass(r, velocity, "velocity");
+    reject_without_mass(r, spin, "angular_velocity");
   }
 }
 

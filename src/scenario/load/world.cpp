@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/portable_math.h"
+#include "scenario/load/box_contacts.h"
 #include "scenario/load/convert.h"
 #include "stepslide/character.h"
 #include "stepslide/math.h"
@@ -215,6 +216,11 @@ World::World(const Scenario& scenario) : scenario_(scenario) {
     // Bullet's sequential impulse solver, its order unrandomised: the same
     // bodies added in the same (file) order solve the same way every run.
     solver_ = std::make_unique<btSequentialImpulseConstraintSolver>();
+    // Boxes a rounding apart touch (box_contacts.h): a stack written with its
+    // boxes exactly on one another starts at rest. Only the dynamics world's
+    // pairs use it; the controller's queries ask for closest points.
+    box_box_ = std::make_unique<GapBoxBoxAlgorithm::CreateFunc>();
+    dispatcher_->registerCollisionCreateFunc(BOX_SHAPE_PROXYTYPE, BOX_SHAPE_PROXYTYPE, box_box_.get());
     auto dynamics = std::make_unique<btDiscreteDynamicsWorld>(dispatcher_.get(), broadphase_.get(), solver_.get(),
                                                               config_.get());
     dynamics->setGravity(to_bt(scenario.gravity));
@@ -380,6 +386,9 @@ void World::add_dynamic_body(std::size_t def_index, btCollisionShape* shape, con
   info.m_angularDamping = def.dynamics.angular_damping;
   rigid_.push_back(std::make_unique<btRigidBody>(info));
   btRigidBody* body = rigid_.back().get();
+  // Bodies start at rest unless the file gives them a velocity (a capture's).
+  if (def.dynamics.velocity != Vec3{0, 0, 0}) body->setLinearVelocity(to_bt(def.dynamics.velocity));
+  if (def.dynamics.angular_velocity != Vec3{0, 0, 0}) body->setAngularVelocity(to_bt(def.dynamics.angular_velocity));
   body->setUserIndex(static_cast<int>(def_index));
   // Dynamic bodies pair with everything (static, kinematic, each other).
   dynamics_->addRigidBody(body, btBroadphaseProxy::DefaultFilter, btBroadphaseProxy::AllFilter);

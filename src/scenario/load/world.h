@@ -118,6 +118,8 @@ class World {
   // Dynamic bodies: only when the scenario has one is the world a
   // btDiscreteDynamicsWorld (a scenario without stays bit for bit as before).
   std::unique_ptr<btConstraintSolver> solver_;
+  /// Box-box contacts across a rounding gap (box_contacts.h), registered with dispatcher_.
+  std::unique_ptr<btCollisionAlgorithmCreateFunc> box_box_;
   btDiscreteDynamicsWorld* dynamics_ = nullptr;  ///< world_, when dynamic
   std::vector<std::unique_ptr<btRigidBody>> rigid_;  ///< one per dynamic body, in file order
   std::vector<std::size_t> dynamic_;                 ///< indices into bodies_ of rigid_'s bodies

@@ -6,9 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 
 #include "base/format.h"
+#include "gate/plot/body_marks.h"
+#include "gate/plot/run_events.h"
 #include "gate/picture_test_util.h"
 #include "scenario/load/load.h"
 #include "support/chromium.h"
@@ -301,6 +304,65 @@ TEST(PlotSvg, MovingBodiesShowTheirStartAndEndPoses) {
   for (const BodyDef& body : scenario.world) defined += body.motion.type != MotionType::None ? 1 : 0;
   EXPECT_EQ(moving, defined);
   EXPECT_GT(moving, 0u);
+}
+
+// A dynamic body is drawn where its columns put it (the world holds only its
+// start): a light crate walked into ends elsewhere, with outlines at ticks
+// along the way, and the pushes are marked with their body and ticks.
+TEST(PlotSvg, ADynamicBodyIsDrawnFromItsColumnsAndThePushesAreMarked) {
+  const Scenario scenario = load_or_die(kSource + "/scenarios/dynamic/crate_light.json");
+  RunEventRecorder recorder(scenario);
+  const SimulationResult run = simulate(scenario, recorder.options());
+  ASSERT_FALSE(recorder.events().pushes.empty());
+  PlotOptions options;
+  options.events = &recorder.events();
+  const std::unique_ptr<Node> root = parse_xml(plot_svg(scenario, {{"run", &run.trajectory}}, std::nullopt, options));
+  ASSERT_TRUE(root);
+  const Node* crate = nullptr;
+  for (const Node* body : root->find_all(element("g", "body"))) {
+    if (body->attribute("data-body") == "crate") crate = body;
+  }
+  ASSERT_TRUE(crate);
+  const std::vector<const Node*> start = crate->find_all(element("polygon", "pose-start"));
+  const std::vector<const Node*> end = crate->find_all(element("polygon", "pose-end"));
+  ASSERT_EQ(start.size(), 1u);
+  ASSERT_EQ(end.size(), 1u);
+  EXPECT_NE(start[0]->attribute("points"), end[0]->attribute("points")) << "the crate was pushed away";
+  EXPECT_EQ(count(*crate, element("polygon", "pose-sample")), static_cast<std::size_t>(plot::kBodySamples));
+  const std::vector<const Node*> pushes = root->find_all(element("g", "push"));
+  ASSERT_FALSE(pushes.empty());
+  EXPECT_EQ(pushes[0]->attribute("data-body"), "crate");
+  EXPECT_NE(only(*root, element("g", "legend"), "legend")->all_text().find("character pushed"), std::string::npos);
+  // Without the recorder the same run draws the bodies and no push.
+  const std::unique_ptr<Node> plain = parse_xml(plot_svg(scenario, {{"run", &run.trajectory}}, std::nullopt));
+  EXPECT_TRUE(plain->find_all(element("g", "push")).empty());
+}
+
+TEST(PlotSvg, OneWayBodiesAndCrouchedRowsAreMarked) {
+  const Scenario oneway = load_or_die(kSource + "/scenarios/oneway/box_jump_through_and_land.json");
+  const SimulationResult jump = simulate(oneway);
+  const std::unique_ptr<Node> a = parse_xml(plot_svg(oneway, {{"run", &jump.trajectory}}, std::nullopt));
+  ASSERT_TRUE(a);
+  const std::vector<const Node*> marks = a->find_all(element("g", "one-way"));
+  std::size_t defined = 0;
+  for (const BodyDef& body : oneway.world) defined += body.one_way ? 1 : 0;
+  EXPECT_EQ(marks.size(), defined);
+  ASSERT_FALSE(marks.empty());
+  EXPECT_NE(marks[0]->all_text().find("blocks from above"), std::string::npos);
+
+  const Scenario crouch = load_or_die(kSource + "/scenarios/crouch/box_stand_up_after_ceiling.json");
+  RunEventRecorder recorder(crouch);
+  const SimulationResult run = simulate(crouch, recorder.options());
+  ASSERT_EQ(recorder.events().height.size(), run.trajectory.rows.size());
+  const std::vector<bool> crouched = recorder.events().crouched(crouch);
+  EXPECT_TRUE(std::find(crouched.begin(), crouched.end(), true) != crouched.end());
+  EXPECT_TRUE(std::find(crouched.begin(), crouched.end(), false) != crouched.end());
+  PlotOptions options;
+  options.events = &recorder.events();
+  const std::unique_ptr<Node> b = parse_xml(plot_svg(crouch, {{"run", &run.trajectory}}, std::nullopt, options));
+  EXPECT_EQ(b->find_all(element("path", "crouched")).size(), 1u);
+  // The recorder only reads: the trajectory is the plain run's.
+  EXPECT_EQ(simulate(crouch).trajectory.rows, run.trajectory.rows);
 }
 
 TEST(PlotSvg, ARunThatStaysPutIsDrawnAgainstTime) {

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sstream>
 #include <vector>
 
@@ -93,6 +94,39 @@ TEST(Trace, AttachingTheObserverLeavesTheTrajectoryByteIdentical) {
     EXPECT_EQ(plain, traced) << name;
     EXPECT_GT(counter.events, static_cast<int>(s.ticks)) << name;
   }
+}
+
+/// Every event of kind "push" of the whole run, as trace records them.
+std::vector<nlohmann::ordered_json> push_events(const Scenario& s) {
+  const TraceRecording recording = record_trace(s, 1, s.ticks);
+  std::vector<nlohmann::ordered_json> pushes;
+  for (const auto& tick : recording.events) {
+    for (const auto& e : tick) {
+      if (e["event"] == "push") pushes.push_back(e);
+    }
+  }
+  return pushes;
+}
+
+// Each impulse the character gives a dynamic body is printed: walking into a
+// crate (with its approach speed), standing on a raft (its weight) and
+// landing on a crate (the momentum into it: scenarios/dynamic/land_on_crate).
+TEST(Trace, EveryPushWeightAndLandingIsTraced) {
+  const std::vector<nlohmann::ordered_json> crate = push_events(load("dynamic/crate_light.json"));
+  ASSERT_FALSE(crate.empty());
+  EXPECT_EQ(crate[0]["kind"], "push");
+  EXPECT_EQ(crate[0]["body"], "crate");
+  EXPECT_GT(crate[0]["approach_speed"].get<double>(), 0.0);
+  const std::string line = trace_event_text(crate[0]);
+  EXPECT_EQ(line.rfind("push crate at ", 0), 0u) << line;
+  EXPECT_NE(line.find("N s"), std::string::npos) << line;
+
+  std::map<std::string, int> kinds;
+  for (const char* name : {"dynamic/raft_ride.json", "dynamic/land_on_crate.json"}) {
+    for (const auto& e : push_events(load(name))) ++kinds[e["kind"].get<std::string>()];
+  }
+  EXPECT_GT(kinds["weight"], 0);
+  EXPECT_GT(kinds["landing"], 0) << "a landing on a dynamic body";
 }
 
 TEST(TraceCommand, RejectsTicksOutsideTheScenario) {

@@ -5,6 +5,7 @@
 // view_chromium_test.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <regex>
 
@@ -74,6 +75,64 @@ TEST(ViewHtml, HoldsEveryBodyThePosesOfMovingOnesAndTheRun) {
   for (std::size_t i = 0; i < y.size(); ++i) EXPECT_NEAR(y[i], run.rows[i][3], 0.5e-6) << "tick " << i;
   EXPECT_FALSE(data["runs"][0]["columns"].contains("tick"));
   EXPECT_FALSE(data["runs"][0]["columns"].contains("time"));
+}
+
+// A dynamic body's poses in the page are its columns, row by row: the crate
+// walked into moves between the first frame and the last, and each frame
+// reads back as the run's crate.x to the micrometre.
+TEST(ViewHtml, ADynamicBodyMovesInTheFramesAsItsColumnsSay) {
+  const Scenario s = scenario("dynamic/crate_light.json");
+  ViewRequest request;
+  request.scenario = &s;
+  const ViewJson data = page_data(page(request));
+  const Trajectory run = simulate(s).trajectory;
+  const int crate_x = run.column_index("crate.x");
+  ASSERT_GE(crate_x, 0);
+  const ViewJson* crate = nullptr;
+  for (const ViewJson& body : data["bodies"]) {
+    if (body["name"] == "crate") crate = &body;
+  }
+  ASSERT_TRUE(crate);
+  EXPECT_TRUE((*crate)["moving"].get<bool>());
+  const std::vector<std::int64_t> poses = view::delta_decode((*crate)["poses"]["delta"], 7);
+  const double scale = std::pow(10.0, (*crate)["poses"]["digits"].get<int>());
+  ASSERT_EQ(poses.size(), 7 * run.rows.size());
+  for (std::size_t row = 0; row < run.rows.size(); ++row) {
+    EXPECT_NEAR(static_cast<double>(poses[7 * row]) / scale, run.cell(row, crate_x), 0.5e-6) << "row " << row;
+  }
+  const double moved = static_cast<double>(poses[7 * (run.rows.size() - 1)] - poses[0]) / scale;
+  EXPECT_GT(std::fabs(moved), 0.5) << "the crate moved between the first frame and the last";
+}
+
+TEST(ViewHtml, OneWayBodiesSayTheirSideAndTheStanceIsShownWhenCrouching) {
+  const Scenario oneway = scenario("oneway/box_jump_through_and_land.json");
+  ViewRequest a;
+  a.scenario = &oneway;
+  const ViewJson one = page_data(page(a));
+  std::size_t marked = 0;
+  for (std::size_t i = 0; i < oneway.world.size(); ++i) {
+    EXPECT_EQ(one["bodies"][i].contains("one_way"), oneway.world[i].one_way);
+    if (!oneway.world[i].one_way) continue;
+    ++marked;
+    EXPECT_GT(one["bodies"][i]["one_way"][1].get<double>(), 0) << "blocks from above";
+  }
+  EXPECT_GE(marked, 1u);
+  EXPECT_TRUE(one["stance"].is_null()) << "no crouch_shape, no stance";
+
+  const Scenario crouch = scenario("crouch/box_stand_up_after_ceiling.json");
+  ViewRequest b;
+  b.scenario = &crouch;
+  const ViewJson data = page_data(page(b));
+  ASSERT_TRUE(data["stance"].is_object());
+  EXPECT_TRUE(data["stance"].contains("mesh"));
+  const std::vector<std::int64_t> crouched = view::delta_decode(data["stance"]["crouched"]["delta"], 1);
+  ASSERT_EQ(crouched.size(), static_cast<std::size_t>(crouch.ticks + 1));
+  EXPECT_NE(std::count(crouched.begin(), crouched.end(), 1), 0);
+  EXPECT_NE(std::count(crouched.begin(), crouched.end(), 0), 0);
+  // Traced, the same stance.
+  b.trace = true;
+  const ViewJson traced = page_data(page(b));
+  EXPECT_EQ(traced["stance"]["crouched"], data["stance"]["crouched"]);
 }
 
 TEST(ViewHtml, InsideALevelThePageCutsItOpenAndElsewhereNot) {

@@ -91,7 +91,24 @@ TEST(LoadDynamicBodies, ADynamicBodyIsNamedForItsColumns) {
 TEST(LoadDynamicBodies, DampingNeedsAMass) {
   EXPECT_EQ(errors_of(R"("world": [{"shape": {"type": "box", "half_extents": [0.5, 0.5, 0.5]}, "linear_damping": 0.5}])"),
             Lines{"/world/0/linear_damping: expected no \"linear_damping\" on a body without a \"mass\" (only "
-                  "dynamic bodies are damped)"});
+                  "dynamic bodies are damped or start moving)"});
+}
+
+// A capture's dynamic bodies start moving: velocity and angular_velocity at
+// tick 0, on dynamic bodies only, within the speed limit.
+TEST(LoadDynamicBodies, AStartingVelocityIsReadForDynamicBodiesOnly) {
+  const Scenario s = loaded_with(R"("world": [
+      {"name": "crate", "shape": {"type": "box", "half_extents": [0.5, 0.5, 0.5]}, "mass": 10,
+       "velocity": [1, 2, 3], "angular_velocity": [0, 0.5, 0]}])");
+  EXPECT_EQ(s.world[0].dynamics.velocity, (Vec3{1, 2, 3}));
+  EXPECT_EQ(s.world[0].dynamics.angular_velocity, (Vec3{0, 0.5, 0}));
+  EXPECT_EQ(errors_of(R"("world": [{"shape": {"type": "box", "half_extents": [0.5, 0.5, 0.5]}, "velocity": [1, 0, 0]}])"),
+            Lines{"/world/0/velocity: expected no \"velocity\" on a body without a \"mass\" (only dynamic bodies "
+                  "are damped or start moving)"});
+  const std::vector<std::string> fast = errors_of(R"("world": [{"name": "c", "shape": {"type": "box", "half_extents": [0.5, 0.5, 0.5]},
+       "mass": 1, "angular_velocity": [0, 1e9, 0]}])");
+  ASSERT_EQ(fast.size(), 1u);
+  EXPECT_EQ(fast[0].rfind("/world/0/angular_velocity/1", 0), 0u) << fast[0];
 }
 
 TEST(LoadDynamicBodies, DynamicBodyTicksAreBounded) {

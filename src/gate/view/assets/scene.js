@@ -10,6 +10,8 @@ const COLOURS = {
   body: 0xb7c1cc,
   terrain: 0xa8bd9a,
   moving: 0xe0b050,
+  oneWay: 0x1e88e5,
+  crouched: 0x7e3fb0,
   edges: 0x56606b,
   character: 0x1e66d0,
   ghost: 0x7b5ea7,
@@ -38,6 +40,7 @@ function meshGeometry(decoded) {
 }
 
 function bodyColour(body) {
+  if (body.one_way) return COLOURS.oneWay;
   if (body.moving) return COLOURS.moving;
   return body.shape === 'mesh' || body.shape === 'heightfield' ? COLOURS.terrain : COLOURS.body;
 }
@@ -51,8 +54,14 @@ function bodyObject(body, cutaway) {
   const material = new THREE.MeshLambertMaterial({
     color: bodyColour(body), side: THREE.DoubleSide, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1,
   });
+  if (body.one_way) {
+    // One-way: see-through, with an arrow out of the side it blocks from.
+    material.transparent = true;
+    material.opacity = 0.45;
+  }
   if (cutaway) cutaway.apply(material);
   group.add(new THREE.Mesh(geometry.flat, material));
+  if (body.one_way) group.add(oneWayArrow(body, geometry.indexed));
   const triangles = geometry.indexed.index.count / 3;
   if (triangles <= MAX_EDGED_TRIANGLES) {
     const edges = new THREE.EdgesGeometry(geometry.flat, 25);
@@ -62,6 +71,21 @@ function bodyObject(body, cutaway) {
   }
   group.userData.triangles = triangles;
   return group;
+}
+
+/// A one-way body's mark: an arrow from its middle out of the side it
+/// blocks from (its local +Y: a static body's mesh is in world coordinates,
+/// a moving one's in its own frame).
+function oneWayArrow(body, geometry) {
+  geometry.computeBoundingBox();
+  const box = geometry.boundingBox;
+  const middle = box.getCenter(new THREE.Vector3());
+  const size = box.getSize(new THREE.Vector3());
+  const side = body.moving ? new THREE.Vector3(0, 1, 0) : decodePoint(body.one_way, 6).normalize();
+  const length = Math.max(0.4, Math.min(1.5, 0.5 * Math.max(size.x, size.y, size.z)));
+  const arrow = new THREE.ArrowHelper(side, middle, length, COLOURS.oneWay, 0.3 * length, 0.2 * length);
+  arrow.name = 'one-way';
+  return arrow;
 }
 
 /// The path's colour at `tick`: stepping (within a listed step), else airborne, else grounded.
@@ -150,6 +174,9 @@ function ViewScene(container, data, runs) {
   }
 
   this.characterGeometry = meshGeometry(decodeMesh(data.character.mesh));
+  // The stance: the crouch shape's mesh, shown on the rows crouched.
+  this.crouchGeometry = data.stance ? meshGeometry(decodeMesh(data.stance.mesh)) : null;
+  this.crouched = data.stance ? decodeColumn(data.stance.crouched) : null;
   this.character = new THREE.Mesh(this.characterGeometry.flat, new THREE.MeshLambertMaterial({
     color: COLOURS.character, transparent: true, opacity: 0.9 }));
   this.three.add(this.character);
@@ -326,6 +353,10 @@ ViewScene.prototype.setTick = function (tick, overlay, following) {
   this.shown = tick;
   this.character.visible = feet !== null;
   if (feet) this.character.position.copy(feet);
+  const crouched = this.crouched !== null && this.crouched[index] === 1;
+  this.character.geometry = crouched ? this.crouchGeometry.flat : this.characterGeometry.flat;
+  this.character.material.color.setHex(crouched ? COLOURS.crouched : COLOURS.character);
+  this.character.userData.crouched = crouched;
   if (this.ghostShape) {
     const ghostFeet = feetAt(this.runs[1], tick);
     this.ghostShape.visible = ghostFeet !== null;
