@@ -288,7 +288,9 @@ TEST(ConvexSweep, MatchesBulletsPenetrationAnswerOnOverlappingStarts) {
       EXPECT_GT(-ours.normal.dot(pair.motion()), SIMD_EPSILON) << "case " << i;
       EXPECT_NEAR(ours.normal.length(), 1.0, 1e-12) << "case " << i;
     }
-    if (theirs.hit) EXPECT_EQ(theirs.fraction, 0.0) << "case " << i;
+    if (theirs.hit) {
+      EXPECT_EQ(theirs.fraction, 0.0) << "case " << i;
+    }
     const double apart = (ours.normal - theirs.normal).length();
     const bool normals_agree = apart <= 1e-3;
     if (ours.hit && theirs.hit) {
