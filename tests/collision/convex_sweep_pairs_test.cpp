@@ -272,7 +272,9 @@ TEST(ConvexSweep, MatchesBulletsPenetrationAnswerOnOverlappingStarts) {
     // Move the start into the body: the cores overlap for most draws.
     const btVector3 inside = pair.object.getWorldTransform().getOrigin() + random.point(0.6);
     pair.from.setOrigin(inside);
-    pair.to.setOrigin(inside + random.point(1) * random.uniform(0.01, 2));
+    const btVector3 direction = random.point(1);
+    const double length = random.uniform(0.01, 2);
+    pair.to.setOrigin(inside + direction * length);
     const ConvexSolid body = ConvexSolid::of(pair.body.get(), pair.object.getWorldTransform());
     const ConvexSolid mover = ConvexSolid::of(pair.mover.get(), pair.from);
     const ExactContact start = convex_distance(mover, body, btVector3(0, 1, 0));
