@@ -20,9 +20,10 @@ if [[ "${STEPSLIDE_WITH_CHROMIUM:-0}" == 1 ]]; then
   packages+=(chromium fonts-dejavu-core)
 fi
 # clang with its libFuzzer, ASan and UBSan runtimes, for the asan preset
-# (tools/sanitize.sh, tools/fuzz-loader.sh): opt in with STEPSLIDE_WITH_CLANG=1.
+# (tools/sanitize.sh, tools/fuzz-loader.sh), and llvm (llvm-cov and llvm-profdata
+# for tools/fuzz-coverage.sh): opt in with STEPSLIDE_WITH_CLANG=1.
 if [[ "${STEPSLIDE_WITH_CLANG:-0}" == 1 ]]; then
-  packages+=(clang libclang-rt-14-dev)
+  packages+=(clang libclang-rt-14-dev llvm)
 fi
 # The arm64 cross build and qemu-user, for tools/arm64-gate.sh (docs/fuzzing.md "arm64"):
 # opt in with STEPSLIDE_WITH_ARM64=1. Adds the arm64 architecture to dpkg

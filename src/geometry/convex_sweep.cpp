@@ -10,8 +10,8 @@ namespace stepslide::detail {
 
 namespace {
 
-/// Nearer than this the cores touch (their difference is rounding): Bullet's
-/// penetration solver answers, as it does for box pairs (box_sweeps.cpp).
+/// Nearer than this the cores touch (their difference is rounding): the
+/// start is answered from the penetration (EPA), as Bullet's cast answers it.
 constexpr double kCoreTouching = 1e-9;
 
 }  // namespace
@@ -24,7 +24,8 @@ ExactSweep convex_sweep(const ConvexSolid& mover, const ConvexSolid& body, const
     // With the depth: where GJK finds the cores touching in a degenerate
     // simplex, EPA can still prove them apart (asked without it, 4 of 8 000
     // random sweeps in the tests went to Bullet for nothing).
-    const ExactContact d = lambda == 0.0 ? convex_distance(mover, body, direction, cutoff)
+    ConvexDetail detail;
+    const ExactContact d = lambda == 0.0 ? convex_distance(mover, body, direction, cutoff, &detail)
                                          : convex_distance(mover.moved(motion * lambda), body, direction, cutoff);
     Probe probe;
     if (d.distance > cutoff) {
@@ -34,12 +35,19 @@ ExactSweep convex_sweep(const ConvexSolid& mover, const ConvexSolid& body, const
     // The next step starts where this one ended: a few GJK steps there.
     direction = d.normal;
     probe.separated = d.distance + margins > kCoreTouching;
-    probe.known = probe.separated;
+    // Started with the cores touching or overlapping, Bullet's cast asks its
+    // penetration solver (EPA, compiled into Bullet's library and so
+    // contracted differently on each CPU) and answers a hit at 0 along its
+    // direction when moving into it: convex_distance's own EPA, run to its
+    // tolerance, answers the same question in this build. Only the start:
+    // later steps stop short of touching, and one that rounding puts on the
+    // cores is still Bullet's.
+    probe.known = probe.separated || (lambda == 0.0 && detail.converged);
     probe.distance = d.distance;
     probe.normal = d.normal;
     probe.point = d.point;
     return probe;
-  });
+  }, true);
 }
 
 }  // namespace stepslide::detail

@@ -17,8 +17,11 @@ namespace stepslide::detail {
 /// step's distance is convex_distance's (exact within its tolerance, never
 /// more than the truth, so no step passes the touch), starting from the
 /// last step's normal. `guess` is the first direction from `body` toward
-/// `mover`. Not answered when the cores touch or overlap at a step (at the
-/// start, Bullet's penetration solver decides; later, only rounding).
+/// `mover`. Started with the cores touching or overlapping, answered as
+/// Bullet's cast answers it from its penetration solver, but from
+/// convex_distance's EPA: a hit at 0 along the least push out when moving
+/// into it, else a miss. Not answered when EPA did not converge there, or
+/// when rounding puts the cores together at a later step.
 ExactSweep convex_sweep(const ConvexSolid& mover, const ConvexSolid& body, const btVector3& motion,
                         const btVector3& guess);
 

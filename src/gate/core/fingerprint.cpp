@@ -170,8 +170,9 @@ std::string build_difference_note(const std::vector<std::string>& golden_builds,
             " goldens were written by a different build: " + fields + "\n";
   }
   if (arch_differs) {
-    note += "note: the processor architecture differs: last-bit differences in floating point are expected between "
-            "architectures (the default tolerances absorb them; --exact does not)\n";
+    note += "note: the processor architecture differs: where stepslide's own arithmetic decides the results agree "
+            "bit for bit; where Bullet's compiled code does (the dynamics world moving dynamic bodies) they may differ "
+            "in the last bits, and --exact says so\n";
   }
   return note;
 }

@@ -55,8 +55,8 @@ std::vector<FingerprintChange> fingerprint_changes(const std::string& then, cons
 
 /// The note `check` prints once per run when goldens were written by another
 /// build (empty when none was): how many, what differs field by field, and,
-/// when the processor architecture differs, that last-bit differences in
-/// floating point are expected. `golden_builds` holds each compared golden's
+/// when the processor architecture differs, that only Bullet's compiled code
+/// (dynamic bodies) may differ in the last bits. `golden_builds` holds each compared golden's
 /// recorded fingerprint ("" when it records none).
 std::string build_difference_note(const std::vector<std::string>& golden_builds, const std::string& now);
 

@@ -87,8 +87,9 @@ TEST(BuildDifferenceNote, SaysOnceHowManyGoldensAndWhatDiffers) {
   EXPECT_EQ(build_difference_note({kX86, kX86, ""}, kX86), "") << "same build, or nothing recorded";
   EXPECT_EQ(build_difference_note({kX86, kArm, kArm, ""}, kX86),
             "note: 2 of 3 goldens were written by a different build: arch aarch64 (this build: x86_64)\n"
-            "note: the processor architecture differs: last-bit differences in floating point are expected between "
-            "architectures (the default tolerances absorb them; --exact does not)\n");
+            "note: the processor architecture differs: where stepslide's own arithmetic decides the results agree "
+            "bit for bit; where Bullet's compiled code does (the dynamics world moving dynamic bodies) they may differ "
+            "in the last bits, and --exact says so\n");
   EXPECT_EQ(build_difference_note({kOld}, kX86),
             "note: 1 of 1 goldens were written by a different build: arch (not recorded) (this build: x86_64); build "
             "(not recorded) (this build: Release)\n")
@@ -124,8 +125,9 @@ TEST_F(CheckBuildNote, APassingCheckNotesAnotherArchitectureOnce) {
   EXPECT_TRUE(has(r.out, "3 passed, 0 failed")) << r.out;
   EXPECT_EQ(r.err, "note: 2 of 3 goldens were written by a different build: arch sparc64 (this build: " +
                        build_info().arch +
-                       ")\nnote: the processor architecture differs: last-bit differences in floating point are "
-                       "expected between architectures (the default tolerances absorb them; --exact does not)\n");
+                       ")\nnote: the processor architecture differs: where stepslide's own arithmetic decides the "
+                       "results agree bit for bit; where Bullet's compiled code does (the dynamics world moving "
+                       "dynamic bodies) they may differ in the last bits, and --exact says so\n");
 }
 
 TEST_F(CheckBuildNote, NoNoteWhenEveryGoldenMatchesThisBuild) {
