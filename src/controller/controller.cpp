@@ -140,12 +140,15 @@ void CharacterController::reset(const btVector3& feet, const btVector3& velocity
 
 TickReport CharacterController::update(const CharacterInput& input, double dt) {
   TickReport report;
-  // Other characters' pushes since the last update (CharacterBody).
-  if (!object_.pushed_.isZero()) {
-    state_.velocity += object_.pushed_;
-    object_.pushed_.setZero();
+  if (in_world_) {
+    // Other characters' pushes since the last update (CharacterBody), and
+    // the body's pose a tick before.
+    if (!object_.pushed_.isZero()) {
+      state_.velocity += object_.pushed_;
+      object_.pushed_.setZero();
+    }
+    body_before_ = state_.position;
   }
-  body_before_ = state_.position;
   queries_.begin_tick();
   ride_ground(ctx_, state_, dt);  // the world has already moved this tick
 
@@ -165,7 +168,7 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
   push_bodies(ctx_, state_, intent, touched, dt);
   report.sweeps = queries_.counts().sweeps;
   queries_.end_tick();
-  place_body();
+  if (in_world_) place_body();
   return report;
 }
 
