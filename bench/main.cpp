@@ -16,6 +16,7 @@ void register_world_size_benchmarks();
 void register_limits_benchmarks();
 void register_level_benchmarks();
 void register_dynamic_benchmarks();
+void register_characters_benchmarks();
 }  // namespace stepslide::bench
 
 namespace {
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
   register_limits_benchmarks();
   register_level_benchmarks();
   register_dynamic_benchmarks();
+  register_characters_benchmarks();
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) {

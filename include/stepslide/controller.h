@@ -14,6 +14,7 @@
 #include "stepslide/contact_filter.h"
 #include "stepslide/expected.h"
 #include "stepslide/observer.h"
+#include "stepslide/pushable.h"
 #include "stepslide/settings.h"
 #include "stepslide/stages.h"
 
@@ -32,6 +33,11 @@ struct ControllerSnapshot {
   ClearanceRecord clearance;
   /// The shape at that tick (set_shape changes it: crouching), put back as is.
   CharacterShapeDesc shape;
+  /// The velocity change other characters' pushes ask for, taken by the next
+  /// update (CharacterBody), and where the feet were when the last update
+  /// began (the body's pose a tick before, which others' push-out reads).
+  btVector3 pushed{0, 0, 0};
+  btVector3 body_before{0, 0, 0};
 };
 
 /// Bit for bit (but +0 == -0), every field of the state, the clearance
@@ -48,6 +54,37 @@ struct ShapeChangeResult {
 
 /// Same kind and same dimensions, bit for bit.
 bool same_shape(const CharacterShapeDesc& a, const CharacterShapeDesc& b);
+
+class CharacterController;
+
+/// The character as the other characters in its world meet it
+/// (CharacterController::add_to_world): a kinematic collision object of the
+/// character's shape at its feet, posed after every update. Other
+/// controllers' queries see it as a moving body: it blocks them (they keep
+/// their skin from it), they stand on it and ride it as on a moving
+/// platform, and they push it (pushable.h) as they push a dynamic body, by
+/// their mass and max_push_strength. A push is taken as a change of this
+/// character's velocity at the start of its next update, only across its up
+/// axis: a character is never pushed into or off its ground, and the weight
+/// of one standing on it goes to its own ground.
+class CharacterBody final : public PushableObject {
+ public:
+  explicit CharacterBody(const CharacterController& owner) : owner_(&owner) {}
+  /// The character's velocity plus the push it has not taken yet, at any point.
+  btVector3 velocity_at(const btVector3& point) const override;
+  /// 1 / mass times the square of the part of `direction` across up.
+  double inverse_mass_along(const btVector3& point, const btVector3& direction) const override;
+  /// Adds the part of `impulse` across up, over mass, to the pending push.
+  void apply_impulse(const btVector3& impulse, const btVector3& point) override;
+  /// The velocity change pushes since the last update ask for, m/s.
+  const btVector3& pending_push() const { return pushed_; }
+  const CharacterController& owner() const { return *owner_; }
+
+ private:
+  friend class CharacterController;
+  const CharacterController* owner_;
+  btVector3 pushed_{0, 0, 0};
+};
 
 class CharacterController {
  public:
@@ -79,6 +116,17 @@ class CharacterController {
   /// else the collision queries remember (forget_clearance) and puts the
   /// snapshot's clearance proof back.
   void restore_state(const ControllerSnapshot& snapshot);
+
+  /// Puts the character's body (CharacterBody) into the world, so that every
+  /// other controller in the same world collides with this character: the
+  /// way a game has several characters meet. Each controller's queries skip
+  /// its own body. Controllers are updated one after another; each sees the
+  /// others where their last update left them. The body is taken out of the
+  /// world when the controller is destroyed.
+  void add_to_world();
+  void remove_from_world();
+  bool in_world() const { return in_world_; }
+  const CharacterBody& body() const { return object_; }
 
   CharacterState& state() { return state_; }
   const CharacterState& state() const { return state_; }
@@ -116,13 +164,19 @@ class CharacterController {
   void rebuild_skin_shapes();
   /// Makes `shape` (built from `desc`) the character's, with everything made from it.
   void adopt_shape(const CharacterShapeDesc& desc, std::unique_ptr<btConvexShape> shape);
+  /// In the world: poses the body at the feet, and a tick before at body_before_.
+  void place_body();
+
+  btCollisionWorld* world_;
+  bool in_world_ = false;
+  btVector3 body_before_{0, 0, 0};  ///< the feet when the last update began
 
   CollisionQueries queries_;
   CharacterShapeDesc shape_desc_;
   std::unique_ptr<btConvexShape> shape_;
   std::unique_ptr<btConvexShape> sweep_shape_;
   std::unique_ptr<btConvexShape> probe_shape_;
-  btCollisionObject object_;
+  CharacterBody object_{*this};  ///< the query object, and the body in the world when added
   btCollisionObject probe_object_;
   btCollisionObject fit_object_;  ///< holds a shape set_shape() tries
   ControllerSettings settings_;

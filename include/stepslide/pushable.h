@@ -5,10 +5,11 @@
 // kinematic, so they carry it (riding) and push it out of their way
 // (depenetration), never by impulses.
 //
-// A Pushable is anything that takes such impulses. Today that is a Bullet
-// btRigidBody with a finite mass (inverse mass > 0); the math below only
-// needs what a Pushable answers, so another kind (another character) can be
-// one without touching it.
+// A Pushable is anything that takes such impulses: a Bullet btRigidBody with
+// a finite mass (inverse mass > 0), or a PushableObject, a collision object
+// that answers for itself (another character's body in the world,
+// CharacterController::add_to_world). The math below only needs what a
+// Pushable answers, so both take the same pushes.
 #pragma once
 
 #include <BulletCollision/CollisionDispatch/btCollisionObject.h>
@@ -18,14 +19,33 @@ class btRigidBody;
 
 namespace stepslide {
 
+/// A collision object that takes pushes itself, not through Bullet's
+/// dynamics: what a character is to the other characters in its world
+/// (CharacterBody, controller.h). A game may derive its own. Its answers
+/// must depend only on its state between updates, never on the order in
+/// which it is asked.
+class PushableObject : public btCollisionObject {
+ public:
+  /// Marks the object as a PushableObject (Bullet's CO_USER_TYPE).
+  PushableObject();
+  ~PushableObject() override;
+  /// As Pushable's: the object's velocity at world `point`, the inverse
+  /// mass it shows a push along unit `direction` there, and an impulse
+  /// (N·s, world frame) given to it at `point`.
+  virtual btVector3 velocity_at(const btVector3& point) const = 0;
+  virtual double inverse_mass_along(const btVector3& point, const btVector3& direction) const = 0;
+  virtual void apply_impulse(const btVector3& impulse, const btVector3& point) = 0;
+};
+
 class Pushable {
  public:
   Pushable() = default;
   /// The pushable behind `object`: a btRigidBody whose inverse mass is > 0
-  /// (static and kinematic rigid bodies, and plain collision objects, are not).
+  /// (static and kinematic rigid bodies, and plain collision objects, are
+  /// not), or a PushableObject.
   static Pushable of(const btCollisionObject* object);
 
-  explicit operator bool() const { return body_ != nullptr; }
+  explicit operator bool() const { return body_ != nullptr || other_ != nullptr; }
   const btCollisionObject* object() const;
 
   /// Velocity of the body's material point at world `point`.
@@ -41,7 +61,9 @@ class Pushable {
 
  private:
   explicit Pushable(btRigidBody* body) : body_(body) {}
+  explicit Pushable(PushableObject* other) : other_(other) {}
   btRigidBody* body_ = nullptr;
+  PushableObject* other_ = nullptr;  ///< set instead of body_
 };
 
 /// The size of the impulse the character gives a body it moves into at

@@ -32,6 +32,7 @@ bool same_clearance(const ClearanceRecord& a, const ClearanceRecord& b) {
 
 bool same_snapshot(const ControllerSnapshot& x, const ControllerSnapshot& y) {
   if (!same_clearance(x.clearance, y.clearance) || !same_shape(x.shape, y.shape)) return false;
+  if (!same_vector(x.pushed, y.pushed) || !same_vector(x.body_before, y.body_before)) return false;
   const CharacterState& a = x.state;
   const CharacterState& b = y.state;
   return same_vector(a.position, b.position) && same_vector(a.velocity, b.velocity) && a.grounded == b.grounded &&
@@ -43,7 +44,7 @@ bool same_snapshot(const ControllerSnapshot& x, const ControllerSnapshot& y) {
 CharacterController::CharacterController(btCollisionWorld* world, const CharacterShapeDesc& shape,
                                          const ControllerSettings& settings, const btVector3& up,
                                          const btVector3& gravity)
-    : queries_(world, &object_), shape_desc_(shape), shape_(make_character_shape(shape, 0.0)), settings_(settings) {
+    : world_(world), queries_(world, &object_), shape_desc_(shape), shape_(make_character_shape(shape, 0.0)), settings_(settings) {
   const Status valid = validate_settings(settings);
   if (!valid) throw std::invalid_argument("stepslide::CharacterController: " + valid.error());
   object_.setCollisionShape(shape_.get());
@@ -60,7 +61,52 @@ CharacterController::CharacterController(btCollisionWorld* world, const Characte
   rebuild_skin_shapes();
 }
 
-CharacterController::~CharacterController() = default;
+CharacterController::~CharacterController() { remove_from_world(); }
+
+btVector3 CharacterBody::velocity_at(const btVector3&) const { return owner_->state().velocity + pushed_; }
+
+double CharacterBody::inverse_mass_along(const btVector3&, const btVector3& direction) const {
+  const CharacterContext& ctx = owner_->context();
+  return horizontal_part(direction, ctx.up).length2() / owner_->settings().mass;
+}
+
+void CharacterBody::apply_impulse(const btVector3& impulse, const btVector3&) {
+  const CharacterContext& ctx = owner_->context();
+  pushed_ += horizontal_part(impulse, ctx.up) / owner_->settings().mass;
+}
+
+void CharacterController::add_to_world() {
+  if (in_world_) return;
+  // Kinematic, so every query treats it as a moving body (ride, push-out,
+  // the clearance proof); no contact response, so Bullet's dynamics never
+  // solve a contact with it (dynamic bodies meet characters only through
+  // the controller's pushes). In the kinematic group, whose mask leaves out
+  // the static and kinematic bodies and the other characters: it pairs in
+  // the broadphase with dynamic bodies only, while every query sees it.
+  object_.setCollisionFlags(object_.getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT |
+                            btCollisionObject::CF_NO_CONTACT_RESPONSE);
+  object_.setActivationState(DISABLE_DEACTIVATION);
+  in_world_ = true;
+  place_body();
+  world_->addCollisionObject(&object_, btBroadphaseProxy::KinematicFilter,
+                             btBroadphaseProxy::AllFilter & ~(btBroadphaseProxy::StaticFilter |
+                                                               btBroadphaseProxy::KinematicFilter));
+  queries_.forget_clearance();
+}
+
+void CharacterController::remove_from_world() {
+  if (!in_world_) return;
+  world_->removeCollisionObject(&object_);
+  in_world_ = false;
+  queries_.forget_clearance();
+}
+
+void CharacterController::place_body() {
+  if (!in_world_) return;
+  object_.setInterpolationWorldTransform(ctx_.transform_at(body_before_));
+  object_.setWorldTransform(ctx_.transform_at(state_.position));
+  if (object_.getBroadphaseHandle() != nullptr) world_->updateSingleAabb(&object_);
+}
 
 Status CharacterController::set_settings(const ControllerSettings& settings) {
   const Status valid = validate_settings(settings);
@@ -87,10 +133,22 @@ void CharacterController::reset(const btVector3& feet, const btVector3& velocity
   state_.position = feet;
   state_.velocity = velocity;
   classify_ground(ctx_, state_);
+  object_.pushed_.setZero();
+  body_before_ = feet;
+  place_body();
 }
 
 TickReport CharacterController::update(const CharacterInput& input, double dt) {
   TickReport report;
+  if (in_world_) {
+    // Other characters' pushes since the last update (CharacterBody), and
+    // the body's pose a tick before.
+    if (!object_.pushed_.isZero()) {
+      state_.velocity += object_.pushed_;
+      object_.pushed_.setZero();
+    }
+    body_before_ = state_.position;
+  }
   queries_.begin_tick();
   ride_ground(ctx_, state_, dt);  // the world has already moved this tick
 
@@ -110,16 +168,20 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
   push_bodies(ctx_, state_, intent, touched, dt);
   report.sweeps = queries_.counts().sweeps;
   queries_.end_tick();
+  if (in_world_) place_body();
   return report;
 }
 
 ControllerSnapshot CharacterController::save_state() const {
-  return ControllerSnapshot{state_, queries_.clearance(&object_), shape_desc_};
+  return ControllerSnapshot{state_, queries_.clearance(&object_), shape_desc_, object_.pushed_, body_before_};
 }
 
 void CharacterController::restore_state(const ControllerSnapshot& snapshot) {
   if (!same_shape(snapshot.shape, shape_desc_)) adopt_shape(snapshot.shape, make_character_shape(snapshot.shape, 0.0));
   state_ = snapshot.state;
+  object_.pushed_ = snapshot.pushed;
+  body_before_ = snapshot.body_before;
+  place_body();
   queries_.forget_clearance();
   queries_.restore_clearance(snapshot.clearance, &object_);
 }
@@ -165,6 +227,7 @@ ShapeChangeResult CharacterController::set_shape(const CharacterShapeDesc& shape
   state_.camera_dy += shape_height(shape_desc_) - shape_height(shape);
   adopt_shape(shape, std::move(candidate));
   queries_.forget_clearance();
+  place_body();
   return result;
 }
 

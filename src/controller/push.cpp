@@ -12,28 +12,46 @@
 
 namespace stepslide {
 
+PushableObject::PushableObject() { m_internalType = CO_USER_TYPE; }
+PushableObject::~PushableObject() = default;
+
 Pushable Pushable::of(const btCollisionObject* object) {
   if (object == nullptr) return Pushable();
   // The world is the game's; the controller changes nothing in it but the
-  // velocities of bodies it pushes, which Bullet's dynamics own anyway.
+  // velocities of bodies it pushes, which Bullet's dynamics own anyway, and
+  // what the pushable objects (other characters) take themselves.
+  if (object->getInternalType() == btCollisionObject::CO_USER_TYPE) {
+    // A game's own CO_USER_TYPE objects that are not PushableObjects are not pushed.
+    auto* other = dynamic_cast<PushableObject*>(const_cast<btCollisionObject*>(object));
+    return other == nullptr ? Pushable() : Pushable(other);
+  }
   auto* body = const_cast<btRigidBody*>(btRigidBody::upcast(object));
   if (body == nullptr || !(body->getInvMass() > 0.0)) return Pushable();
   return Pushable(body);
 }
 
-const btCollisionObject* Pushable::object() const { return body_; }
+const btCollisionObject* Pushable::object() const {
+  if (other_ != nullptr) return other_;
+  return body_;
+}
 
 btVector3 Pushable::velocity_at(const btVector3& point) const {
+  if (other_ != nullptr) return other_->velocity_at(point);
   return body_->getVelocityInLocalPoint(point - body_->getCenterOfMassPosition());
 }
 
 double Pushable::inverse_mass_along(const btVector3& point, const btVector3& direction) const {
+  if (other_ != nullptr) return other_->inverse_mass_along(point, direction);
   const btVector3 r = point - body_->getCenterOfMassPosition();
   const btVector3 turn = r.cross(direction);
   return body_->getInvMass() + turn.dot(body_->getInvInertiaTensorWorld() * turn);
 }
 
 void Pushable::apply_impulse(const btVector3& impulse, const btVector3& point) const {
+  if (other_ != nullptr) {
+    other_->apply_impulse(impulse, point);
+    return;
+  }
   body_->activate(true);
   body_->applyImpulse(impulse, point - body_->getCenterOfMassPosition());
 }

@@ -107,18 +107,37 @@ const EntityColumn* find_entity_column(const std::string& name) {
   return nullptr;
 }
 
+const Column* find_character_group_column(const std::string& name) {
+  const std::size_t dot = name.rfind('.');
+  if (dot == std::string::npos || dot == 0) return nullptr;
+  return find_column(name.substr(dot + 1));
+}
+
+std::optional<double> group_column_tolerance(const std::string& name) {
+  if (const EntityColumn* column = find_entity_column(name)) return column->tolerance;
+  if (const Column* column = find_character_group_column(name)) return column->discrete ? 0.0 : column->tolerance;
+  return std::nullopt;
+}
+
 bool entity_pattern(const std::string& pattern) {
   const std::size_t dot = pattern.rfind('.');
   if (dot == std::string::npos || dot == 0) return false;
   const std::string suffix = pattern.substr(dot + 1);
+  for (const Column& column : trajectory_columns()) {
+    if (glob_match(suffix, column.name)) return true;
+  }
   for (const EntityColumn& column : entity_columns()) {
     if (glob_match(suffix, column.suffix)) return true;
   }
   return false;
 }
 
-std::vector<std::string> column_names_with(const std::vector<std::string>& entities) {
+std::vector<std::string> column_names_with(const std::vector<std::string>& entities,
+                                           const std::vector<std::string>& characters) {
   std::vector<std::string> names = column_names();
+  for (const std::string& character : characters) {
+    for (const Column& column : trajectory_columns()) names.push_back(character + "." + column.name);
+  }
   for (const std::string& entity : entities) {
     for (const EntityColumn& column : entity_columns()) names.push_back(entity + "." + column.suffix);
   }
@@ -142,11 +161,14 @@ const Column* find_column(const std::string& name) {
   return nullptr;
 }
 
-std::vector<double> read_row(const TickSample& sample) {
+std::vector<double> read_row(const TickSample& sample, const std::vector<TickSample>& others) {
   std::vector<double> row;
   const std::size_t entities = sample.entities == nullptr ? 0 : sample.entities->size();
-  row.reserve(trajectory_columns().size() + entities * entity_columns().size());
+  row.reserve(trajectory_columns().size() * (1 + others.size()) + entities * entity_columns().size());
   for (const Column& column : trajectory_columns()) row.push_back(column.read(sample));
+  for (const TickSample& other : others) {
+    for (const Column& column : trajectory_columns()) row.push_back(column.read(other));
+  }
   if (entities == 0) return row;
   for (const EntitySample& entity : *sample.entities) {
     for (const EntityColumn& column : entity_columns()) row.push_back(column.read(entity));

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,15 +74,29 @@ const std::vector<EntityColumn>& entity_columns();
 /// one: a non-empty entity before the last '.', a suffix of entity_columns() after it.
 const EntityColumn* find_entity_column(const std::string& name);
 
-/// True when `pattern` (a column glob) can match an entity's column: a
-/// non-empty part before its last '.', and a part after it matching a suffix.
+/// The character column another character's column is (`b.grounded`: the
+/// column `grounded`), or null: a non-empty name before the last '.', a
+/// name of trajectory_columns() after it. Every character but the first
+/// has the whole table as its group, prefixed with its name
+/// (docs/format.md §1.7), after the first's columns.
+const Column* find_character_group_column(const std::string& name);
+
+/// The gate's default absolute tolerance of a grouped column (an entity's,
+/// else another character's), or null when `name` is neither.
+std::optional<double> group_column_tolerance(const std::string& name);
+
+/// True when `pattern` (a column glob) can match an entity's or another
+/// character's column: a non-empty part before its last '.', and a part
+/// after it matching a suffix of either group.
 bool entity_pattern(const std::string& pattern);
 
 /// The names of trajectory_columns(), in order.
 const std::vector<std::string>& column_names();
 
-/// The names of a trajectory's columns: column_names(), then each entity's group.
-std::vector<std::string> column_names_with(const std::vector<std::string>& entities);
+/// The names of a trajectory's columns: column_names(), then each other
+/// character's group (by its name, in file order), then each entity's group.
+std::vector<std::string> column_names_with(const std::vector<std::string>& entities,
+                                           const std::vector<std::string>& characters = {});
 
 /// The fixed columns of docs/format.md §2, in order. More may follow in a trajectory.
 const std::vector<std::string>& fixed_columns();
@@ -89,7 +104,9 @@ const std::vector<std::string>& fixed_columns();
 /// The column called `name`, or null when there is none.
 const Column* find_column(const std::string& name);
 
-/// One row: every column read from `sample`, in table order, then each entity's group.
-std::vector<double> read_row(const TickSample& sample);
+/// One row: every column read from `sample`, in table order, then each
+/// of `others` (the other characters, in column order) read the same way,
+/// then each entity's group (sample.entities).
+std::vector<double> read_row(const TickSample& sample, const std::vector<TickSample>& others = {});
 
 }  // namespace stepslide

@@ -230,6 +230,9 @@ struct ExpectCheck {
   /// gain over max(0, the speed before). MaxJumpApex: the highest the feet may
   /// rise above where they left the ground, metres.
   double max_gain = 0.0;
+  /// The character a character check reads (its optional "character"): 0 the
+  /// first (Scenario::character), i >= 1 Scenario::others[i - 1].
+  std::size_t character = 0;
 };
 
 /// How closely the gate compares the columns a key names (docs/format.md §4.2):
@@ -284,6 +287,17 @@ struct CharacterDef {
   ResumeState state;
   /// The layers the character collides with, one bit per layer; all by default.
   std::uint32_t collides_with = 0xffffffffu;
+  /// In "characters": its unique name, which prefixes its trajectory columns
+  /// (but the first's, docs/format.md §1.7). "" for the one "character".
+  std::string name;
+  std::string json_path = "/character";  ///< "/characters/1", for messages
+};
+
+/// A character after the first of "characters": its definition and its own
+/// input keyframes.
+struct OtherCharacter {
+  CharacterDef def;
+  std::vector<InputKey> input;
 };
 
 struct Scenario {
@@ -294,7 +308,11 @@ struct Scenario {
   std::int64_t ticks = 0;
   Vec3 gravity{0, -9.81, 0};
   Vec3 up{0, 1, 0};  ///< unit; -gravity normalised unless given
+  /// The first character ("character", or the first of "characters"), with
+  /// `input` its input; the others of "characters" in file order, the order
+  /// in which the runner updates them after it (docs/format.md §1.7).
   CharacterDef character;
+  std::vector<OtherCharacter> others;
   std::vector<BodyDef> world;
   std::vector<InputKey> input;
   std::vector<ExpectCheck> expect;
@@ -302,6 +320,13 @@ struct Scenario {
   /// Why the scenario's path is on a knife edge, so that `check --perturb`
   /// reports its spread without failing (docs/format.md §3.2); "" when not declared.
   std::string chaotic;
+
+  std::size_t character_count() const { return 1 + others.size(); }
+  /// Character `i` (0: the first), and its input.
+  const CharacterDef& character_at(std::size_t i) const { return i == 0 ? character : others[i - 1].def; }
+  const std::vector<InputKey>& input_of(std::size_t i) const { return i == 0 ? input : others[i - 1].input; }
+  /// The prefix of character `i`'s columns: "" for the first, "<name>." for the others.
+  std::string column_prefix(std::size_t i) const { return i == 0 ? std::string() : others[i - 1].def.name + "."; }
 };
 
 }  // namespace stepslide

@@ -24,4 +24,9 @@ struct Trajectory {
   double cell(std::size_t row, int column) const;
 };
 
+/// The columns of `t` that start with `prefix` ("b." for another character,
+/// docs/format.md §1.7), with the prefix taken off, over every row: another
+/// character's trajectory, read as the first's.
+Trajectory columns_of(const Trajectory& t, const std::string& prefix);
+
 }  // namespace stepslide

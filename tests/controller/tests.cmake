@@ -2,6 +2,7 @@
 list(APPEND STEPSLIDE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/box_margin_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/camera_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/characters_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/collision_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/controller_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/corner_rest_test.cpp

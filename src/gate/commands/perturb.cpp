@@ -208,6 +208,9 @@ Scenario perturbed_scenario(const Scenario& scenario, int run, double size) {
     shift(body.position, d);
     for (MotionKey& key : body.motion.keys) shift(key.position, d);
   }
+  // The other characters' spawn points last, so that a scenario with one
+  // character is shifted as before.
+  for (OtherCharacter& other : out.others) shift(other.def.position, offset(random, size));
   return out;
 }
 

@@ -17,8 +17,8 @@ ColumnRule DiffRules::rule_for(const std::string& column) const {
   for (const ColumnRule& rule : rules) {
     if (rule.column == column) return rule;
   }
-  if (const EntityColumn* group = find_entity_column(column)) {
-    ColumnRule rule{column, entities_exact ? 0.0 : group->tolerance, 0.0};
+  if (const std::optional<double> group = group_column_tolerance(column)) {
+    ColumnRule rule{column, entities_exact ? 0.0 : *group, 0.0};
     for (const std::vector<ColumnTolerance>& layer : entity_layers) {
       const ColumnTolerance* best = nullptr;
       for (const ColumnTolerance& entry : layer) {

@@ -142,6 +142,15 @@ std::string plot_svg(const Scenario& scenario, const std::vector<PlotTrace>& tra
   World world(scenario);
   std::vector<TraceData> data;
   for (const PlotTrace& trace : traces) data.push_back(trace_data(frame, trace, scenario.tick_rate));
+  // The other characters ("characters", docs/format.md §1.7): each one's
+  // path from the first trace's columns, labelled with its name.
+  std::vector<Trajectory> others;
+  others.reserve(scenario.others.size());
+  for (const OtherCharacter& other : scenario.others) {
+    others.push_back(columns_of(*traces.front().trajectory, other.def.name + "."));
+    if (!missing_plot_columns(others.back()).empty()) continue;
+    data.push_back(trace_data(frame, PlotTrace{other.def.name, &others.back()}, scenario.tick_rate));
+  }
   const Box top_box = top_view_box(data);
   std::vector<BodyDrawing> bodies = level_drawings(
       frame, scenario, world, cut_samples(data, scenario.character.shape, kMaxCutSamples), top_box);

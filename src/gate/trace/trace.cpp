@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <memory>
 #include <sstream>
 #include <vector>
 
@@ -196,6 +197,8 @@ std::string vec_text(const Json& j) {
 /// One event as an indented human-readable line.
 std::string event_text(const Json& e) {
   std::ostringstream out;
+  // Another character's event ("characters"): labelled by its name.
+  if (e.contains("character")) out << "[" << e["character"].get<std::string>() << "] ";
   const std::string kind = e["event"];
   if (kind == "velocity") {
     out << "velocity  " << vec_text(e["before"]) << " -> " << vec_text(e["after"]);
@@ -299,13 +302,16 @@ Json row_json(const Trajectory& t, std::size_t row) {
   return j;
 }
 
-std::string row_text(const Json& row) {
+/// The row's character columns, of the character whose columns start with
+/// `prefix` ("" for the first, "b." for character b).
+std::string row_text(const Json& row, const std::string& prefix = std::string()) {
+  const auto at = [&](const char* name) -> const Json& { return row[prefix + name]; };
   std::ostringstream out;
-  out << "feet (" << num(row["x"]) << ", " << num(row["y"]) << ", " << num(row["z"]) << ")  velocity ("
-      << num(row["vx"]) << ", " << num(row["vy"]) << ", " << num(row["vz"]) << ")  "
-      << (row["grounded"].get<double>() != 0 ? "grounded" : "airborne") << "  step_dy " << num(row["step_dy"])
-      << "  sweeps " << num(row["sweeps"]) << "  slide_iters " << num(row["slide_iters"]) << "  depen_iters "
-      << num(row["depen_iters"]);
+  out << "feet (" << num(at("x")) << ", " << num(at("y")) << ", " << num(at("z")) << ")  velocity ("
+      << num(at("vx")) << ", " << num(at("vy")) << ", " << num(at("vz")) << ")  "
+      << (at("grounded").get<double>() != 0 ? "grounded" : "airborne") << "  step_dy " << num(at("step_dy"))
+      << "  sweeps " << num(at("sweeps")) << "  slide_iters " << num(at("slide_iters")) << "  depen_iters "
+      << num(at("depen_iters"));
   return out.str();
 }
 
@@ -314,6 +320,12 @@ std::string row_text(const Json& row) {
 TraceRecording record_trace(const Scenario& scenario, std::int64_t first, std::int64_t last, bool sweep_points,
                             SimulationOptions base) {
   TickRecorder recorder(sweep_points);
+  // One more recorder per other character ("characters"), whose events
+  // follow the first's in each tick, each with its "character".
+  std::vector<std::unique_ptr<TickRecorder>> other_recorders;
+  for (std::size_t i = 0; i < scenario.others.size(); ++i) {
+    other_recorders.push_back(std::make_unique<TickRecorder>(sweep_points));
+  }
   std::vector<Json> ticks;   // events of each traced tick, in order
   std::vector<Json> inputs;  // the input each traced tick was stepped with
 
@@ -324,13 +336,27 @@ TraceRecording record_trace(const Scenario& scenario, std::int64_t first, std::i
   options.on_tick = [&](const TickView& view) {
     if (before) before(view);
     if (view.tick >= first && view.tick <= last) {
-      ticks.push_back(recorder.take());
-      inputs.push_back(trace_input_json(view.input, view.steering));  // the input that made this row
+      Json events = recorder.take();
+      Json input = trace_input_json(view.input, view.steering);  // the input that made this row
+      for (std::size_t i = 0; i < view.others.size() && i < other_recorders.size(); ++i) {
+        const OtherCharacterView& other = view.others[i];
+        for (Json& e : other_recorders[i]->take()) {
+          e["character"] = other.name;
+          events.push_back(std::move(e));
+        }
+        input[other.name] = trace_input_json(other.input, other.steering);
+      }
+      ticks.push_back(std::move(events));
+      inputs.push_back(std::move(input));
     }
     const std::int64_t next = view.tick + 1;
     const bool traced = next >= first && next <= last;
     if (traced) recorder.start(view.world);
     view.controller.set_observer(traced ? &recorder : nullptr);
+    for (std::size_t i = 0; i < view.others.size() && i < other_recorders.size(); ++i) {
+      if (traced) other_recorders[i]->start(view.world);
+      view.others[i].controller.set_observer(traced ? other_recorders[i].get() : nullptr);
+    }
   };
   TraceRecording recording{simulate(scenario, options), std::move(ticks), std::move(inputs)};
   return recording;
@@ -358,10 +384,23 @@ std::string trace_scenario(const Scenario& scenario, const TraceRequest& request
     out << "tick " << tick << " (row " << tick - 1 << " -> row " << tick << ", t = " << num(after["time"])
         << " s)\n";
     out << "  before  " << row_text(before) << "\n";
-    std::istringstream input_lines(trace_input_text(recording.inputs[i]));
+    for (const OtherCharacter& other : scenario.others) {
+      out << "  [" << other.def.name << "] before  " << row_text(before, other.def.name + ".") << "\n";
+    }
+    Json first_input = recording.inputs[i];
+    for (const OtherCharacter& other : scenario.others) first_input.erase(other.def.name);
+    std::istringstream input_lines(trace_input_text(first_input));
     for (std::string line; std::getline(input_lines, line);) out << "  " << line << "\n";
+    for (const OtherCharacter& other : scenario.others) {
+      if (!recording.inputs[i].contains(other.def.name)) continue;
+      std::istringstream other_lines(trace_input_text(recording.inputs[i][other.def.name]));
+      for (std::string line; std::getline(other_lines, line);) out << "  [" << other.def.name << "] " << line << "\n";
+    }
     for (const Json& e : ticks[i]) out << "  " << event_text(e) << "\n";
     out << "  after   " << row_text(after) << "\n";
+    for (const OtherCharacter& other : scenario.others) {
+      out << "  [" << other.def.name << "] after   " << row_text(after, other.def.name + ".") << "\n";
+    }
   }
   return out.str();
 }

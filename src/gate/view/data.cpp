@@ -35,8 +35,7 @@ double feet_to_centre(const ShapeDef& shape) {
   }
 }
 
-Json character_json(const Scenario& s) {
-  const ShapeDef& shape = s.character.shape;
+Json character_json(const Scenario& s, const ShapeDef& shape) {
   return Json{{"shape", shape_kind_name(shape.type)},
               {"mesh", encode_mesh(character_mesh(shape, to_bt(s.up)), kGeometryDigits)},
               {"centre", quantise(feet_to_centre(shape), kGeometryDigits)},
@@ -160,6 +159,21 @@ Json level_json(const ViewDocument& d) {
               {"digits", kGeometryDigits}};
 }
 
+/// The other characters ("characters", docs/format.md §1.7): each one's
+/// name, shape and its columns of the run shown, as a run (`b.x` read as `x`).
+Json other_characters_json(const ViewDocument& d) {
+  Json characters = Json::array();
+  if (d.runs.empty() || d.runs.front().trajectory == nullptr) return characters;
+  for (const OtherCharacter& other : d.scenario->others) {
+    const Trajectory columns = columns_of(*d.runs.front().trajectory, other.def.name + ".");
+    Json character = character_json(*d.scenario, other.def.shape);
+    character["name"] = other.def.name;
+    character["run"] = run_json(d, ViewRun{other.def.name, "character", &columns});
+    characters.push_back(character);
+  }
+  return characters;
+}
+
 Json trace_json(const ViewDocument& d) {
   if (d.trace == nullptr) return nullptr;
   Json ticks = Json::array();
@@ -197,7 +211,8 @@ Json view_document(const ViewDocument& d) {
               {"scenario", scenario_json(*d.scenario)},
               {"ticks", Json::array({d.first, d.last})},
               {"digits", kRowDigits},
-              {"character", character_json(*d.scenario)},
+              {"character", character_json(*d.scenario, d.scenario->character.shape)},
+              {"characters", other_characters_json(d)},
               {"bodies", bodies},
               {"runs", runs},
               {"divergence", divergence_json(d.divergence)},

@@ -7,6 +7,8 @@
 //   ticks      [first, last] shown
 //   character  shape kind, mesh (feet at the origin, axis along up), centre
 //              (feet to centre along up, 4 digits)
+//   characters the other characters of "characters", each as `character`
+//              plus name and run (its columns of the run shown, unprefixed)
 //   bodies     per body: name, shape, moving; mesh in world coordinates when
 //              static, in the body's frame with one pose per tick shown
 //              (x, y, z, qx, qy, qz, qw) when moving

@@ -19,24 +19,26 @@ namespace expectations {
 
 namespace {
 
-std::size_t index(const Trajectory& t, const char* name) { return static_cast<std::size_t>(t.column_index(name)); }
+std::size_t index(const Trajectory& t, const std::string& prefix, const char* name) {
+  return static_cast<std::size_t>(t.column_index(prefix + name));
+}
 
 }  // namespace
 
-Track::Track(const Scenario& scenario, const Trajectory& t, const std::vector<bool>& pushed)
+Track::Track(const Scenario& scenario, const Trajectory& t, const std::vector<bool>& pushed, const std::string& prefix)
     : scenario_(scenario),
       t_(t),
       pushed_(pushed),
-      x_(index(t, "x")),
-      y_(index(t, "y")),
-      z_(index(t, "z")),
-      vx_(index(t, "vx")),
-      vy_(index(t, "vy")),
-      vz_(index(t, "vz")),
-      grounded_(index(t, "grounded")),
-      stuck_(index(t, "stuck")),
-      step_dy_(index(t, "step_dy")),
-      ground_body_(index(t, "ground_body")) {}
+      x_(index(t, prefix, "x")),
+      y_(index(t, prefix, "y")),
+      z_(index(t, prefix, "z")),
+      vx_(index(t, prefix, "vx")),
+      vy_(index(t, prefix, "vy")),
+      vz_(index(t, prefix, "vz")),
+      grounded_(index(t, prefix, "grounded")),
+      stuck_(index(t, prefix, "stuck")),
+      step_dy_(index(t, prefix, "step_dy")),
+      ground_body_(index(t, prefix, "ground_body")) {}
 
 Vec3 Track::feet(std::int64_t tick) const { return {cell(tick, x_), cell(tick, y_), cell(tick, z_)}; }
 
@@ -185,10 +187,25 @@ bool needs_penetration(const Scenario& scenario) {
 std::vector<ExpectationFailure> check_expectations(const Scenario& scenario, const Trajectory& t,
                                                    const std::vector<double>& penetration,
                                                    const std::vector<bool>& pushed) {
-  const Track track(scenario, t, pushed);
+  return check_expectations(scenario, t, std::vector<std::vector<double>>{penetration},
+                            std::vector<std::vector<bool>>{pushed});
+}
+
+std::vector<ExpectationFailure> check_expectations(const Scenario& scenario, const Trajectory& t,
+                                                   const std::vector<std::vector<double>>& penetration,
+                                                   const std::vector<std::vector<bool>>& pushed) {
+  static const std::vector<double> kNoDepths;
+  static const std::vector<bool> kNoPushes;
+  std::vector<Track> tracks;
+  tracks.reserve(scenario.character_count());
+  for (std::size_t i = 0; i < scenario.character_count(); ++i) {
+    tracks.emplace_back(scenario, t, i < pushed.size() ? pushed[i] : kNoPushes, scenario.column_prefix(i));
+  }
   std::vector<ExpectationFailure> failures;
   for (const ExpectCheck& check : scenario.expect) {
-    if (auto problem = problem_of(check, track, penetration)) {
+    const std::size_t who = check.character < tracks.size() ? check.character : 0;
+    const std::vector<double>& depths = who < penetration.size() ? penetration[who] : kNoDepths;
+    if (auto problem = problem_of(check, tracks[who], depths)) {
       failures.push_back({check.json_path, problem->tick, std::move(problem->message)});
     }
   }

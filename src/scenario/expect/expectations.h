@@ -31,4 +31,11 @@ std::vector<ExpectationFailure> check_expectations(const Scenario& scenario, con
                                                    const std::vector<double>& penetration,
                                                    const std::vector<bool>& pushed);
 
+/// The same with several characters: `penetration` and `pushed` hold one
+/// list per character (Scenario::character_at's order), and each check reads
+/// the columns of the character it names (ExpectCheck::character).
+std::vector<ExpectationFailure> check_expectations(const Scenario& scenario, const Trajectory& t,
+                                                   const std::vector<std::vector<double>>& penetration,
+                                                   const std::vector<std::vector<bool>>& pushed);
+
 }  // namespace stepslide

@@ -24,7 +24,9 @@ struct Problem {
 /// The trajectory as the checks read it, with its columns looked up once.
 class Track {
  public:
-  Track(const Scenario& scenario, const Trajectory& t, const std::vector<bool>& pushed);
+  /// `prefix`: the character's column prefix ("" for the first, "b." for b).
+  Track(const Scenario& scenario, const Trajectory& t, const std::vector<bool>& pushed,
+        const std::string& prefix = std::string());
 
   const Scenario& scenario() const { return scenario_; }
   /// The feet at row `tick`.

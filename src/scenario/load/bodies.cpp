@@ -68,15 +68,6 @@ void add_split_bodies(JsonReader& r, const Field& f, const BodyDef& body, SplitM
   }
 }
 
-/// A dynamic body's name prefixes its trajectory columns (`crate.x`), so it
-/// keeps to the characters a column name may hold.
-bool column_safe(const std::string& name) {
-  if (name.empty()) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-  });
-}
-
 /// A damping given to a body without a mass: nothing would be damped.
 void reject_without_mass(JsonReader& r, const Field& f, const char* key) {
   if (f) {
@@ -179,6 +170,15 @@ void read_world(JsonReader& r, const Field& f, std::vector<BodyDef>& world, Load
   WorldBudget budget;
   budget.context = &context;
   read_world_items(r, f, world, budget);
+}
+
+/// A dynamic body's name (and another character's) prefixes its trajectory
+/// columns (`crate.x`), so it keeps to the characters a column name may hold.
+bool column_safe(const std::string& name) {
+  if (name.empty()) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  });
 }
 
 }  // namespace stepslide::loader

@@ -3,6 +3,7 @@
 
 #include "scenario/load/parts.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "scenario/load/convert.h"
@@ -82,9 +83,20 @@ void read_crouch_shape(JsonReader& r, const Field& f, const ShapeDef& standing, 
 
 const Options<Placement> kPlacements = {{"on_floor", Placement::OnFloor}};
 
-void read_character(JsonReader& r, const Field& f, CharacterDef& character) {
+void read_character(JsonReader& r, const Field& f, CharacterDef& character, const Vec3& up,
+                    std::vector<InputKey>* input) {
   if (!r.object(f)) return;
+  character.json_path = f.where.pointer();
   ObjectReader o(r, f);
+  if (input != nullptr) {
+    // One of "characters": named (its name prefixes its columns), with its own input.
+    const Field name = o.required("name");
+    if (r.string(name, character.name) && !column_safe(character.name)) {
+      r.error(name.where, "expected a non-empty name of letters, digits, '_' and '-' (it prefixes the "
+                          "character's trajectory columns), got " + describe(*name.value));
+    }
+    read_input(r, o.optional("input"), up, *input);
+  }
   read_character_shape(r, o.optional("shape"), character.shape);
   read_crouch_shape(r, o.optional("crouch_shape"), character.shape, character.crouch_shape);
   const Field place = o.optional("place");
@@ -97,6 +109,51 @@ void read_character(JsonReader& r, const Field& f, CharacterDef& character) {
   read_state(r, o.optional("state"), character.state);
   read_layers(r, o.optional("collides_with"), character.collides_with);
   o.reject_unknown();
+}
+
+void read_characters(JsonReader& r, const Field& f, Scenario& s) {
+  if (!r.array(f)) return;
+  if (f.value->size() == 0) {
+    r.error(f.where, "expected at least one character (or \"character\" for one)");
+    return;
+  }
+  std::vector<std::pair<std::string, std::string>> first_use;  // name, pointer; few characters
+  for (std::size_t i = 0; i < f.value->size(); ++i) {
+    const Field item = f.item(i);
+    CharacterDef def;
+    std::vector<InputKey> input;
+    read_character(r, item, def, s.up, &input);
+    if (!def.name.empty()) {
+      const auto same = std::find_if(first_use.begin(), first_use.end(),
+                                     [&](const auto& used) { return used.first == def.name; });
+      if (same != first_use.end()) {
+        r.error(Where::member(item.where, "name", 0),
+                "duplicate character name " + quote(def.name) + ", first used by " + same->second);
+      } else {
+        first_use.emplace_back(def.name, item.where.pointer());
+      }
+    }
+    if (i == 0) {
+      s.character = std::move(def);
+      s.input = std::move(input);
+    } else {
+      s.others.push_back(OtherCharacter{std::move(def), std::move(input)});
+    }
+  }
+}
+
+void check_character_names(JsonReader& r, const Field& f, const Scenario& s) {
+  if (!f || !f.value->is_array()) return;
+  for (std::size_t i = 0; i < s.character_count() && i < f.value->size(); ++i) {
+    const std::string& name = s.character_at(i).name;
+    for (const BodyDef& body : s.world) {
+      if (body.dynamic() && !name.empty() && body.name == name) {
+        r.error(Where::member(f.item(i).where, "name", 0),
+                "expected a name no dynamic body has (both prefix trajectory columns), got " + quote(name) +
+                    ", the name of " + body.json_path);
+      }
+    }
+  }
 }
 
 }  // namespace stepslide::loader

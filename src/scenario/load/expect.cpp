@@ -39,14 +39,34 @@ const Options<Kind> kCheckKinds = {
 };
 
 /// Keys that are not kinds but belong to some check.
-const char* const kOtherKeys[] = {"tick", "ticks", "tolerance", "within", "by_tick", "body"};
+const char* const kOtherKeys[] = {"tick", "ticks", "tolerance", "within", "by_tick", "body", "character"};
 
 /// What reading one check needs besides the check itself.
 struct CheckContext {
   JsonReader& r;
   const Range& ticks;  ///< where a checked tick must lie
   const std::vector<BodyDef>& world;
+  const Scenario& scenario;  ///< its characters, for "character"
 };
+
+/// "character" of a check on a character: the name of one of "characters"
+/// (absent: the first).
+void read_character_name(const CheckContext& c, const Field& f, ExpectCheck& check) {
+  std::string name;
+  if (!c.r.string(f, name)) return;
+  for (std::size_t i = 0; i < c.scenario.character_count(); ++i) {
+    if (!name.empty() && c.scenario.character_at(i).name == name) {
+      check.character = i;
+      return;
+    }
+  }
+  c.r.error(f.where, "expected the name of a character in /characters, got " + describe(*f.value));
+}
+
+bool on_body(ExpectCheck::Kind kind) {
+  return kind == ExpectCheck::Kind::BodyReaches || kind == ExpectCheck::Kind::BodyAtRest ||
+         kind == ExpectCheck::Kind::BodyUpright;
+}
 
 /// An integer tick within `ticks`, or "end".
 bool read_tick_or_end(JsonReader& r, const Field& f, const Range& ticks, std::int64_t& tick, bool& is_end) {
@@ -269,6 +289,7 @@ void read_check(const CheckContext& c, const Field& f, ExpectCheck& check) {
     o.reject_unknown();
     return;
   }
+  if (!on_body(check.kind)) read_character_name(c, o.optional("character"), check);
   if (check.kind == Kind::Position) {
     read_tick_or_end(r, o.required("tick"), c.ticks, check.tick, check.tick_is_end);
     read_checked_position(r, o.required("position"), check.position);
@@ -285,10 +306,10 @@ void read_check(const CheckContext& c, const Field& f, ExpectCheck& check) {
 
 }  // namespace
 
-void read_expect(JsonReader& r, const Field& f, const Range& ticks, const std::vector<BodyDef>& world,
+void read_expect(JsonReader& r, const Field& f, const Range& ticks, const Scenario& scenario,
                  std::vector<ExpectCheck>& checks) {
   if (!r.array(f)) return;
-  const CheckContext context{r, ticks, world};
+  const CheckContext context{r, ticks, scenario.world, scenario};
   checks.resize(f.value->size());
   for (std::size_t i = 0; i < checks.size(); ++i) read_check(context, f.item(i), checks[i]);
 }

@@ -88,16 +88,31 @@ void read_scenario(JsonReader& r, const Field& root, Scenario& s, LoadContext& c
   const Range tick_count{1.0, static_cast<double>(Limits::max_ticks), false, false, nullptr, "the tick limit"};
   const bool ticks_ok = r.integer(o.required("ticks"), tick_count, s.ticks);
   read_gravity_and_up(r, o, root, s);
-  read_character(r, o.optional("character"), s.character);
+  const Field one = o.optional("character");
+  const Field many = o.optional("characters");
+  if (one && many) {
+    r.error(many.where, "expected \"character\" or \"characters\", not both");
+  } else if (many) {
+    read_characters(r, many, s);
+  } else {
+    read_character(r, one, s.character);
+  }
   const Field world = o.optional("world");
   read_world(r, world, s.world, context);
   if (ticks_ok) check_moving_body_ticks(r, world, s);
   if (ticks_ok) check_dynamic_body_ticks(r, world, s);
-  read_input(r, o.optional("input"), s.up, s.input);
+  check_character_names(r, many, s);
+  const Field input = o.optional("input");
+  if (many && input) {
+    r.error(input.where, "expected no \"input\" beside \"characters\": each character has its own "
+                         "(/characters/N/input)");
+  } else {
+    read_input(r, input, s.up, s.input);
+  }
   const Range checked_ticks =
       ticks_ok ? Range{0.0, static_cast<double>(s.ticks), false, false, nullptr, "the scenario's ticks"}
                : between(0.0, static_cast<double>(Limits::max_ticks));
-  read_expect(r, o.optional("expect"), checked_ticks, s.world, s.expect);
+  read_expect(r, o.optional("expect"), checked_ticks, s, s.expect);
   read_tolerances(r, o.optional("tolerance"), s.tolerance);
   read_chaotic(r, o.optional("chaotic"), s.chaotic);
   o.reject_unknown();
@@ -120,17 +135,31 @@ LoadResult failure(const std::string& file, std::string message) {
 }
 
 /// Puts a character with "place": "on_floor" on its floor (spawn.h); the
-/// problem, if any, is the scenario's at /character/place.
+/// problem, if any, is the scenario's at /character/place (or
+/// /characters/N/place). Each character is dropped into the world alone.
 void place_character(const std::string& file_label, LoadResult& result) {
   Scenario& scenario = *result.scenario;
-  if (scenario.character.place != Placement::OnFloor) return;
-  const Expected<Vec3> feet = find_floor_spawn(scenario);
-  if (feet) {
-    scenario.character.position = *feet;
+  for (std::size_t i = 0; i < scenario.character_count(); ++i) {
+    CharacterDef& character = i == 0 ? scenario.character : scenario.others[i - 1].def;
+    if (character.place != Placement::OnFloor) continue;
+    Expected<Vec3> feet = Vec3{};
+    if (i == 0) {
+      feet = find_floor_spawn(scenario);
+    } else {
+      Scenario alone = scenario;
+      alone.character = character;
+      alone.others.clear();
+      feet = find_floor_spawn(alone);
+    }
+    if (feet) {
+      character.position = *feet;
+      continue;
+    }
+    const std::string where = character.json_path + "/place";
+    result.scenario.reset();
+    result.errors.push_back(LoadError{file_label, where, feet.error()});
     return;
   }
-  result.scenario.reset();
-  result.errors.push_back(LoadError{file_label, "/character/place", feet.error()});
 }
 
 LoadResult load_text(const std::string& text, const std::string& file_label, const LoadOptions& options) {

@@ -123,7 +123,16 @@ void read_include(JsonReader& r, const Field& f, std::vector<BodyDef>& world, Wo
 // scenario/load/character.cpp
 
 /// The "character" object. Absent: the contract's default character (docs/format.md §1).
-void read_character(JsonReader& r, const Field& f, CharacterDef& character);
+/// `input` null: the one "character"; else one of "characters", which has a
+/// "name" and may have its own "input" (read into `input`).
+void read_character(JsonReader& r, const Field& f, CharacterDef& character, const Vec3& up = Vec3{0, 1, 0},
+                    std::vector<InputKey>* input = nullptr);
+/// "characters": the first into s.character and s.input, the others into s.others.
+void read_characters(JsonReader& r, const Field& f, Scenario& s);
+/// No character of "characters" (`f`) is named as a dynamic body is.
+void check_character_names(JsonReader& r, const Field& f, const Scenario& s);
+/// A name that may prefix trajectory columns: letters, digits, '_' and '-'.
+bool column_safe(const std::string& name);
 
 // scenario/load/input.cpp
 
@@ -135,7 +144,7 @@ void read_input(JsonReader& r, const Field& f, const Vec3& up, std::vector<Input
 
 /// The "expect" array of checks. `ticks` is the range a checked tick must lie in;
 /// `world` gives the body names an `on_body` check may use.
-void read_expect(JsonReader& r, const Field& f, const Range& ticks, const std::vector<BodyDef>& world,
+void read_expect(JsonReader& r, const Field& f, const Range& ticks, const Scenario& scenario,
                  std::vector<ExpectCheck>& checks);
 
 }  // namespace stepslide::loader

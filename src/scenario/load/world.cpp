@@ -413,6 +413,9 @@ World::~World() {
 
 std::string World::body_name(const btCollisionObject* object) const {
   if (object == nullptr) return "";
+  for (const CharacterObject& character : characters_) {
+    if (character.object == object) return character.name.empty() ? "character" : "character " + character.name;
+  }
   const int index = object->getUserIndex();
   if (index < 0 || static_cast<std::size_t>(index) >= bodies_.size()) return "";
   return bodies_[static_cast<std::size_t>(index)].name;
@@ -485,10 +488,21 @@ void World::set_time(std::int64_t tick) {
   bodies_posed_ += static_cast<std::int64_t>(moving_.size());
 }
 
+void World::add_character(const btCollisionObject* object, std::string name) {
+  characters_.push_back({const_cast<btCollisionObject*>(object), std::move(name)});
+}
+
+std::vector<btCollisionObject*> World::moving_objects() const {
+  std::vector<btCollisionObject*> objects;
+  objects.reserve(moving_.size() + characters_.size());
+  for (const std::size_t index : moving_) objects.push_back(bodies_[index].object);
+  for (const CharacterObject& character : characters_) objects.push_back(character.object);
+  return objects;
+}
+
 World::MovingState World::save_moving() const {
   MovingState saved;
-  for (const std::size_t index : moving_) {
-    const btCollisionObject* object = bodies_[index].object;
+  for (const btCollisionObject* object : moving_objects()) {
     const auto* proxy = static_cast<const btDbvtProxy*>(object->getBroadphaseHandle());
     saved.pose.push_back(object->getWorldTransform());
     saved.interpolation.push_back(object->getInterpolationWorldTransform());
@@ -500,8 +514,9 @@ World::MovingState World::save_moving() const {
 }
 
 void World::restore_moving(const MovingState& saved) {
-  for (std::size_t i = 0; i < moving_.size(); ++i) {
-    btCollisionObject* object = bodies_[moving_[i]].object;
+  const std::vector<btCollisionObject*> objects = moving_objects();
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    btCollisionObject* object = objects[i];
     object->setWorldTransform(saved.pose[i]);
     object->setInterpolationWorldTransform(saved.interpolation[i]);
     auto* proxy = static_cast<btDbvtProxy*>(object->getBroadphaseHandle());

@@ -31,8 +31,13 @@ class World {
 
   btCollisionWorld* collision_world() { return world_.get(); }
   const std::vector<WorldBody>& bodies() const { return bodies_; }
-  /// Name of the body owning `object`, or "" when unknown.
+  /// Name of the body owning `object`, or "" when unknown; "character b"
+  /// for the body of character b (add_character).
   std::string body_name(const btCollisionObject* object) const;
+  /// A character's body (CharacterController::add_to_world) now in this
+  /// world: named for body_name, and saved and restored with the moving
+  /// bodies (save_moving, restore_moving), after them in the order added.
+  void add_character(const btCollisionObject* object, std::string name);
 
   /// Poses every kinematic body for time `tick / tick_rate` and refreshes the
   /// broadphase. Call with tick k+1 before stepping the character from row k.
@@ -124,6 +129,13 @@ class World {
   std::vector<std::unique_ptr<btRigidBody>> rigid_;  ///< one per dynamic body, in file order
   std::vector<std::size_t> dynamic_;                 ///< indices into bodies_ of rigid_'s bodies
   std::int64_t bodies_posed_ = 0;
+  struct CharacterObject {
+    btCollisionObject* object;
+    std::string name;
+  };
+  std::vector<CharacterObject> characters_;  ///< add_character's, in order
+  /// The kinematic bodies' objects, then the characters'.
+  std::vector<btCollisionObject*> moving_objects() const;
 };
 
 }  // namespace stepslide

@@ -6,12 +6,18 @@ namespace stepslide {
 
 bool ScenarioFilter::needed(const Scenario& scenario) {
   for (const BodyDef& body : scenario.world) {
-    if (body.one_way || (scenario.character.collides_with & layer_bit(body.layer)) == 0) return true;
+    if (body.one_way) return true;
+    for (std::size_t i = 0; i < scenario.character_count(); ++i) {
+      if ((scenario.character_at(i).collides_with & layer_bit(body.layer)) == 0) return true;
+    }
   }
   return false;
 }
 
-ScenarioFilter::ScenarioFilter(const Scenario& scenario) : mask_(scenario.character.collides_with) {
+ScenarioFilter::ScenarioFilter(const Scenario& scenario) : ScenarioFilter(scenario, scenario.character) {}
+
+ScenarioFilter::ScenarioFilter(const Scenario& scenario, const CharacterDef& character)
+    : mask_(character.collides_with) {
   layer_.reserve(scenario.world.size());
   one_way_.reserve(scenario.world.size());
   for (const BodyDef& body : scenario.world) {

@@ -17,7 +17,11 @@ class ScenarioFilter : public ContactFilter {
   /// character collides with every layer a body is on (the run then costs
   /// what it did before layers existed).
   static bool needed(const Scenario& scenario);
+  /// The filter of the scenario's first character, or of `character` (one
+  /// of its characters: each has its own `collides_with`). Other
+  /// characters' bodies are on no layer: every character collides with them.
   explicit ScenarioFilter(const Scenario& scenario);
+  ScenarioFilter(const Scenario& scenario, const CharacterDef& character);
 
   /// Before each tick: where the feet start it (a one-way body blocks only
   /// contacts at or below them) and whether `drop` is held.

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstring>
 #include <iterator>
+#include <memory>
 #include <sstream>
 #include <type_traits>
 
@@ -74,28 +75,48 @@ std::optional<ControllerKind> controller_from_name(const std::string& name) {
 
 namespace {
 
+/// Another character of "characters": its controller, input and filter.
+struct Other {
+  const CharacterDef* def;
+  CharacterController* controller;
+  InputTrack input;
+  ScenarioFilter* filter;          ///< null when the scenario needs none
+  std::vector<double> penetration;  ///< overlap depth per row, when measured
+};
+
 /// Runs `controller` (ours or the reference) through the scenario in
-/// `world`, one row per tick from row 0 (after reset).
+/// `world`, one row per tick from row 0 (after reset). With several
+/// characters (ours only), `others` are updated after it each tick, in file
+/// order (docs/format.md §1.7).
 template <class Controller>
 class Runner {
  public:
   Runner(const Scenario& scenario, const SimulationOptions& options, World& world, Controller& controller,
-         ScenarioFilter* filter = nullptr)
+         ScenarioFilter* filter = nullptr, std::vector<Other>* others = nullptr)
       : filter_(filter),
         scenario_(scenario),
         options_(options),
         world_(world),
         controller_(controller),
         measure_penetration_(options.always_measure_penetration || needs_penetration(scenario)),
-        input_(scenario.input, scenario.up, scenario.character.settings.walk_speed, 1.0 / scenario.tick_rate) {}
+        input_(scenario.input, scenario.up, scenario.character.settings.walk_speed, 1.0 / scenario.tick_rate),
+        others_(others != nullptr ? *others : no_others_) {}
 
   SimulationResult run() {
     if (filter_ != nullptr) filter_->begin_tick(to_bt(scenario_.character.position), false);
     controller_.reset(to_bt(scenario_.character.position), to_bt(scenario_.character.velocity));
     if constexpr (kOurs) resume(controller_.state(), scenario_.character.state);
-    result_.trajectory.columns = column_names_with(dynamic_names(world_));
+    for (Other& other : others_) {
+      if (other.filter != nullptr) other.filter->begin_tick(to_bt(other.def->position), false);
+      other.controller->reset(to_bt(other.def->position), to_bt(other.def->velocity));
+      resume(other.controller->state(), other.def->state);
+    }
+    std::vector<std::string> names;
+    for (const Other& other : others_) names.push_back(other.def->name);
+    result_.trajectory.columns = column_names_with(dynamic_names(world_), names);
     result_.trajectory.rows.reserve(static_cast<std::size_t>(scenario_.ticks) + 1);
     const TickReport none;
+    other_reports_.assign(others_.size(), none);
     sample_bodies(world_, entities_);
     if (!record(0, none)) return std::move(result_);
     observe(0, 0, none);
@@ -110,8 +131,18 @@ class Runner {
       if (!step(tick, dt)) return std::move(result_);
       ++tick;
     }
-    result_.expectation_failures =
-        check_expectations(scenario_, result_.trajectory, penetration_, input_.pushed_rows());
+    if (others_.empty()) {
+      result_.expectation_failures =
+          check_expectations(scenario_, result_.trajectory, penetration_, input_.pushed_rows());
+    } else {
+      std::vector<std::vector<double>> depths{penetration_};
+      std::vector<std::vector<bool>> pushed{input_.pushed_rows()};
+      for (const Other& other : others_) {
+        depths.push_back(other.penetration);
+        pushed.push_back(other.input.pushed_rows());
+      }
+      result_.expectation_failures = check_expectations(scenario_, result_.trajectory, depths, pushed);
+    }
     return std::move(result_);
   }
 
@@ -121,14 +152,22 @@ class Runner {
 
   /// False when the run stopped at a non-finite value.
   bool step(std::int64_t tick, double dt) {
-    // The world moves first, then the character (docs/format.md §1.1).
+    // The world moves first, then the characters, in file order (docs/format.md §1.1, §1.7).
     world_.step(tick + 1);
     sample_bodies(world_, entities_);
     const CharacterInput& input = input_.at(tick, controller_.state());
     if (filter_ != nullptr) filter_->begin_tick(controller_.state().position, input_.drop());
-    if constexpr (kOurs) change_stance();
-    const TickReport report = update(input, dt);
+    if constexpr (kOurs) change_stance(controller_, scenario_.character, input_);
+    const TickReport report = update(controller_, input, dt);
     result_.total_sweeps += report.sweeps;
+    for (std::size_t i = 0; i < others_.size(); ++i) {
+      Other& other = others_[i];
+      const CharacterInput& other_input = other.input.at(tick, other.controller->state());
+      if (other.filter != nullptr) other.filter->begin_tick(other.controller->state().position, other.input.drop());
+      change_stance(*other.controller, *other.def, other.input);
+      other_reports_[i] = update(*other.controller, other_input, dt);
+      result_.total_sweeps += other_reports_[i].sweeps;
+    }
     if (!record(tick + 1, report)) return false;
     observe(tick + 1, tick, report);
     return true;
@@ -138,10 +177,10 @@ class Runner {
   /// standing shape otherwise, every tick until it fits (standing up under a
   /// low ceiling keeps crouching until there is room). The shape itself may
   /// not overlap the world at all: only its skin may (docs/format.md §1.3).
-  void change_stance() {
-    if (!scenario_.character.crouch_shape) return;
-    const ShapeDef& wanted = input_.crouch() ? *scenario_.character.crouch_shape : scenario_.character.shape;
-    controller_.set_shape(character_shape_desc(wanted), 0.0);
+  static void change_stance(CharacterController& controller, const CharacterDef& def, const InputTrack& input) {
+    if (!def.crouch_shape) return;
+    const ShapeDef& wanted = input.crouch() ? *def.crouch_shape : def.shape;
+    controller.set_shape(character_shape_desc(wanted), 0.0);
   }
 
   /// With a rollback seed, ours only: how many ticks to step twice from
@@ -167,8 +206,8 @@ class Runner {
     return x ^ (x >> 31);
   }
 
-  /// Steps `span` ticks from row `tick` unobserved, puts the controller
-  /// (restore_state), the world (restore_moving) and the input back to row
+  /// Steps `span` ticks from row `tick` unobserved, puts every controller
+  /// (restore_state), the world (restore_moving) and the inputs back to row
   /// `tick`, and steps them again, observed: the second pass's rows are
   /// kept, and the first cell where they differ is the rollback mismatch.
   /// False when the second pass stopped at a non-finite value.
@@ -176,6 +215,12 @@ class Runner {
     if constexpr (kOurs) {
       const ControllerSnapshot saved = controller_.save_state();
       const InputTrack saved_input = input_;
+      std::vector<ControllerSnapshot> saved_others;
+      std::vector<InputTrack> saved_other_inputs;
+      for (const Other& other : others_) {
+        saved_others.push_back(other.controller->save_state());
+        saved_other_inputs.push_back(other.input);
+      }
       const std::size_t saved_penetration = penetration_.size();
       const std::int64_t saved_sweeps = result_.total_sweeps;
       const World::MovingState saved_world = world_.save_moving();
@@ -192,8 +237,15 @@ class Runner {
       result_.total_sweeps = saved_sweeps;
       result_.error.clear();
       controller_.restore_state(saved);
-      world_.restore_moving(saved_world);
       input_ = saved_input;
+      for (std::size_t i = 0; i < others_.size(); ++i) {
+        others_[i].controller->restore_state(saved_others[i]);
+        others_[i].input = saved_other_inputs[i];
+        if (others_[i].penetration.size() > saved_penetration) others_[i].penetration.resize(saved_penetration);
+      }
+      // After the controllers, which pose their bodies: the world puts back
+      // the broadphase bounds of every moving object, the characters' too.
+      world_.restore_moving(saved_world);
       ++result_.rollbacks;
       bool finite = true;
       for (std::int64_t k = 0; k < span && finite; ++k) finite = step(tick + k, dt);
@@ -229,11 +281,12 @@ class Runner {
     }
   }
 
-  /// The controller's update, timed when asked (wall time never reaches a row).
-  TickReport update(const CharacterInput& input, double dt) {
-    if (!options_.measure_time) return controller_.update(input, dt);
+  /// A controller's update, timed when asked (wall time never reaches a row).
+  template <class C>
+  TickReport update(C& controller, const CharacterInput& input, double dt) {
+    if (!options_.measure_time) return controller.update(input, dt);
     const Clock::time_point start = Clock::now();
-    TickReport report = controller_.update(input, dt);
+    TickReport report = controller.update(input, dt);
     result_.update_seconds += std::chrono::duration<double>(Clock::now() - start).count();
     return report;
   }
@@ -242,7 +295,9 @@ class Runner {
   /// left out) when one of its cells is not finite: no later row can mean
   /// anything, and a NaN must never reach a trajectory or a golden.
   bool record(std::int64_t tick, const TickReport& report) {
-    std::vector<double> row = row_of(tick, scenario_.tick_rate, controller_.state(), report, world_, entities_);
+    std::vector<double> row = others_.empty() ? row_of(tick, scenario_.tick_rate, controller_.state(), report,
+                                                       world_, entities_)
+                                              : row_with_others(tick, report);
     const std::vector<std::string>& columns = result_.trajectory.columns;
     if (const std::optional<NonFiniteCell> bad = first_non_finite(row, columns, static_cast<std::size_t>(tick))) {
       result_.error = "tick " + std::to_string(tick) + ": column " + bad->column + " is " +
@@ -250,8 +305,33 @@ class Runner {
       return false;
     }
     result_.trajectory.rows.push_back(std::move(row));
-    if (measure_penetration_) penetration_.push_back(controller_.penetration_depth());
+    if (measure_penetration_) {
+      penetration_.push_back(controller_.penetration_depth());
+      for (Other& other : others_) other.penetration.push_back(other.controller->penetration_depth());
+    }
     return true;
+  }
+
+  /// Row `tick` of a run with several characters: the first's columns, each
+  /// other's group, then the dynamic bodies'.
+  std::vector<double> row_with_others(std::int64_t tick, const TickReport& report) {
+    TickSample first = sample_of(tick, controller_.state(), report);
+    if (!entities_.empty()) first.entities = &entities_;
+    std::vector<TickSample> others;
+    others.reserve(others_.size());
+    for (std::size_t i = 0; i < others_.size(); ++i) {
+      others.push_back(sample_of(tick, others_[i].controller->state(), other_reports_[i]));
+    }
+    return read_row(first, others);
+  }
+
+  TickSample sample_of(std::int64_t tick, const CharacterState& s, const TickReport& report) const {
+    TickSample sample{tick, scenario_.tick_rate, s, report};
+    if (s.grounded && s.ground_object != nullptr && s.ground_object->getUserIndex() >= 0) {
+      sample.ground_body = s.ground_object->getUserIndex();
+      sample.local_feet = world_.body_pose(static_cast<std::size_t>(sample.ground_body), tick).inverse() * s.position;
+    }
+    return sample;
   }
 
   /// Shows row `row`, made with the input of tick `input_tick`, to the
@@ -260,7 +340,14 @@ class Runner {
     if constexpr (kOurs) {
       if (options_.on_tick && observing_) {
         const CharacterInput& input = input_.at(input_tick, controller_.state());
-        options_.on_tick(TickView{row, world_, controller_, input, report, input_.steering_note()});
+        TickView view{row, world_, controller_, input, report, input_.steering_note()};
+        for (std::size_t i = 0; i < others_.size(); ++i) {
+          Other& other = others_[i];
+          const CharacterInput& other_input = other.input.at(input_tick, other.controller->state());
+          view.others.push_back(OtherCharacterView{other.def->name, *other.controller, other_input,
+                                                   other_reports_[i], other.input.steering_note()});
+        }
+        options_.on_tick(view);
       }
     }
   }
@@ -272,6 +359,9 @@ class Runner {
   Controller& controller_;
   const bool measure_penetration_;
   InputTrack input_;
+  std::vector<Other> no_others_;
+  std::vector<Other>& others_;
+  std::vector<TickReport> other_reports_;  ///< the others' reports of the last tick
   bool observing_ = true;  ///< false during a rollback's first pass
   std::vector<EntitySample> entities_{world_.dynamic_bodies().size()};  ///< the dynamic bodies, each row
   std::vector<double> penetration_;  ///< overlap depth per row, when measured
@@ -280,14 +370,70 @@ class Runner {
 
 template <class Controller>
 SimulationResult run_ticks(const Scenario& scenario, const SimulationOptions& options, World& world,
-                           Controller& controller, ScenarioFilter* filter = nullptr) {
-  return Runner<Controller>(scenario, options, world, controller, filter).run();
+                           Controller& controller, ScenarioFilter* filter = nullptr,
+                           std::vector<Other>* others = nullptr) {
+  return Runner<Controller>(scenario, options, world, controller, filter, others).run();
+}
+
+/// The scenario with its first character only, and without the checks on
+/// the others: what the reference controller runs.
+Scenario first_character_only(const Scenario& scenario) {
+  Scenario alone = scenario;
+  alone.others.clear();
+  alone.expect.clear();
+  for (const ExpectCheck& check : scenario.expect) {
+    if (check.character == 0) alone.expect.push_back(check);
+  }
+  return alone;
+}
+
+/// Runs a scenario of several characters: a controller each, every body in
+/// the world (CharacterController::add_to_world) so that each meets the
+/// others, each with its own filter when the scenario needs one.
+SimulationResult simulate_characters(const Scenario& scenario, const SimulationOptions& options, World& world) {
+  const btVector3 up = to_bt(scenario.up);
+  const btVector3 gravity = to_bt(scenario.gravity);
+  const bool filtered = ScenarioFilter::needed(scenario);
+  std::vector<std::unique_ptr<CharacterController>> controllers;
+  std::vector<std::unique_ptr<ScenarioFilter>> filters;
+  for (std::size_t i = 0; i < scenario.character_count(); ++i) {
+    const CharacterDef& def = scenario.character_at(i);
+    controllers.push_back(std::make_unique<CharacterController>(world.collision_world(),
+                                                                character_shape_desc(def.shape), def.settings, up,
+                                                                gravity));
+    filters.push_back(filtered ? std::make_unique<ScenarioFilter>(scenario, def) : nullptr);
+    controllers.back()->set_contact_filter(filters.back().get());
+    // Each body at its start before any joins the world, so that the
+    // runner's resets (in file order) see every other character there.
+    controllers.back()->reset(to_bt(def.position), to_bt(def.velocity));
+  }
+  for (std::size_t i = 0; i < controllers.size(); ++i) {
+    controllers[i]->add_to_world();
+    const std::string& name = scenario.character_at(i).name;
+    world.add_character(&controllers[i]->body(), name);
+  }
+  std::vector<Other> others;
+  const double dt = 1.0 / scenario.tick_rate;
+  for (std::size_t i = 1; i < controllers.size(); ++i) {
+    const CharacterDef& def = scenario.character_at(i);
+    others.push_back(Other{&def, controllers[i].get(),
+                           InputTrack(scenario.input_of(i), scenario.up, def.settings.walk_speed, dt),
+                           filters[i].get(), {}});
+  }
+  SimulationResult result = run_ticks(scenario, options, world, *controllers[0], filters[0].get(), &others);
+  // Out of the world before it goes (the controllers go first, in reverse order).
+  for (auto it = controllers.rbegin(); it != controllers.rend(); ++it) (*it)->remove_from_world();
+  return result;
 }
 
 }  // namespace
 
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
+  if (!scenario.others.empty() && options.controller == ControllerKind::Bullet) {
+    return simulate(first_character_only(scenario), options);
+  }
   World world(scenario);
+  if (!scenario.others.empty()) return simulate_characters(scenario, options, world);
   const CharacterShapeDesc shape = character_shape_desc(scenario.character.shape);
   if (options.controller == ControllerKind::Bullet) {
     ReferenceController reference(world.collision_world(), shape, scenario.character.settings, to_bt(scenario.up),

@@ -19,6 +19,15 @@ struct SteeringNote;
 struct CharacterInput;
 struct TickReport;
 
+/// Another character of "characters", as an observer sees it after a row.
+struct OtherCharacterView {
+  const std::string& name;
+  CharacterController& controller;
+  const CharacterInput& input;  ///< the input that produced this row
+  const TickReport& report;
+  const SteeringNote* steering = nullptr;
+};
+
 /// What an observer sees after row `tick` is written (tick 0: after reset,
 /// with an empty report and the input of tick 0).
 struct TickView {
@@ -29,6 +38,8 @@ struct TickView {
   const TickReport& report;
   /// What steering worked out for that input; null when no steering keyframe drove it.
   const SteeringNote* steering = nullptr;
+  /// The other characters, in update order (file order); empty with one.
+  std::vector<OtherCharacterView> others = {};
 };
 
 /// Which controller moves the character.

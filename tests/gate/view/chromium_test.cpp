@@ -534,5 +534,20 @@ TEST_F(ViewChromium, InsideALevelTheKeysMoveTheCameraAndTheCut) {
   }
 }
 
+/// "characters": the page draws every character from its columns (the
+/// document's "characters") and loads without an error or a console line.
+TEST_F(ViewChromium, ASceneOfSeveralCharactersLoadsWithoutErrors) {
+  copy_case("characters/stand_on_head_mesh.json");
+  const std::string url = make_view("scenarios/characters/stand_on_head_mesh.json --trace", "characters.html");
+  const DomDump d = dump_dom(chromium_, url + "#tick=100", dir_);
+  EXPECT_EQ(d.status, 0) << d.log;
+  EXPECT_EQ(body_attribute(d.dom, "data-status"), "ready") << d.dom.substr(0, 4000);
+  EXPECT_EQ(body_attribute(d.dom, "data-errors"), "0");
+  EXPECT_EQ(d.log.find(":CONSOLE"), std::string::npos) << "the console said something:\n" << d.log;
+  EXPECT_EQ(body_attribute(d.dom, "data-tick"), "100");
+  // The rider's events are in the trace too, labelled with its name.
+  EXPECT_EQ(body_attribute(d.dom, "data-trace"), "yes");
+}
+
 }  // namespace
 }  // namespace stepslide::test

@@ -3,6 +3,7 @@ list(APPEND STEPSLIDE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/bodies_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/dynamic_bodies_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/character_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/characters_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/expect_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/height_image_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/input_test.cpp

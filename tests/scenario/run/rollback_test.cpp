@@ -62,7 +62,10 @@ TEST(Rollback, DroppingTheQueriesMemoryButTheClearanceEveryTickChangesNoRow) {
     ASSERT_TRUE(loaded.scenario.has_value()) << path;
     const std::string plain = to_csv(simulate(*loaded.scenario).trajectory);
     SimulationOptions options;
-    options.on_tick = [](const TickView& view) { view.controller.restore_state(view.controller.save_state()); };
+    options.on_tick = [](const TickView& view) {
+      view.controller.restore_state(view.controller.save_state());
+      for (const OtherCharacterView& other : view.others) other.controller.restore_state(other.controller.save_state());
+    };
     EXPECT_EQ(to_csv(simulate(*loaded.scenario, options).trajectory), plain) << path;
   }
 }

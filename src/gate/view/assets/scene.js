@@ -19,6 +19,7 @@ const COLOURS = {
   airborne: 0xef6c00,
   stepping: 0xc2185b,
   divergence: 0xd32f2f,
+  other: 0x00897b,
 };
 /// Paths are drawn this far above the feet, so the ground does not hide them.
 const PATH_LIFT = 0.02;
@@ -192,6 +193,16 @@ function ViewScene(container, data, runs) {
     this.ghost.add(this.ghostShape);
   }
   this.three.add(this.ghost);
+  // The other characters ("characters"): each one's shape and path.
+  this.others = (data.characters || []).map((c) => {
+    const run = decodeRun(c.run, this.first);
+    const mesh = new THREE.Mesh(meshGeometry(decodeMesh(c.mesh)).flat, new THREE.MeshLambertMaterial({
+      color: COLOURS.other, transparent: true, opacity: 0.9 }));
+    mesh.name = c.name;
+    this.three.add(mesh);
+    this.three.add(pathObject(run, this.first, this.last, this.up, COLOURS.other));
+    return { run: run, mesh: mesh };
+  });
   this.divergence = this.divergenceObject();
   if (this.divergence) this.three.add(this.divergence);
 
@@ -357,6 +368,11 @@ ViewScene.prototype.setTick = function (tick, overlay, following) {
   this.character.geometry = crouched ? this.crouchGeometry.flat : this.characterGeometry.flat;
   this.character.material.color.setHex(crouched ? COLOURS.crouched : COLOURS.character);
   this.character.userData.crouched = crouched;
+  for (const other of this.others) {
+    const at = feetAt(other.run, tick);
+    other.mesh.visible = at !== null;
+    if (at) other.mesh.position.copy(at);
+  }
   if (this.ghostShape) {
     const ghostFeet = feetAt(this.runs[1], tick);
     this.ghostShape.visible = ghostFeet !== null;
