@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "base/format.h"
+#include "fuzz/feature_invariants.h"
 #include "scenario/load/world.h"
 #include "scenario/run/simulate.h"
 #include "stepslide/controller.h"
@@ -233,7 +234,7 @@ double body_travel(const btCollisionShape* shape, const btTransform& before, con
 
 class Checker {
  public:
-  explicit Checker(const Scenario& scenario) : scenario_(scenario), dt_(1.0 / scenario.tick_rate) {
+  explicit Checker(const Scenario& scenario) : scenario_(scenario), dt_(1.0 / scenario.tick_rate), features_(scenario) {
     up_ = btVector3(scenario.up[0], scenario.up[1], scenario.up[2]);
   }
 
@@ -255,6 +256,9 @@ class Checker {
       check_launch(view, carry);
       check_apex(view, carry);
     }
+    features_.observe(view, &found_);
+    for (const Violation& v : found_) add(v.kind, v.tick, v.message, v.limit);
+    found_.clear();
     previous_grounded_ = s.grounded;
     previous_position_ = s.position;
     previous_velocity_ = s.velocity;
@@ -313,7 +317,7 @@ class Checker {
   void check_overlap(const TickView& view) {
     if (!view.report.depenetration_converged) return;  // reported as stuck: crushed or wedged, allowed
     const double limit = settings(view).skin_width;
-    const double depth = view.controller.penetration_depth();
+    const double depth = features_.overlap(view);
     if (depth > limit + kOverlapRounding) {
       add(InvariantKind::Overlap, view.tick,
           "overlaps the world by " + text(depth) + " m, more than skin_width " + text(limit) +
@@ -470,6 +474,8 @@ class Checker {
   bool flight_moved_ = false;  ///< a moving body moved during the flight
   std::int64_t ticks_ = 0;
   std::vector<Violation> violations_;
+  FeatureChecker features_;  ///< the invariants of dynamic bodies, crouching and one-way bodies
+  std::vector<Violation> found_;
 };
 
 /// The first trajectory row where two CSV texts differ (-1: the header), and both lines.
@@ -533,6 +539,11 @@ const char* invariant_name(InvariantKind kind) {
     case InvariantKind::Launch: return "launch";
     case InvariantKind::Apex: return "apex";
     case InvariantKind::Rollback: return "rollback";
+    case InvariantKind::BodyTunnel: return "body_tunnel";
+    case InvariantKind::Speed: return "speed";
+    case InvariantKind::Rest: return "rest";
+    case InvariantKind::CrouchFit: return "crouch_fit";
+    case InvariantKind::OneWay: return "one_way";
   }
   return "?";
 }
