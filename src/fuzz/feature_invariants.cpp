@@ -284,9 +284,10 @@ void FeatureChecker::check_rest(const TickView& view, std::vector<Violation>* ou
     }
     if (stack.touched) continue;
     // Bullet's contacts between stacked boxes catch the upper ones only
-    // after up to three ticks of free fall at the start.
+    // after up to three ticks of free fall at the start (the top of four
+    // boxes: 1 + 2 + 3 ticks' worth of g dt²).
     const double gravity = btVector3(scenario_.gravity[0], scenario_.gravity[1], scenario_.gravity[2]).length();
-    const double settle = 4.0 * gravity * dt_ * dt_;
+    const double settle = 6.0 * gravity * dt_ * dt_;
     for (std::size_t k = 0; k < stack.bodies.size(); ++k) {
       const WorldBody& body = view.world.bodies()[stack.bodies[k]];
       const btTransform& now = body.object->getWorldTransform();

@@ -134,7 +134,9 @@ StaticGeometry collect_static_geometry(const Scenario& scenario, const World& wo
   StaticGeometry g;
   for (const WorldBody& body : world.bodies()) {
     const BodyDef& def = scenario.world[body.def_index];
-    if (def.motion.type != MotionType::None) continue;
+    // Moving bodies, dynamic ones included (body_tunnel covers those), are
+    // not static geometry.
+    if (def.motion.type != MotionType::None || def.dynamic()) continue;
     // A one-way body is passed through by design, a body on a layer the
     // character ignores is not there for it.
     if (def.one_way || (scenario.character.collides_with & layer_bit(def.layer)) == 0) continue;
@@ -518,7 +520,7 @@ std::int64_t rollback_row(const std::string& mismatch) {
 
 }  // namespace
 
-bool invariant_is_open(InvariantKind kind) { return kind == InvariantKind::Apex; }
+bool invariant_is_open(InvariantKind kind) { return kind == InvariantKind::Apex || kind == InvariantKind::OneWay; }
 
 bool InvariantReport::failing() const {
   for (const Violation& v : violations) {
