@@ -7,11 +7,11 @@
 // that is being undone, so a replay can choose the other of two ties.
 #pragma once
 
-#include <BulletCollision/BroadphaseCollision/btDbvt.h>
+#include <LinearMath/btVector3.h>
 
 #include <vector>
 
-class btDbvtBroadphase;
+struct btDbvtBroadphase;
 struct btBroadphaseProxy;
 
 namespace stepslide {
@@ -21,7 +21,8 @@ namespace stepslide {
 /// leaves by their proxy. The proxies' own bounds are kept too.
 struct BroadphaseTreeState {
   struct Node {
-    btDbvtVolume volume;
+    btVector3 low;  ///< the node's bounds
+    btVector3 high;
     /// The proxy of a leaf; null for an inner node (its two children follow).
     btBroadphaseProxy* proxy = nullptr;
   };

@@ -25,7 +25,8 @@ void save_tree(const btDbvt& tree, Tree* out) {
     const btDbvtNode* node = stack.back();
     stack.pop_back();
     Node saved;
-    saved.volume = node->volume;
+    saved.low = node->volume.Mins();
+    saved.high = node->volume.Maxs();
     if (node->isleaf()) {
       saved.proxy = static_cast<btBroadphaseProxy*>(node->data);
     } else {
@@ -75,7 +76,7 @@ void rebuild(btDbvt& tree, const Tree& saved, const std::vector<btDbvtNode*>& in
   tree.m_root = nullptr;
   for (const Node& entry : saved.nodes) {
     btDbvtNode* node = entry.proxy != nullptr ? static_cast<btDbvtProxy*>(entry.proxy)->leaf : inner[next_inner++];
-    node->volume = entry.volume;
+    node->volume = btDbvtVolume::FromMM(entry.low, entry.high);
     if (open.empty()) {
       tree.m_root = node;
       node->parent = nullptr;
