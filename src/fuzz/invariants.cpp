@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "base/format.h"
+#include "fuzz/feature_invariants.h"
 #include "scenario/load/world.h"
 #include "scenario/run/simulate.h"
 #include "stepslide/controller.h"
@@ -133,7 +134,9 @@ StaticGeometry collect_static_geometry(const Scenario& scenario, const World& wo
   StaticGeometry g;
   for (const WorldBody& body : world.bodies()) {
     const BodyDef& def = scenario.world[body.def_index];
-    if (def.motion.type != MotionType::None) continue;
+    // Moving bodies, dynamic ones included (body_tunnel covers those), are
+    // not static geometry.
+    if (def.motion.type != MotionType::None || def.dynamic()) continue;
     // A one-way body is passed through by design, a body on a layer the
     // character ignores is not there for it.
     if (def.one_way || (scenario.character.collides_with & layer_bit(def.layer)) == 0) continue;
@@ -233,7 +236,7 @@ double body_travel(const btCollisionShape* shape, const btTransform& before, con
 
 class Checker {
  public:
-  explicit Checker(const Scenario& scenario) : scenario_(scenario), dt_(1.0 / scenario.tick_rate) {
+  explicit Checker(const Scenario& scenario) : scenario_(scenario), dt_(1.0 / scenario.tick_rate), features_(scenario) {
     up_ = btVector3(scenario.up[0], scenario.up[1], scenario.up[2]);
   }
 
@@ -255,6 +258,9 @@ class Checker {
       check_launch(view, carry);
       check_apex(view, carry);
     }
+    features_.observe(view, &found_);
+    for (const Violation& v : found_) add(v.kind, v.tick, v.message, v.limit);
+    found_.clear();
     previous_grounded_ = s.grounded;
     previous_position_ = s.position;
     previous_velocity_ = s.velocity;
@@ -313,7 +319,7 @@ class Checker {
   void check_overlap(const TickView& view) {
     if (!view.report.depenetration_converged) return;  // reported as stuck: crushed or wedged, allowed
     const double limit = settings(view).skin_width;
-    const double depth = view.controller.penetration_depth();
+    const double depth = features_.overlap(view);
     if (depth > limit + kOverlapRounding) {
       add(InvariantKind::Overlap, view.tick,
           "overlaps the world by " + text(depth) + " m, more than skin_width " + text(limit) +
@@ -470,6 +476,8 @@ class Checker {
   bool flight_moved_ = false;  ///< a moving body moved during the flight
   std::int64_t ticks_ = 0;
   std::vector<Violation> violations_;
+  FeatureChecker features_;  ///< the invariants of dynamic bodies, crouching and one-way bodies
+  std::vector<Violation> found_;
 };
 
 /// The first trajectory row where two CSV texts differ (-1: the header), and both lines.
@@ -512,7 +520,7 @@ std::int64_t rollback_row(const std::string& mismatch) {
 
 }  // namespace
 
-bool invariant_is_open(InvariantKind kind) { return kind == InvariantKind::Apex; }
+bool invariant_is_open(InvariantKind kind) { return kind == InvariantKind::Apex || kind == InvariantKind::OneWay; }
 
 bool InvariantReport::failing() const {
   for (const Violation& v : violations) {
@@ -533,6 +541,11 @@ const char* invariant_name(InvariantKind kind) {
     case InvariantKind::Launch: return "launch";
     case InvariantKind::Apex: return "apex";
     case InvariantKind::Rollback: return "rollback";
+    case InvariantKind::BodyTunnel: return "body_tunnel";
+    case InvariantKind::Speed: return "speed";
+    case InvariantKind::Rest: return "rest";
+    case InvariantKind::CrouchFit: return "crouch_fit";
+    case InvariantKind::OneWay: return "one_way";
   }
   return "?";
 }

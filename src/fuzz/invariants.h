@@ -28,15 +28,22 @@ enum class InvariantKind {
   /// save_state / restore_state, the world's poses, the input), replayed a
   /// tick to other bits than its first pass.
   Rollback,
+  BodyTunnel,  ///< the shape's centre and a dynamic box passed through each other
+  Speed,       ///< sped up more than input, a jump, gravity and the moving bodies within reach allow
+  Rest,        ///< a stack generated at rest moved with nothing near it
+  CrouchFit,   ///< the shape changed where the new one overlaps the world
+  OneWay,      ///< ended a tick inside a one-way body it was above at the start (no drop held)
 };
 
-/// "non_finite", "overlap", "tunnel", "rise", "fall_speed", "nondeterministic", "exception", "launch", "apex", "rollback".
+/// "non_finite", "overlap", "tunnel", "rise", "fall_speed", "nondeterministic", "exception", "launch", "apex",
+/// "rollback", "body_tunnel", "speed", "rest", "crouch_fit", "one_way".
 const char* invariant_name(InvariantKind kind);
 
 /// An open invariant has known violations whose cause is not fixed yet
 /// (docs/fuzzing.md "Open invariants"): it is still checked on every tick,
 /// and its findings are counted, shrunk and saved, but they fail no run, so
-/// the fuzzers in CI keep guarding every other invariant. Today: `apex`.
+/// the fuzzers in CI keep guarding every other invariant. Today: `apex` and
+/// `one_way`.
 bool invariant_is_open(InvariantKind kind);
 
 struct Violation {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "fuzz/random.h"
+#include "fuzz/random_features.h"
 #include "scenario/load/load.h"
 #include "scenario/load/world.h"
 #include "scenario/scenario.h"
@@ -409,6 +410,7 @@ nlohmann::ordered_json generate_fuzz_scenario(FuzzRandom& r, const std::string& 
   scenario["character"] = character;
   scenario["world"] = world;
   scenario["input"] = random_input(r, ticks);
+  add_random_features(r, scenario, ticks);
 
   // A generated value the loader rejects (a hull whose rounded points came
   // out flat, say) drops that body rather than the whole world.

@@ -13,6 +13,7 @@
 #include "base/portable_math.h"
 #include "scenario/load/box_contacts.h"
 #include "scenario/load/convert.h"
+#include "stepslide/broadphase_state.h"
 #include "stepslide/character.h"
 #include "stepslide/math.h"
 
@@ -510,6 +511,7 @@ World::MovingState World::save_moving() const {
     saved.aabb_max.push_back(proxy->m_aabbMax);
     saved.leaf.push_back(proxy->leaf->volume);
   }
+  if (!moving_.empty()) saved.tree = save_broadphase_trees(*dbvt_);
   return saved;
 }
 
@@ -519,6 +521,10 @@ void World::restore_moving(const MovingState& saved) {
     btCollisionObject* object = objects[i];
     object->setWorldTransform(saved.pose[i]);
     object->setInterpolationWorldTransform(saved.interpolation[i]);
+  }
+  if (moving_.empty() || restore_broadphase_trees(*dbvt_, saved.tree)) return;
+  for (std::size_t i = 0; i < moving_.size(); ++i) {
+    btCollisionObject* object = bodies_[moving_[i]].object;
     auto* proxy = static_cast<btDbvtProxy*>(object->getBroadphaseHandle());
     proxy->m_aabbMin = saved.aabb_min[i];
     proxy->m_aabbMax = saved.aabb_max[i];

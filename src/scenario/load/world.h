@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "scenario/scenario.h"
+#include "stepslide/broadphase_state.h"
 
 namespace stepslide {
 
@@ -43,19 +44,24 @@ class World {
   /// broadphase. Call with tick k+1 before stepping the character from row k.
   void set_time(std::int64_t tick);
   /// What the moving bodies are between two ticks, for a rollback: their
-  /// poses, interpolation transforms, and broadphase bounds (the tree's
-  /// leaves are grown by a margin and the motion predicted when a body
-  /// moves, so the bounds depend on the path taken: queries that ask the
-  /// tree whether anything is near see those grown bounds).
+  /// poses, interpolation transforms, and the broadphase: its bounds (the
+  /// tree's leaves are grown by a margin and the motion predicted when a
+  /// body moves, so the bounds depend on the path taken: queries that ask
+  /// the tree whether anything is near see those grown bounds) and the
+  /// tree's shape (a moved leaf is taken out and inserted again, which
+  /// reorders the walk: a sweep or ray takes the first of two equally close
+  /// hits in walk order; stepslide/broadphase_state.h).
   struct MovingState {
     std::vector<btTransform> pose, interpolation;
     std::vector<btVector3> aabb_min, aabb_max;
     std::vector<btDbvtAabbMm> leaf;
+    BroadphaseTreeState tree;  ///< empty without moving bodies (the tree does not change)
   };
   MovingState save_moving() const;
-  /// Puts them back as save_moving() found them (the leaves re-inserted
-  /// with their saved bounds where those changed; set_time's count of
-  /// bodies posed is left alone).
+  /// Puts them back as save_moving() found them: the poses, and the
+  /// broadphase trees' shape and bounds (where a tree no longer holds the
+  /// same leaves, each moved leaf re-inserted with its saved bounds instead;
+  /// set_time's count of bodies posed is left alone).
   void restore_moving(const MovingState& saved);
 
   /// Bodies posed by set_time so far: one per moving body per call, none for

@@ -20,9 +20,11 @@ ScenarioFilter::ScenarioFilter(const Scenario& scenario, const CharacterDef& cha
     : mask_(character.collides_with) {
   layer_.reserve(scenario.world.size());
   one_way_.reserve(scenario.world.size());
+  moving_.reserve(scenario.world.size());
   for (const BodyDef& body : scenario.world) {
     layer_.push_back(body.layer);
     one_way_.push_back(body.one_way);
+    moving_.push_back(body.dynamic() || body.motion.type != MotionType::None);
   }
 }
 
@@ -43,7 +45,15 @@ bool ScenarioFilter::validate(const ContactCandidate& candidate) const {
   // The body's local +Y in the world: the side it blocks from.
   const btVector3 blocks_from = candidate.body->getWorldTransform().getBasis().getColumn(1);
   if (candidate.normal.dot(blocks_from) <= 0.0) return false;
-  return (feet_ - candidate.point).dot(blocks_from) >= -kOneWayTolerance;
+  // A body rising under the feet carries the contact point up with it: the
+  // point is measured where it was a tick ago (World keeps a moving body's
+  // pose of then as its interpolation transform), as the feet are.
+  btVector3 point = candidate.point;
+  if (moving_[static_cast<std::size_t>(index)]) {
+    const btCollisionObject& body = *candidate.body;
+    point = body.getInterpolationWorldTransform() * body.getWorldTransform().invXform(point);
+  }
+  return (feet_ - point).dot(blocks_from) >= -kOneWayTolerance;
 }
 
 }  // namespace stepslide

@@ -34,7 +34,10 @@ class ScenarioFilter : public ContactFilter {
   bool collides_with(const btCollisionObject& body) const override;
   /// A one-way body blocks only a contact whose normal has a part along its
   /// local +Y and whose point is no higher (along that axis) than the feet
-  /// at the start of the tick, plus kOneWayTolerance; none while `drop` is held.
+  /// at the start of the tick, plus kOneWayTolerance; none while `drop` is
+  /// held. On a moving body the point is taken where the body had it at the
+  /// start of the tick too (a platform rising faster than the tolerance per
+  /// tick carries the character, not swallows it).
   bool validate(const ContactCandidate& candidate) const override;
 
   /// How far below the contact point the tick's starting feet may be for a
@@ -48,6 +51,7 @@ class ScenarioFilter : public ContactFilter {
 
   std::vector<int> layer_;
   std::vector<bool> one_way_;
+  std::vector<bool> moving_;  ///< a kinematic or dynamic body: its point is taken where it was a tick ago
   std::uint32_t mask_;
   btVector3 feet_{0, 0, 0};
   bool drop_ = false;

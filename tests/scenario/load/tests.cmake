@@ -19,6 +19,7 @@ list(APPEND STEPSLIDE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/tolerance_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/world_box_margin_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/world_cost_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/world_rollback_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/world_scale_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/world_shapes_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/world_test.cpp)

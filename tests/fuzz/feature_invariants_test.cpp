@@ -1,0 +1,146 @@
+// The random worlds' later features (random_features.cpp) and their
+// invariants (feature_invariants.cpp): generated, loadable, and each
+// invariant raised when the state is broken on purpose, quiet otherwise.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "fuzz/invariants.h"
+#include "fuzz/random_world.h"
+#include "scenario/load/load.h"
+#include "stepslide/controller.h"
+
+namespace stepslide {
+namespace {
+
+Scenario load_or_fail(const std::string& text) {
+  const LoadResult load = load_scenario_text(text, "test.json");
+  if (!load.scenario) {
+    ADD_FAILURE() << (load.errors.empty() ? "" : load.errors.front().message);
+    return Scenario{};
+  }
+  return *load.scenario;
+}
+
+TEST(FuzzFeatures, GeneratedWorldsHoldEveryFeatureAndLoad) {
+  int dynamic = 0, stacks = 0, planks = 0, one_way = 0, drop = 0, crouch = 0, layers = 0;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    const nlohmann::ordered_json world = generate_fuzz_scenario(seed);
+    ASSERT_TRUE(load_scenario_text(world.dump(), "generated.json").scenario) << seed;
+    const std::string text = world.dump();
+    dynamic += text.find("\"mass\"") != std::string::npos;
+    stacks += text.find("\"stack") != std::string::npos;
+    planks += text.find("_pivot\"") != std::string::npos;
+    one_way += text.find("\"one_way\"") != std::string::npos;
+    drop += text.find("\"drop\"") != std::string::npos;
+    crouch += text.find("\"crouch_shape\"") != std::string::npos;
+    layers += text.find("\"collides_with\"") != std::string::npos;
+  }
+  EXPECT_GT(dynamic, 30);
+  EXPECT_GT(stacks, 3);
+  EXPECT_GT(planks, 3);
+  EXPECT_GT(one_way, 25);
+  EXPECT_GT(drop, 10);
+  EXPECT_GT(crouch, 25);
+  EXPECT_GT(layers, 10);
+}
+
+/// A stack at rest beside a crate and a seesaw, the character walking
+/// toward the crate.
+const char* kBodies = R"({"format": "stepslide/scenario@1", "ticks": 90,
+  "world": [
+    {"name": "floor", "shape": {"type": "box", "half_extents": [10, 0.5, 10]}, "position": [0, -0.5, 0]},
+    {"name": "crate", "shape": {"type": "box", "half_extents": [0.3, 0.3, 0.3]}, "position": [0, 0.3, -1.5], "mass": 10},
+    {"name": "stack0_0", "shape": {"type": "box", "half_extents": [0.4, 0.3, 0.4]}, "position": [4, 0.3, 0], "mass": 20},
+    {"name": "stack0_1", "shape": {"type": "box", "half_extents": [0.3, 0.2, 0.3]}, "position": [4, 0.8, 0], "mass": 10}
+  ],
+  "character": {"position": [0, 0.02, 0]},
+  "input": [{"tick": 0, "move": [0, 1]}]})";
+
+TEST(FuzzFeatures, BodiesPushedAndAtRestRaiseNothing) {
+  const InvariantReport report = check_invariants(load_or_fail(kBodies));
+  EXPECT_TRUE(report.ok()) << format_violations(report);
+}
+
+TEST(FuzzFeatures, ASpeedFromNowhereIsRaised) {
+  InvariantOptions options;
+  options.check_rerun = false;
+  options.before_check = [](const TickView& view) {
+    if (view.tick == 30) view.controller.state().velocity += btVector3(0, 0, -20);
+  };
+  const InvariantReport report = check_invariants(load_or_fail(kBodies), options);
+  const Violation* v = report.first(InvariantKind::Speed);
+  ASSERT_NE(v, nullptr) << format_violations(report);
+  EXPECT_EQ(v->tick, 30);
+}
+
+TEST(FuzzFeatures, TheCentrePassingThroughADynamicBoxIsRaised) {
+  // A ball standing on a plank that lies on the floor, put below the plank
+  // in one tick.
+  const char* plank = R"({"format": "stepslide/scenario@1", "ticks": 20,
+    "world": [
+      {"name": "floor", "shape": {"type": "box", "half_extents": [10, 0.5, 10]}, "position": [0, -0.5, 0]},
+      {"name": "plank", "shape": {"type": "box", "half_extents": [2, 0.05, 2]}, "position": [0, 0.05, 0], "mass": 10}
+    ],
+    "character": {"shape": {"type": "sphere", "radius": 0.2}, "position": [0, 0.11, 0]}})";
+  InvariantOptions options;
+  options.check_rerun = false;
+  options.before_check = [](const TickView& view) {
+    if (view.tick == 5) view.controller.state().position = btVector3(0, -0.5, 0);
+  };
+  const InvariantReport report = check_invariants(load_or_fail(plank), options);
+  const Violation* v = report.first(InvariantKind::BodyTunnel);
+  ASSERT_NE(v, nullptr) << format_violations(report);
+  EXPECT_EQ(v->tick, 5);
+  EXPECT_EQ(check_invariants(load_or_fail(plank)).first(InvariantKind::BodyTunnel), nullptr);
+}
+
+/// Standing on a one-way platform that rises 7 cm a tick (a keyframed
+/// lift): the contact point is above the feet of the tick's start by more
+/// than the filter's 1 cm, and the filter let the platform swallow the
+/// character (fresh fuzz worlds, seeds 1095 and 2303 of the generator then).
+const char* kRisingOneWay = R"({"format": "stepslide/scenario@1", "ticks": 40,
+  "world": [
+    {"name": "floor", "shape": {"type": "box", "half_extents": [10, 0.5, 10]}, "position": [0, -0.5, 0]},
+    {"name": "lift", "shape": {"type": "box", "half_extents": [1.5, 0.1, 1.5]}, "position": [0, 0.5, 0], "one_way": true,
+     "motion": {"type": "keyframes", "keys": [{"tick": 13, "position": [0, 1.4, 0]}]}}
+  ],
+  "character": {"position": [0, 0.61, 0]}})";
+
+TEST(FuzzFeatures, AOneWayLiftRisingFasterThanTheToleranceCarriesTheCharacter) {
+  const InvariantReport report = check_invariants(load_or_fail(kRisingOneWay));
+  EXPECT_EQ(report.first(InvariantKind::OneWay), nullptr) << format_violations(report);
+  EXPECT_TRUE(report.ok()) << format_violations(report);
+  const SimulationResult run = simulate(load_or_fail(kRisingOneWay));
+  ASSERT_EQ(run.trajectory.rows.size(), 41u);
+  EXPECT_NEAR(run.trajectory.rows.back()[3], 1.5, 0.02);  // y: on the lift's top
+}
+
+TEST(FuzzFeatures, EndingInsideAOneWayBodyFromAboveIsRaised) {
+  InvariantOptions options;
+  options.check_rerun = false;
+  options.before_check = [](const TickView& view) {
+    if (view.tick == 30) view.controller.state().position -= btVector3(0, 0.1, 0);
+  };
+  const InvariantReport report = check_invariants(load_or_fail(kRisingOneWay), options);
+  const Violation* v = report.first(InvariantKind::OneWay);
+  ASSERT_NE(v, nullptr) << format_violations(report);
+  EXPECT_EQ(v->tick, 30);
+}
+
+/// Crouching under a low ceiling and standing up past its edge.
+const char* kCrouch = R"({"format": "stepslide/scenario@1", "ticks": 120,
+  "world": [
+    {"name": "floor", "shape": {"type": "box", "half_extents": [10, 0.5, 10]}, "position": [0, -0.5, 0]},
+    {"name": "ceiling", "shape": {"type": "box", "half_extents": [2, 0.1, 1]}, "position": [0, 1.3, -2]}
+  ],
+  "character": {"position": [0, 0.02, 0], "crouch_shape": {"type": "capsule", "radius": 0.3, "height": 1.0}},
+  "input": [{"tick": 0, "move": [0, 1], "crouch": true}, {"tick": 30, "crouch": false}]})";
+
+TEST(FuzzFeatures, CrouchingUnderACeilingRaisesNothing) {
+  const InvariantReport report = check_invariants(load_or_fail(kCrouch));
+  EXPECT_TRUE(report.ok()) << format_violations(report);
+}
+
+}  // namespace
+}  // namespace stepslide
