@@ -194,7 +194,11 @@ struct ExpectCheck {
     /// A dynamic body's (`body_name`): its origin comes within `tolerance` of
     /// `position` by `tick`; its speed stays at most `hi`; its up axis stays
     /// within `hi` degrees of the scenario's up.
-    BodyReaches, BodyAtRest, BodyUpright
+    BodyReaches, BodyAtRest, BodyUpright,
+    /// The ground normal changes between consecutive grounded rows at most
+    /// `max_changes` times; the velocity columns across up match the feet's
+    /// displacement over the tick within `max_gain` m/s.
+    MaxGroundNormalChanges, VelocityAchieved
   };
   Kind kind = Kind::Position;
   std::string json_path;  ///< "/expect/2", used in failure messages
@@ -228,6 +232,9 @@ struct ExpectCheck {
   /// gain over max(0, the speed before). MaxJumpApex: the highest the feet may
   /// rise above where they left the ground, metres.
   double max_gain = 0.0;
+  /// MaxGroundNormalChanges: how many grounded rows may stand on another
+  /// normal than the grounded row before.
+  std::int64_t max_changes = 0;
 };
 
 /// How closely the gate compares the columns a key names (docs/format.md §4.2):
