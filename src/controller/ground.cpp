@@ -442,6 +442,10 @@ bool lands_rising(const btVector3& velocity, const btVector3& ground_normal) {
 
 namespace {
 
+/// How far below the ground found a ceiling must hold the feet before the
+/// walk that took them there is undone.
+constexpr double kHeldByCeiling = 1e-4;
+
 /// The ground under `position` (probe_ground_proving) with the snap's lift
 /// held clear of ceilings: never lifts the shape into what is above it. Sets
 /// `*held` when a ceiling keeps the feet below the ground found (`distance`
@@ -458,8 +462,9 @@ GroundInfo ground_to_stand_on(const CharacterContext& ctx, const btVector3& posi
     const double lift = clear_lift(ctx, position, -g.distance);
     if (lift < -g.distance) {
       // Held below the ground the probe found: the proof of clearance was
-      // for the lifted place, not this one.
-      *held = true;
+      // for the lifted place, not this one. Held by more than a hair (the
+      // bisection's and the contacts' rounding) counts as held by a ceiling.
+      *held = lift < -g.distance - kHeldByCeiling;
       *clearance = -std::numeric_limits<double>::infinity();
     }
     g.distance = -lift;
