@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the meshes of scenarios/launch/ (and tests/open_findings/): floors with holes and ledges, made
+"""Writes the meshes of scenarios/launch/: floors with holes and ledges, made
 of cells of given heights on a grid, each cell's top face plus the vertical
 walls between neighbouring cells of different heights (no outer walls).
 Deterministic; standard library only. Run from the repository root:
@@ -9,7 +9,6 @@ Deterministic; standard library only. Run from the repository root:
 import os
 
 OUT = "scenarios/launch"
-OPEN = "tests/open_findings"
 
 
 def mesh(xs, zs, height):
@@ -70,6 +69,21 @@ def main():
     write_obj("ledge.obj", "a floor at y=0 and a 1 m high ledge for z in [-8, -2]",
               *mesh([-3.0, 3.0], [-8.0, -2.0, 6.0], lambda i, j: 1.0 if j == 0 else 0.0))
 
+    # A floor, then a plane rising toward -z from z = 0 at 17 degrees (a
+    # slope a character with max_slope_deg 14 cannot stand on), 6 m long.
+    rise = round(6.0 * 0.3057306815, 6)  # tan(17 degrees)
+    verts = [(-3.0, 0.0, 6.0), (3.0, 0.0, 6.0), (3.0, 0.0, 0.0), (-3.0, 0.0, 0.0),
+             (-3.0, 0.0, 0.0), (3.0, 0.0, 0.0), (3.0, rise, -6.0), (-3.0, rise, -6.0)]
+    tris = [(0, 1, 2), (0, 2, 3), (4, 5, 6), (4, 6, 7)]
+    write_obj("slope_17deg.obj", "a floor at y=0 for z in [0, 6], then a plane rising 17 degrees toward -z to z=-6",
+              verts, tris)
+    # A floor, then a ramp rising toward -z from z = 0 at 20 degrees, 8 m long.
+    rise = round(8.0 * 0.3639702343, 6)  # tan(20 degrees)
+    verts = [(-3.0, 0.0, 6.0), (3.0, 0.0, 6.0), (3.0, 0.0, 0.0), (-3.0, 0.0, 0.0),
+             (-3.0, 0.0, 0.0), (3.0, 0.0, 0.0), (3.0, rise, -8.0), (-3.0, rise, -8.0)]
+    write_obj("ramp_20deg.obj", "a floor at y=0 for z in [0, 6], then a ramp rising 20 degrees toward -z to z=-8",
+              verts, tris)
+
     # Two ramps meeting in a groove that rises toward -z (each tilted 16.7
     # degrees across it, the groove 16.7 degrees up), under a flat ceiling
     # 2.3 m up: walking up the groove the head meets the ceiling where the
@@ -86,7 +100,7 @@ def main():
         verts.append((x, 2.3, z))
     tris += [(base, base + 2, base + 1), (base, base + 3, base + 2)]
     write_obj("ramp_crease_ceiling.obj",
-              "two ramps meeting in a groove rising toward -z, under a flat ceiling at y=2.3", verts, tris, OPEN)
+              "two ramps meeting in a groove rising toward -z, under a flat ceiling at y=2.3", verts, tris)
 
 
 if __name__ == "__main__":

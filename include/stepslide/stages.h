@@ -84,15 +84,36 @@ struct DepenetrationResult {
 /// cannot all be cleared (crushed, wedged), only the static level is cleared:
 /// a moving body may keep overlapping the character, the level may not.
 /// `converged` is then false (the trajectory's `stuck`).
-DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position);
+/// `airborne`: the character is in the air, and the level's faces it cannot
+/// stand on push it out across `up`, never up (airborne_push_out).
+DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position, bool airborne = false);
+
+/// How one overlap of the static level is cleared: along `direction`, by
+/// `depth` (the correction c must reach direction·c >= depth).
+struct PushDirection {
+  btVector3 direction{0, 0, 0};
+  double depth = 0.0;
+};
+/// In the air, an overlap with a surface the character cannot stand on
+/// that faces up (a steep face, the rounded side of an edge) is cleared
+/// across `up`: along the normal's part across `up`, by depth / its length,
+/// which clears the surface's plane as far as the normal would without
+/// lifting the feet. Pushed along the normal, a character pressed into a
+/// steep face by the stick (a sweep that starts within Bullet's cast
+/// tolerance of the face misses it, so each move ends a little inside) rose
+/// by the skin times the normal's rise on every push: it climbed the face in
+/// the air. Walkable ground (a landing), surfaces facing down or sideways,
+/// and faces within about 3 degrees of level keep the normal.
+PushDirection airborne_push_out(const btVector3& normal, double depth, const btVector3& up, double cos_max_slope);
 
 /// Clears the static level only (moving bodies may keep overlapping).
-DepenetrationResult depenetrate_level(const CharacterContext& ctx, const btVector3& position);
+DepenetrationResult depenetrate_level(const CharacterContext& ctx, const btVector3& position, bool airborne = false);
 /// Clears the static level and moving bodies alike, each along its contact
 /// normal (after a move that ran into them: the bodies did not push), never
 /// through the level and never lifting the feet more than a step out of a
 /// moving body (not converged then).
-DepenetrationResult depenetrate_move_end(const CharacterContext& ctx, const btVector3& position);
+DepenetrationResult depenetrate_move_end(const CharacterContext& ctx, const btVector3& position,
+                                         bool airborne = false);
 
 /// Deepest overlaps of the shape at a position, 0 when clear.
 struct Penetration {
@@ -294,6 +315,15 @@ struct Intent {
   /// was the tick's step, and a step-up on top of it would rise nearly two steps
   /// in one tick. Set by the tick, not by steer.
   bool may_step_up = true;
+  /// This tick's depenetration moved the feet, or its move slid along
+  /// something: a rising character may have met walkable ground that lands
+  /// it (settle, lands_rising). Set by the tick, not by steer.
+  bool met_surface = false;
+  /// Where the feet were when the move started (after depenetration): a walk
+  /// that a ceiling keeps below the ground goes back there (settle). Set by
+  /// the tick, not by steer; unset, settle never undoes a move.
+  btVector3 move_start{0, 0, 0};
+  bool has_move_start = false;
 };
 /// `velocity` with its part along `gravity` limited to `terminal_velocity`
 /// (the rest unchanged). Applied after gravity and again after the move:
@@ -330,9 +360,17 @@ int move_character(const CharacterContext& ctx, CharacterState& state, const Int
 void push_bodies(const CharacterContext& ctx, CharacterState& state, const Intent& intent,
                  const std::vector<SweepHit>& touched, double dt);
 
+/// Whether a rising character lands on the walkable ground (of
+/// `ground_normal`) the probe found under it: when its velocity does not
+/// point away from the ground's plane, the slope rises under the feet at
+/// least as fast as they rise (a weak jump up a ramp), and the ground has
+/// caught it.
+bool lands_rising(const btVector3& velocity, const btVector3& ground_normal);
+
 /// The ground check after the move: snaps down onto ground within
 /// step_down_height when walking (stairs, downhill), lands when falling,
-/// never while moving up. Leaving a moving body keeps the velocity it gave
+/// never while moving away from the ground (lands_rising), never on the tick
+/// of a jump while moving up. Leaving a moving body keeps the velocity it gave
 /// the feet (inherit_ground_velocity).
 void settle(const CharacterContext& ctx, CharacterState& state, const Intent& intent);
 

@@ -153,7 +153,7 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
   ride_ground(ctx_, state_, dt);  // the world has already moved this tick
 
   const btVector3 carried = state_.position;
-  const DepenetrationResult freed = depenetrate(ctx_, state_.position);
+  const DepenetrationResult freed = depenetrate(ctx_, state_.position, !state_.grounded);
   state_.position = freed.position;
   report.depen_iters = freed.iterations;
   report.depenetration_converged = freed.converged;
@@ -161,8 +161,11 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
   Intent intent = steer(ctx_, state_, input, dt);
   intent.may_step_up = (freed.position - carried).dot(ctx_.up) <= kGroundClearance;
   const WalkStart walk_start{state_.position, state_.ground_normal};
+  intent.move_start = state_.position;
+  intent.has_move_start = true;
   std::vector<SweepHit> touched;  // dynamic bodies run into; stays empty (no allocation) without any
   report.slide_iters = move_character(ctx_, state_, intent, dt, &touched);
+  intent.met_surface = freed.iterations > 0 || report.slide_iters > 1;
   settle(ctx_, state_, intent);
   absorb_steps(ctx_, state_, intent, walk_start, dt, report);
   push_bodies(ctx_, state_, intent, touched, dt);

@@ -14,6 +14,10 @@ namespace {
 
 /// Largest correction accepted, as a multiple of the summed overlap depths.
 constexpr double kMaxCorrectionRatio = 2.5;
+/// Below this length of a normal's part across `up` (a face within about
+/// 3 degrees of level), an airborne push-out keeps the normal: pushed out
+/// across, it would travel more than twenty times the overlap.
+constexpr double kMinAcross = 0.05;
 
 /// Correction with exactly the contacts in `subset` resolved (n_i·c = d_i),
 /// as c = Σ λ_i n_i. False when the normals are dependent or some λ_i < 0
@@ -163,6 +167,19 @@ struct PushOut {
 
 bool is_moving_body(const Contact& c) { return detail::is_moving(c.object); }
 
+}  // namespace
+
+PushDirection airborne_push_out(const btVector3& normal, double depth, const btVector3& up, double cos_max_slope) {
+  const double rise = normal.dot(up);
+  if (rise <= 0.0 || rise >= cos_max_slope - 1e-9) return {normal, depth};
+  const btVector3 across = normal - up * rise;
+  const double length = across.length();
+  if (length < kMinAcross) return {normal, depth};
+  return {across / length, depth / length};
+}
+
+namespace {
+
 /// How to clear one overlap. The level is left along the shortest way out.
 /// A moving body pushes the character along its own motion at the contact:
 /// the shortest way out of a thin platform that has come down through a
@@ -172,10 +189,14 @@ bool is_moving_body(const Contact& c) { return detail::is_moving(c.object); }
 /// feet more than max_step_height out of a moving body: deeper, the
 /// character was crushed or pinned by it and stays where it is, stuck (it is
 /// never popped up onto a body that came down on it).
-PushOut push_out(const CharacterContext& ctx, const Contact& c, Mode mode) {
+PushOut push_out(const CharacterContext& ctx, const Contact& c, Mode mode, bool airborne) {
   const double skin = ctx.settings->skin_width;
   const double depth = -c.distance;
-  if (!is_moving_body(c)) return {c.normal, depth + skin};
+  if (!is_moving_body(c)) {
+    if (!airborne) return {c.normal, depth + skin};
+    const PushDirection flat = airborne_push_out(c.normal, depth + skin, ctx.up, ctx.cos_max_slope);
+    return {flat.direction, flat.depth};
+  }
   if (mode == Mode::All) {
     const btTransform& now = c.object->getWorldTransform();
     const btTransform& before = c.object->getInterpolationWorldTransform();
@@ -258,7 +279,7 @@ struct Scratch {
 /// tolerance is left (converged) or the iterations run out. `first`: the
 /// contacts at `position` (contacts_at), when already asked for.
 DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector3& position, Mode mode,
-                                     int max_iterations, Scratch& scratch,
+                                     bool airborne, int max_iterations, Scratch& scratch,
                                      const std::vector<Contact>* first = nullptr) {
   DepenetrationResult result;
   result.position = position;
@@ -284,7 +305,7 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
     for (const Contact& c : found) {
       if (c.distance >= -kPenetrationTolerance) continue;
       if (mode == Mode::StaticOnly && is_moving_body(c)) continue;
-      const PushOut push = push_out(ctx, c, mode);
+      const PushOut push = push_out(ctx, c, mode, airborne);
       if (is_moving_body(c)) {
         moving_contact = true;
         lift_allowance = std::max(lift_allowance, ctx.settings->max_step_height + push.body_rise);
@@ -331,14 +352,16 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
 
 }  // namespace
 
-DepenetrationResult depenetrate_level(const CharacterContext& ctx, const btVector3& position) {
+DepenetrationResult depenetrate_level(const CharacterContext& ctx, const btVector3& position, bool airborne) {
   Scratch scratch;
-  return resolve_overlaps(ctx, position, Mode::StaticOnly, ctx.settings->max_depenetration_iterations, scratch);
+  return resolve_overlaps(ctx, position, Mode::StaticOnly, airborne, ctx.settings->max_depenetration_iterations,
+                          scratch);
 }
 
-DepenetrationResult depenetrate_move_end(const CharacterContext& ctx, const btVector3& position) {
+DepenetrationResult depenetrate_move_end(const CharacterContext& ctx, const btVector3& position, bool airborne) {
   Scratch scratch;
-  return resolve_overlaps(ctx, position, Mode::Squeeze, ctx.settings->max_depenetration_iterations, scratch);
+  return resolve_overlaps(ctx, position, Mode::Squeeze, airborne, ctx.settings->max_depenetration_iterations,
+                          scratch);
 }
 
 Penetration penetration_at(const CharacterContext& ctx, const btVector3& position) {
@@ -353,7 +376,7 @@ Penetration penetration_at(const CharacterContext& ctx, const btVector3& positio
   return deepest;
 }
 
-DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position) {
+DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position, bool airborne) {
   const int budget = ctx.settings->max_depenetration_iterations;
   // The three passes start from the same position: one query answers all
   // three first iterations (the contact memo would too, but a pass of eight
@@ -361,7 +384,7 @@ DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& po
   std::vector<Contact> first;
   contacts_at(ctx, position, &first);
   Scratch scratch;
-  DepenetrationResult all = resolve_overlaps(ctx, position, Mode::All, budget, scratch, &first);
+  DepenetrationResult all = resolve_overlaps(ctx, position, Mode::All, airborne, budget, scratch, &first);
   if (all.converged) return all;
   // The overlaps cannot all be cleared as the bodies pushed: crushed between a
   // moving body and the level, or wedged. First try to squeeze out along the
@@ -370,10 +393,10 @@ DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& po
   // through the floor to escape a crusher, nor popped out on top of it.
   // Squeezed out, it is clear; left overlapping a moving body, the tick reports
   // it stuck (pinned).
-  DepenetrationResult squeezed = resolve_overlaps(ctx, position, Mode::Squeeze, budget, scratch, &first);
+  DepenetrationResult squeezed = resolve_overlaps(ctx, position, Mode::Squeeze, airborne, budget, scratch, &first);
   squeezed.iterations += all.iterations;
   if (squeezed.converged) return squeezed;  // clear of everything: not pinned
-  DepenetrationResult level = resolve_overlaps(ctx, position, Mode::StaticOnly, budget, scratch, &first);
+  DepenetrationResult level = resolve_overlaps(ctx, position, Mode::StaticOnly, airborne, budget, scratch, &first);
   level.iterations += squeezed.iterations;
   level.converged = false;
   return level;

@@ -339,8 +339,10 @@ double lowest_clear(const CharacterContext& ctx, const btVector3& position, doub
 /// to `max_distance` down. Sets `*clearance` (when not null) to the shape's
 /// proven clearance from static objects where the probe puts it, when it is
 /// also proven clear of moving ones; else to -infinity.
+/// With `sweep` false, only the contacts where the shape is are asked: a
+/// support they prove exactly, or nothing.
 GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& position, double max_distance,
-                             double* clearance) {
+                             double* clearance, bool sweep = true) {
   if (clearance != nullptr) *clearance = -std::numeric_limits<double>::infinity();
   std::vector<Contact> contacts;
   // First the contacts where the shape already is: when they hold walkable
@@ -367,6 +369,7 @@ GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& posit
       }
     }
   }
+  if (!sweep) return GroundInfo{};
 
   // Else sweep down to the first thing in the way, and look at every contact
   // around where it stopped: its closest hit may be a riser edge or a steep
@@ -407,11 +410,12 @@ GroundInfo probe_ground_from(const CharacterContext& ctx, const btVector3& posit
 /// probe_ground, also giving the clearance proof of probe_ground_from
 /// (measured at the feet raised by kGroundClearance).
 GroundInfo probe_ground_proving(const CharacterContext& ctx, const btVector3& feet, double max_distance,
-                                double* clearance) {
+                                double* clearance, bool sweep = true) {
   // Look from kGroundClearance above the feet, so ground up to that much
   // higher (which walking sweeps skim over) is found too: distances are
   // measured from there and the clearance taken off at the end.
-  GroundInfo g = probe_ground_from(ctx, feet + ctx.up * kGroundClearance, max_distance + kGroundClearance, clearance);
+  GroundInfo g =
+      probe_ground_from(ctx, feet + ctx.up * kGroundClearance, max_distance + kGroundClearance, clearance, sweep);
   g.distance -= kGroundClearance;
   return g;
 }
@@ -448,12 +452,12 @@ double ceiling_depth(const CharacterContext& ctx, const btVector3& position) {
 
 /// The snap may lift the feet (ground found up to kGroundClearance above
 /// them): never into what is just above. Wedged under a static box's
-/// underside, a box character would otherwise be lifted into it. Returns how far up the feet may go, at most `lift`: all of
-/// it when the lifted shape keeps half the skin from every ceiling, else
-/// the highest clear lift found by bisection (0 when even the start is
-/// that close).
+/// underside, a box character would otherwise be lifted into it. Returns
+/// how far up the feet may go, at most `lift`: all of it when the lifted
+/// shape overlaps no ceiling, else the highest clear lift found by
+/// bisection (0 when even the start overlaps one).
 double clear_lift(const CharacterContext& ctx, const btVector3& position, double lift) {
-  const double allowed = 0.5 * ctx.settings->skin_width;
+  const double allowed = kPenetrationTolerance;
   if (ceiling_depth(ctx, position + ctx.up * lift) <= allowed) return lift;
   if (ceiling_depth(ctx, position) > allowed) return 0.0;
   double clear = 0.0;
@@ -495,6 +499,44 @@ void report_handover(const CharacterContext& ctx, const CharacterState& state, c
 
 }  // namespace
 
+bool lands_rising(const btVector3& velocity, const btVector3& ground_normal) {
+  return velocity.dot(ground_normal) <= 0.0;
+}
+
+namespace {
+
+/// How far below the ground found a ceiling must hold the feet before the
+/// walk that took them there is undone.
+constexpr double kHeldByCeiling = 1e-4;
+
+/// The ground under `position` (probe_ground_proving) with the snap's lift
+/// held clear of ceilings: never lifts the shape into what is above it. Sets
+/// `*held` when a ceiling keeps the feet below the ground found (`distance`
+/// is then the lift allowed), and `*clearance` to the proof's clearance (or
+/// -infinity when held).
+GroundInfo ground_to_stand_on(const CharacterContext& ctx, const btVector3& position, double reach, bool sweep,
+                              double* clearance, bool* held) {
+  *held = false;
+  GroundInfo g = probe_ground_proving(ctx, position, reach, clearance, sweep);
+  // The contacts already proved the lifted place clear (the common case,
+  // walking up bumps): nothing above to ask about.
+  const bool proven_clear = *clearance >= -kPenetrationTolerance;
+  if (g.found && g.walkable && g.distance < 0.0 && !proven_clear) {
+    const double lift = clear_lift(ctx, position, -g.distance);
+    if (lift < -g.distance) {
+      // Held below the ground the probe found: the proof of clearance was
+      // for the lifted place, not this one. Held by more than a hair (the
+      // bisection's and the contacts' rounding) counts as held by a ceiling.
+      *held = lift < -g.distance - kHeldByCeiling;
+      *clearance = -std::numeric_limits<double>::infinity();
+    }
+    g.distance = -lift;
+  }
+  return g;
+}
+
+}  // namespace
+
 void classify_ground(const CharacterContext& ctx, CharacterState& state) {
   leave_ground(state);
   if (state.velocity.dot(ctx.up) > kLeavingGroundSpeed) return;
@@ -504,23 +546,34 @@ void classify_ground(const CharacterContext& ctx, CharacterState& state) {
 
 void settle(const CharacterContext& ctx, CharacterState& state, const Intent& intent) {
   const btVector3& up = ctx.up;
-  const bool leaving_ground = state.velocity.dot(up) > kLeavingGroundSpeed;
+  const bool rising = state.velocity.dot(up) > kLeavingGroundSpeed;
   const btCollisionObject* ridden = state.ground_object;  // for the observer only
   leave_ground(state);
-  if (!leaving_ground) {
+  // Rising, the character leaves the ground, unless it moves into walkable
+  // ground all the same (a weak jump up a ramp that rises faster under the
+  // feet than the jump lifts them): then the ground has caught it, and it
+  // lands, its rise taken over by the slope. Looked for only when the tick
+  // met a surface, and not on the tick of a jump; by the contacts where the
+  // shape is, without the probe's sweep (a slope that caught the feet is
+  // touching them).
+  if (!rising || (!intent.jumped && intent.met_surface)) {
     const double reach =
         intent.airborne ? ctx.ground_tolerance() : ctx.settings->step_down_height + ctx.ground_tolerance();
     double clearance = 0.0;
-    GroundInfo g = probe_ground_proving(ctx, state.position, reach, &clearance);
-    // The contacts already proved the lifted place clear (the common case,
-    // walking up bumps): nothing above to ask about.
-    const bool proven_clear = clearance >= -0.5 * ctx.settings->skin_width;
-    if (g.found && g.walkable && g.distance < 0.0 && !proven_clear) {
-      const double lift = clear_lift(ctx, state.position, -g.distance);
-      // Held below the ground the probe found: the proof of clearance was
-      // for the lifted place, not this one.
-      if (lift < -g.distance) clearance = -std::numeric_limits<double>::infinity();
-      g.distance = -lift;
+    bool held = false;
+    GroundInfo g = ground_to_stand_on(ctx, state.position, reach, !rising, &clearance, &held);
+    if (rising && !(g.found && g.walkable && lands_rising(state.velocity, g.normal))) g = GroundInfo{};
+    // Walking where a ceiling keeps the feet below the ground (up a groove
+    // or a ramp into a low ceiling: the walk moves on along the ground and
+    // the snap would lift the head into the ceiling), the character cannot
+    // stand there: the move is undone, and the feet stand where it started,
+    // at rest (the velocity across up is what it achieved, nothing). Else
+    // each tick crept on and up into the ceiling until the depenetration
+    // could not clear the wedge.
+    if (held && g.found && !intent.airborne && intent.has_move_start && state.position != intent.move_start) {
+      state.position = intent.move_start;
+      state.velocity = up * state.velocity.dot(up);
+      g = ground_to_stand_on(ctx, state.position, reach, true, &clearance, &held);
     }
     if (g.found && g.walkable) {
       state.position -= up * g.distance;
@@ -530,8 +583,9 @@ void settle(const CharacterContext& ctx, CharacterState& state, const Intent& in
       if (clearance >= -CollisionQueries::kClearanceTolerance) {
         ctx.queries->certify_clear(ctx.object, ctx.transform_at(state.position), clearance);
       }
+      // Landing stops the fall, and a rise the slope took over.
       const double into_ground = state.velocity.dot(up);
-      if (into_ground < 0) state.velocity -= up * into_ground;
+      if (into_ground < 0 || rising) state.velocity -= up * into_ground;
     }
     if (ctx.observer != nullptr) ctx.observer->on_ground({g, state.grounded ? g.distance : 0.0, state.grounded});
   }

@@ -73,7 +73,8 @@ btVector3 clear_end_of_move(const CharacterContext& ctx, const btVector3& start,
   if (at_end.level <= allowed && at_end.moving <= allowed) return end;
   const bool pinned = at_end.moving > allowed && penetration_at(ctx, start).moving > allowed;
   if (pinned && at_end.level <= allowed) return end;
-  const DepenetrationResult freed = pinned ? depenetrate_level(ctx, end) : depenetrate_move_end(ctx, end);
+  const DepenetrationResult freed =
+      pinned ? depenetrate_level(ctx, end, !walking) : depenetrate_move_end(ctx, end, !walking);
   if (!freed.converged) return start;
   // In the air and not rising, clearing a static overlap never lifts the feet
   // above where the tick started: pushed out along a steep face's normal by

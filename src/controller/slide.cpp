@@ -151,9 +151,14 @@ SlideResult slide(const CharacterContext& ctx, const btVector3& position, const 
     PlaneSolution solved = constrain_to_planes(wanted, with_hit);
     // In the air the motion obeys the velocity's rule: a surface it cannot
     // stand on never lifts it, nor does walkable ground while rising (falling,
-    // walkable ground is landed on and followed).
-    if (!options.grounded && !options.horizontal_only && (!walkable || wanted.dot(ctx.up) > 0.0)) {
-      solved = limit_rise(wanted, solved, with_hit, ctx.up);
+    // walkable ground is landed on and followed), nor an edge whose rounded
+    // contact only looks walkable (the feet would roll up over the edge in
+    // the air: a step the step rules never saw). The ray that tells an edge
+    // from a face is cast only when following the hit would lift the motion.
+    if (!options.grounded && !options.horizontal_only) {
+      const bool limits = !walkable || wanted.dot(ctx.up) > 0.0 ||
+                          (solved.direction.dot(ctx.up) > 0.0 && is_edge(ctx, hit.point, hit.normal));
+      if (limits) solved = limit_rise(wanted, solved, with_hit, ctx.up);
     }
     event.slid_along = plane;
     event.stopped = solved.blocked;

@@ -196,7 +196,11 @@ struct ExpectCheck {
     /// A dynamic body's (`body_name`): its origin comes within `tolerance` of
     /// `position` by `tick`; its speed stays at most `hi`; its up axis stays
     /// within `hi` degrees of the scenario's up.
-    BodyReaches, BodyAtRest, BodyUpright
+    BodyReaches, BodyAtRest, BodyUpright,
+    /// The ground normal changes between consecutive grounded rows at most
+    /// `max_changes` times; the velocity columns across up match the feet's
+    /// displacement over the tick within `max_gain` m/s.
+    MaxGroundNormalChanges, VelocityAchieved
   };
   Kind kind = Kind::Position;
   std::string json_path;  ///< "/expect/2", used in failure messages
@@ -233,6 +237,9 @@ struct ExpectCheck {
   /// The character a character check reads (its optional "character"): 0 the
   /// first (Scenario::character), i >= 1 Scenario::others[i - 1].
   std::size_t character = 0;
+  /// MaxGroundNormalChanges: how many grounded rows may stand on another
+  /// normal than the grounded row before.
+  std::int64_t max_changes = 0;
 };
 
 /// How closely the gate compares the columns a key names (docs/format.md §4.2):

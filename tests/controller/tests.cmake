@@ -1,5 +1,6 @@
 # The unit tests of src/controller/ (tests/CMakeLists.txt adds every folder's list).
 list(APPEND STEPSLIDE_TEST_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/airborne_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/box_margin_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/camera_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/characters_test.cpp

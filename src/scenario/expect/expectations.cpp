@@ -164,6 +164,8 @@ std::optional<Problem> problem_of(const ExpectCheck& check, const Track& track,
     case Kind::Moving: return expectations::check_moving(check, track);
     case Kind::MaxRiseGain: return expectations::check_max_rise_gain(check, track);
     case Kind::MaxJumpApex: return expectations::check_max_jump_apex(check, track);
+    case Kind::MaxGroundNormalChanges: return expectations::check_max_ground_normal_changes(check, track);
+    case Kind::VelocityAchieved: return expectations::check_velocity_achieved(check, track);
     case Kind::NoOscillation: return expectations::check_no_oscillation(check, track);
     case Kind::Reaches: return expectations::check_reaches(check, track);
     case Kind::StepEvents: return expectations::check_step_events(check, track);

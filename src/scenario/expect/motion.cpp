@@ -131,4 +131,52 @@ std::optional<Problem> check_max_jump_apex(const ExpectCheck& check, const Track
   return std::nullopt;
 }
 
+namespace {
+
+Vec3 named_vector(const Track& track, std::int64_t tick, const char* x, const char* y, const char* z) {
+  return {track.named(tick, x), track.named(tick, y), track.named(tick, z)};
+}
+
+/// `v` without its part along the scenario's up.
+Vec3 across_up(const Track& track, const Vec3& v) {
+  const auto& up = track.scenario().up;
+  const double length = std::sqrt(up[0] * up[0] + up[1] * up[1] + up[2] * up[2]);
+  const double along = (v[0] * up[0] + v[1] * up[1] + v[2] * up[2]) / (length * length);
+  return {v[0] - along * up[0], v[1] - along * up[1], v[2] - along * up[2]};
+}
+
+}  // namespace
+
+std::optional<Problem> check_max_ground_normal_changes(const ExpectCheck& check, const Track& track) {
+  // Normals closer than this are the same face's (rounding in the last bits).
+  constexpr double kSameNormal = 1e-9;
+  std::int64_t changes = 0;
+  for (std::int64_t tick = check.first; tick <= track.last(check); ++tick) {
+    if (!track.grounded(tick - 1) || !track.grounded(tick)) continue;
+    const Vec3 before = named_vector(track, tick - 1, "normal_x", "normal_y", "normal_z");
+    const Vec3 after = named_vector(track, tick, "normal_x", "normal_y", "normal_z");
+    if (distance(before, after) <= kSameNormal) continue;
+    if (++changes <= check.max_changes) continue;
+    return Problem{tick, "the ground normal changed from " + feet_text(before) + " to " + feet_text(after) +
+                             ": change " + std::to_string(changes) + " between grounded rows, more than " +
+                             std::to_string(check.max_changes)};
+  }
+  return std::nullopt;
+}
+
+std::optional<Problem> check_velocity_achieved(const ExpectCheck& check, const Track& track) {
+  const double dt = 1.0 / track.scenario().tick_rate;
+  for (std::int64_t tick = check.first; tick <= track.last(check); ++tick) {
+    const Vec3 a = track.feet(tick - 1), b = track.feet(tick);
+    const Vec3 moved = across_up(track, {(b[0] - a[0]) / dt, (b[1] - a[1]) / dt, (b[2] - a[2]) / dt});
+    const Vec3 reported = across_up(track, named_vector(track, tick, "vx", "vy", "vz"));
+    const double error = distance(moved, reported);
+    if (error <= check.max_gain) continue;
+    return Problem{tick, "the velocity across up is reported as " + feet_text(reported) + " m/s, but the feet moved at " +
+                             feet_text(moved) + " m/s: " + readable_beside(error, check.max_gain) +
+                             " m/s apart, more than " + format_number(check.max_gain)};
+  }
+  return std::nullopt;
+}
+
 }  // namespace stepslide::expectations

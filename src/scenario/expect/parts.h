@@ -95,6 +95,12 @@ std::optional<Problem> check_moving(const ExpectCheck& check, const Track& track
 std::optional<Problem> check_no_oscillation(const ExpectCheck& check, const Track& track);
 /// reaches: the closest approach, when it is not within the distance by the tick.
 std::optional<Problem> check_reaches(const ExpectCheck& check, const Track& track);
+/// max_ground_normal_changes: the tick where the ground normal changed once
+/// more than allowed between consecutive grounded rows.
+std::optional<Problem> check_max_ground_normal_changes(const ExpectCheck& check, const Track& track);
+/// velocity_achieved: the first row whose velocity across up differs from the
+/// feet's displacement across up over the tick, divided by its duration.
+std::optional<Problem> check_velocity_achieved(const ExpectCheck& check, const Track& track);
 /// max_rise_gain: the first airborne tick that gained more upward speed than allowed.
 std::optional<Problem> check_max_rise_gain(const ExpectCheck& check, const Track& track);
 /// max_jump_apex: the first flight from the ground whose feet rose higher than allowed.

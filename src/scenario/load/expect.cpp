@@ -36,6 +36,8 @@ const Options<Kind> kCheckKinds = {
     {"body_reaches", Kind::BodyReaches},
     {"body_at_rest", Kind::BodyAtRest},
     {"body_upright", Kind::BodyUpright},
+    {"max_ground_normal_changes", Kind::MaxGroundNormalChanges},
+    {"velocity_achieved", Kind::VelocityAchieved},
 };
 
 /// Keys that are not kinds but belong to some check.
@@ -260,6 +262,14 @@ void read_range_value(const CheckContext& c, ObjectReader& o, const Field& range
       r.number(o.required("max_rise_gain"), kSpeed, check.max_gain);
       break;
     case Kind::MaxJumpApex: r.number(o.required("max_jump_apex"), kNonNegativeSize, check.max_gain); break;
+    case Kind::MaxGroundNormalChanges:
+      if (range_ok) require_row_before(r, range, check);
+      r.integer(o.required("max_ground_normal_changes"), kCount, check.max_changes);
+      break;
+    case Kind::VelocityAchieved:
+      if (range_ok) require_row_before(r, range, check);
+      r.number(o.required("velocity_achieved"), kSpeed, check.max_gain);
+      break;
     case Kind::OnBody: read_body_name(c, o.required("on_body"), check); break;
     case Kind::NoOscillation: read_no_oscillation(c, o.required("no_oscillation"), range_ok, check); break;
     case Kind::StepEvents: read_step_events(r, o.required("step_events"), check); break;

@@ -63,6 +63,43 @@ TEST(Expectations, AJumpGainsNoSpeedInTheAirAndPeaksAtItsBallisticApex) {
   EXPECT_EQ(failures(on_floor(90, jump, R"({"ticks": [10, "end"], "max_jump_apex": 1})")), Lines{});
 }
 
+TEST(Expectations, WalkingOnOneFloorKeepsItsNormalAndReportsTheVelocityItAchieves) {
+  EXPECT_EQ(failures(on_floor(60, kDiagonal, R"({"ticks": [1, "end"], "max_ground_normal_changes": 0},
+                                               {"ticks": [1, "end"], "velocity_achieved": 1e-9})")),
+            Lines{});
+  // Into a wall at 3 m/s: once against it, the velocity reported is what the
+  // feet achieve, nothing (on the tick it reaches the wall the velocity is
+  // clipped to nothing while the feet still moved up to it).
+  const std::string wall =
+      R"({"name": "wall", "shape": {"type": "box", "half_extents": [0.5, 2, 5]}, "position": [1.5, 2, 0]})";
+  EXPECT_EQ(failures(on_floor(60, R"({"tick": 0, "wish_velocity": [3, 0]})",
+                              R"({"ticks": [15, "end"], "velocity_achieved": 1e-6})", wall)),
+            Lines{});
+}
+
+TEST(Expectations, GroundNormalChangesAndVelocityNotAchievedAreCaught) {
+  // Walking from the floor onto a 20-degree ramp changes the normal once.
+  const std::string ramp =
+      R"({"name": "ramp", "shape": {"type": "ramp", "length": 4, "width": 4, "angle_deg": 20}, "position": [2, 0, -3]})";
+  const char* const forward = R"({"tick": 0, "move": [0, 1]})";
+  EXPECT_EQ(failures(on_floor(60, forward, R"({"ticks": [1, "end"], "max_ground_normal_changes": 1})", ramp)),
+            Lines{});
+  const Lines changes = failures(on_floor(60, forward, R"({"ticks": [1, "end"], "max_ground_normal_changes": 0})", ramp));
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_NE(changes[0].find("the ground normal changed from (0, 1, 0) to"), std::string::npos) << changes[0];
+  EXPECT_NE(changes[0].find("change 1 between grounded rows, more than 0"), std::string::npos) << changes[0];
+  // In the air at 3 m/s, 2 cm short of a wall: the tick moves the feet
+  // 2 cm (1.2 m/s) and the velocity is clipped to nothing across the wall.
+  const std::string wall =
+      R"({"name": "wall", "shape": {"type": "box", "half_extents": [0.5, 3, 5]}, "position": [0.83, 3, 0]})";
+  const Lines velocity =
+      failures(on_floor(5, R"({"tick": 0, "move": [0, 0]})", R"({"ticks": [1, "end"], "velocity_achieved": 0.5})",
+                        wall, R"("character": {"position": [0, 1, 0], "velocity": [3, 0, 0]})"));
+  ASSERT_EQ(velocity.size(), 1u);
+  EXPECT_NE(velocity[0].find("/expect/0 at tick 1: the velocity across up is reported as"), std::string::npos)
+      << velocity[0];
+}
+
 TEST(Expectations, XAndZBetweenBoundTheFeet) {
   EXPECT_EQ(failures(on_floor(60, kDiagonal, R"({"ticks": [0, "end"], "x_between": [0, 3.0001]},
                                                {"ticks": [0, "end"], "z_between": [-3.0001, 0]},

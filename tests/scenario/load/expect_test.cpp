@@ -49,7 +49,7 @@ TEST(LoadExpect, WithoutOneKindOnlyKeysNoCheckKnowsAreReported) {
   EXPECT_EQ(errors_of(R"("expect": [{"ticks": [0, 1], "tolerance": 1, "colour": "red"}])"),
             (Lines{"/expect/0: expected exactly one of \"position\", \"grounded\", \"max_penetration\", \"y_between\", "
                    "\"stuck\", \"x_between\", \"z_between\", \"speed_between\", \"on_body\", \"no_oscillation\", "
-                   "\"reaches\", \"step_events\", \"moving\", \"max_rise_gain\", \"max_jump_apex\", \"body_reaches\", \"body_at_rest\", \"body_upright\", got none",
+                   "\"reaches\", \"step_events\", \"moving\", \"max_rise_gain\", \"max_jump_apex\", \"body_reaches\", \"body_at_rest\", \"body_upright\", \"max_ground_normal_changes\", \"velocity_achieved\", got none",
                    "/expect/0/colour: unknown key \"colour\""}));
 }
 
@@ -160,6 +160,18 @@ TEST(LoadExpect, LaunchChecksTakeABoundAndTheirTicks) {
                    "/expect/4/max_jump_apex: expected a number, got \"high\"",
                    "/expect/5/max_jump_apex: expected a number >= 0, got -0.5",
                    "/expect/6/within: unknown key \"within\""}));
+}
+
+TEST(LoadExpect, RestChecksTakeABoundAndTicksFromOne) {
+  EXPECT_EQ(errors_of(R"("expect": [{"ticks": [1, 2], "max_ground_normal_changes": 0}, {"ticks": [1, 2], "velocity_achieved": 0.01},
+                                    {"ticks": [0, 2], "max_ground_normal_changes": 1}, {"ticks": [1, 2], "max_ground_normal_changes": 1.5},
+                                    {"ticks": [1, 2], "max_ground_normal_changes": -1}, {"ticks": [0, 2], "velocity_achieved": 0},
+                                    {"ticks": [1, 2], "velocity_achieved": -0.1}])"),
+            (Lines{"/expect/2/ticks/0: expected an integer >= 1 (speed is measured from the tick before), got 0",
+                   "/expect/3/max_ground_normal_changes: expected an integer, got 1.5",
+                   "/expect/4/max_ground_normal_changes: expected an integer >= 0, got -1",
+                   "/expect/5/ticks/0: expected an integer >= 1 (speed is measured from the tick before), got 0",
+                   "/expect/6/velocity_achieved: expected a number >= 0, got -0.1"}));
 }
 
 TEST(LoadExpect, OnBodyNamesABodyOfTheWorld) {

@@ -397,6 +397,10 @@ TEST(ScenarioSchema, AgreesWithTheLoaderOnEveryShapeMotionInputAndCheck) {
       {head + R"("expect": [{"ticks": [1, "end"], "max_rise_gain": -0.1}]})", false},
       {head + R"("expect": [{"ticks": [0, "end"], "max_jump_apex": -1}]})", false},
       {head + R"("expect": [{"ticks": [0, "end"], "max_jump_apex": 2e6}]})", false},
+      {head + R"("expect": [{"ticks": [1, "end"], "max_ground_normal_changes": 0}, {"ticks": [1, 4], "velocity_achieved": 1e-6}]})", true},
+      {head + R"("expect": [{"ticks": [1, "end"], "max_ground_normal_changes": 0.5}]})", false},
+      {head + R"("expect": [{"ticks": [0, "end"], "max_ground_normal_changes": 1}]})", false},
+      {head + R"("expect": [{"ticks": [1, "end"], "velocity_achieved": -1}]})", false},
       // The document.
       {R"({"format": "stepslide/scenario@1", "ticks": 1, "tick_rate": 240, "gravity": [0, -20, 0], "up": [0, 1, 0],
            "name": "n", "description": "d"})",
