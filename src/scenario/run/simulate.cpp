@@ -21,6 +21,11 @@ namespace stepslide {
 
 namespace {
 
+/// How far a new stance's shape itself may overlap the world and still be
+/// taken: a rounding, so feet a nanometre inside the floor do not delay a
+/// change by a tick (the gate's position tolerance).
+constexpr double kStanceFitTolerance = 1e-6;
+
 /// The row for `tick`: the ground body and the feet in its frame are worked
 /// out here, since only the runner knows the world; the columns read the rest.
 std::vector<double> row_of(std::int64_t tick, int tick_rate, const CharacterState& s, const TickReport& report,
@@ -176,11 +181,12 @@ class Runner {
   /// With a crouch_shape: asks for it while the input holds `crouch`, for the
   /// standing shape otherwise, every tick until it fits (standing up under a
   /// low ceiling keeps crouching until there is room). The shape itself may
-  /// not overlap the world at all: only its skin may (docs/format.md §1.3).
+  /// overlap the world by a rounding at most (kStanceFitTolerance): only its
+  /// skin may more (docs/format.md §1.3).
   static void change_stance(CharacterController& controller, const CharacterDef& def, const InputTrack& input) {
     if (!def.crouch_shape) return;
     const ShapeDef& wanted = input.crouch() ? *def.crouch_shape : def.shape;
-    controller.set_shape(character_shape_desc(wanted), 0.0);
+    controller.set_shape(character_shape_desc(wanted), kStanceFitTolerance);
   }
 
   /// With a rollback seed, ours only: how many ticks to step twice from
