@@ -117,7 +117,7 @@ CLI::App* add_fuzz(CLI::App& app, FuzzArgs& args) {
   fuzz->footer(
       "Each random scenario (boxes, thin walls, ramps, stairs, spheres, pillars, hulls, meshes, heightfields, "
       "moving platforms and spinners; dynamic crates, seesaws and resting stacks, one-way platforms, layers; a "
-      "random character shape, crouch shape and settings; random stick, camera, jump, wish_velocity, crouch and "
+      "random character shape, crouch shape and settings, sometimes one or two more characters; random stick, camera, jump, wish_velocity, crouch and "
       "drop input) is written as JSON, loaded back like a file and simulated on the same path as "
       "`run`. On every tick: the state is finite; unless the tick reports the character stuck, its shape "
       "overlaps the world by at most skin_width; its centre never passes through a static box or a static "
@@ -125,7 +125,8 @@ CLI::App* add_fuzz(CLI::App& app, FuzzArgs& args) {
       "moving bodies allow; it falls no faster than terminal_velocity; it never passes through a dynamic box nor speeds up more than "
       "its input, a jump, gravity and the moving bodies near it allow; a stack at rest stays at rest until "
       "something comes near; its shape changes only where the new one fits; it never ends a tick inside a "
-      "one-way body it was above. A second run must be byte-identical.\n"
+      "one-way body it was above; no two characters overlap by more than their skins (overlap, tunnel and rise are "
+      "checked on every character). A second run must be byte-identical.\n"
       "A violation is shrunk (bodies, motion, input keys and fields, settings and ticks dropped while it still "
       "fails) and saved as DIR/seed<N>_<kind>.json, an ordinary scenario: `stepslide run` simulates it (for "
       "overlap, rise and a fall through a floor it carries an expectation that fails) and `stepslide fuzz "

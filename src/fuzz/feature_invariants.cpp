@@ -235,6 +235,19 @@ void FeatureChecker::check_speed(const TickView& view, std::vector<Violation>* o
     if (!TestAabbAgainstAabb2(low, high, body_low, body_high)) continue;
     bodies += travel(body.object->getCollisionShape(), before, now) / dt_;
   }
+  // The other characters of "characters" push the character up to their
+  // own speed and carry it when it stands on one: moving bodies too.
+  for (const OtherCharacterView& other : view.others) {
+    const btCollisionObject& body = other.controller.body();
+    btVector3 body_low, body_high, was_low, was_high;
+    bounds(&body, body.getWorldTransform(), &body_low, &body_high);
+    bounds(&body, body.getInterpolationWorldTransform(), &was_low, &was_high);
+    body_low.setMin(was_low);
+    body_high.setMax(was_high);
+    if (!TestAabbAgainstAabb2(low, high, body_low, body_high)) continue;
+    bodies += other.controller.state().velocity.length() +
+              travel(body.getCollisionShape(), body.getInterpolationWorldTransform(), body.getWorldTransform()) / dt_;
+  }
   const double gravity = btVector3(scenario_.gravity[0], scenario_.gravity[1], scenario_.gravity[2]).length();
   const double slope = std::cos(std::min(settings.max_slope_deg, 89.0) * kPi / 180.0);
   const double input = view.input.use_wish_velocity ? view.input.wish_velocity.length() : settings.walk_speed;
@@ -274,6 +287,15 @@ void FeatureChecker::check_rest(const TickView& view, std::vector<Violation>* ou
       low -= btVector3(kStackReach, kStackReach, kStackReach);
       high += btVector3(kStackReach, kStackReach, kStackReach);
       if (TestAabbAgainstAabb2(low, high, character_low, character_high)) stack.touched = true;
+      // The other characters of "characters" touch it as the first does.
+      for (const OtherCharacterView& o : view.others) {
+        btVector3 other_low, other_high;
+        bounds(&o.controller.body(), o.controller.body().getWorldTransform(), &other_low, &other_high);
+        const double other_reach = o.controller.settings().skin_width;
+        other_low -= btVector3(other_reach, other_reach, other_reach);
+        other_high += btVector3(other_reach, other_reach, other_reach);
+        if (TestAabbAgainstAabb2(low, high, other_low, other_high)) stack.touched = true;
+      }
       for (std::size_t j = 0; j < view.world.bodies().size() && !stack.touched; ++j) {
         const WorldBody& other = view.world.bodies()[j];
         if (member(j) || !moving(scenario_.world[other.def_index])) continue;

@@ -8,12 +8,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include "base/format.h"
 #include "fuzz/feature_invariants.h"
 #include "scenario/load/world.h"
 #include "scenario/run/simulate.h"
+#include "stepslide/collision.h"
+#include "stepslide/contact_filter.h"
 #include "stepslide/controller.h"
 #include "stepslide/math.h"
 
@@ -249,8 +252,9 @@ class Checker {
     }
     check_finite(view.tick, s, view.report);
     const btVector3 centre = s.position + up_ * view.controller.context().feet_to_center;
+    measure_character_travel(view);
     if (view.tick > 0 && finite(s.position) && finite(previous_position_)) {
-      const double carry = moving_body_travel(view.world, view.tick);
+      const double carry = moving_body_travel(view.world, view.tick) + others_travel(0);
       check_overlap(view);
       check_tunnel(view.tick, previous_centre_, centre);
       check_rise(view, carry);
@@ -258,6 +262,7 @@ class Checker {
       check_launch(view, carry);
       check_apex(view, carry);
     }
+    observe_others(view);
     features_.observe(view, &found_);
     for (const Violation& v : found_) add(v.kind, v.tick, v.message, v.limit);
     found_.clear();
@@ -318,14 +323,151 @@ class Checker {
 
   void check_overlap(const TickView& view) {
     if (!view.report.depenetration_converged) return;  // reported as stuck: crushed or wedged, allowed
-    const double limit = settings(view).skin_width;
-    const double depth = features_.overlap(view);
+    overlap_violation(view.tick, "", view.controller, features_.overlap(view));
+  }
+
+  void overlap_violation(std::int64_t tick, const std::string& who, const CharacterController& controller,
+                         double depth) {
+    const double limit = controller.settings().skin_width;
     if (depth > limit + kOverlapRounding) {
-      add(InvariantKind::Overlap, view.tick,
-          "overlaps the world by " + text(depth) + " m, more than skin_width " + text(limit) +
-              ", and the tick did not report it stuck; feet " + text(view.controller.state().position),
+      add(InvariantKind::Overlap, tick,
+          who + "overlaps the world by " + text(depth) + " m, more than skin_width " + text(limit) +
+              ", and the tick did not report it stuck; feet " + text(controller.state().position),
           limit);
     }
+  }
+
+  // ---- The other characters of "characters" ----------------------------------
+
+  /// What the checks of another character remember from the row before.
+  struct Track {
+    btVector3 position{0, 0, 0}, velocity{0, 0, 0}, centre{0, 0, 0};
+    double start_overlap = 0.0;
+    /// It collides with what the first character does: the static geometry
+    /// collected for the first is its own, so `tunnel` applies.
+    bool same_layers = false;
+  };
+
+  /// The others get `overlap` (with the world and the other characters, as
+  /// their controllers measure it; not where one-way bodies make the
+  /// controller's verdict depend on the tick's start), `tunnel` and `rise`;
+  /// every pair of characters gets `characters_overlap`.
+  void observe_others(const TickView& view) {
+    if (view.others.empty()) return;
+    if (view.tick == 0) start_others(view);
+    for (std::size_t i = 0; i < view.others.size() && i < tracks_.size(); ++i) {
+      const OtherCharacterView& other = view.others[i];
+      Track& track = tracks_[i];
+      const CharacterState& s = other.controller.state();
+      const btVector3 centre = s.position + up_ * other.controller.context().feet_to_center;
+      const std::string who = "character " + other.name + " ";
+      if (view.tick > 0 && finite(s.position) && finite(track.position)) {
+        if (other.report.depenetration_converged && !has_one_way_) {
+          overlap_violation(view.tick, who, other.controller, other.controller.penetration_depth());
+        }
+        if (track.same_layers) {
+          check_tunnel(view.tick, track.centre, centre, inner_radius(scenario_.others[i].def.shape), who);
+        }
+        rise_violation(view.tick, who, other.controller, other.input, track.position, track.velocity,
+                       track.start_overlap, moving_body_travel(view.world, view.tick) + others_travel(i + 1));
+      }
+      track.position = s.position;
+      track.velocity = s.velocity;
+      track.centre = centre;
+    }
+    if (view.tick > 0) check_characters_overlap(view);
+  }
+
+  /// How far each character (the first, then the others) moved this tick,
+  /// before any of the checks below remembers the new positions.
+  void measure_character_travel(const TickView& view) {
+    character_travel_.assign(1 + view.others.size(), 0.0);
+    if (view.tick == 0 || view.others.empty() || tracks_.size() != view.others.size()) return;
+    character_travel_[0] = (view.controller.state().position - previous_position_).length();
+    for (std::size_t i = 0; i < view.others.size(); ++i) {
+      character_travel_[i + 1] = (view.others[i].controller.state().position - tracks_[i].position).length();
+    }
+    for (double& d : character_travel_) {
+      if (!std::isfinite(d)) d = 0.0;
+    }
+  }
+
+  /// What the characters but the `self`-th moved this tick: one carries or
+  /// lifts another standing on it as a moving body would.
+  double others_travel(std::size_t self) const {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < character_travel_.size(); ++i) {
+      if (i != self) sum += character_travel_[i];
+    }
+    return sum;
+  }
+
+  void start_others(const TickView& view) {
+    tracks_.assign(view.others.size(), Track{});
+    for (std::size_t i = 0; i < view.others.size() && i < scenario_.others.size(); ++i) {
+      tracks_[i].start_overlap = view.others[i].controller.penetration_depth();
+      tracks_[i].same_layers = scenario_.others[i].def.collides_with == scenario_.character.collides_with;
+    }
+    for (const BodyDef& def : scenario_.world) has_one_way_ = has_one_way_ || def.one_way;
+    pair_queries_ = std::make_unique<CollisionQueries>(const_cast<World&>(view.world).collision_world(), nullptr);
+  }
+
+  /// Accepts one body: the character whose overlap a pair measures.
+  class OnlyBody : public ContactFilter {
+   public:
+    explicit OnlyBody(const btCollisionObject& body) : body_(&body) {}
+    bool collides_with(const btCollisionObject& body) const override { return &body == body_; }
+    bool validate(const ContactCandidate&) const override { return true; }
+
+   private:
+    const btCollisionObject* body_;
+  };
+
+  /// No two characters overlap by more than the larger of their skins,
+  /// unless either reported itself stuck this tick.
+  void check_characters_overlap(const TickView& view) {
+    struct Member {
+      const std::string* name;
+      CharacterController* controller;
+      const TickReport* report;
+    };
+    const std::string first = scenario_.character.name.empty() ? std::string("first") : scenario_.character.name;
+    std::vector<Member> all{{&first, &view.controller, &view.report}};
+    for (const OtherCharacterView& o : view.others) all.push_back({&o.name, &o.controller, &o.report});
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      for (std::size_t j = i + 1; j < all.size(); ++j) {
+        if (!all[i].report->depenetration_converged || !all[j].report->depenetration_converged) continue;
+        const CharacterController& a = *all[i].controller;
+        const CharacterController& b = *all[j].controller;
+        if (!finite(a.state().position) || !finite(b.state().position)) continue;
+        // Each shape where its state stands against the other's body where
+        // its last update posed it: both ways, so that neither alone decides.
+        const double depth = std::max(pair_depth(a, b), pair_depth(b, a));
+        const double limit = std::max(a.settings().skin_width, b.settings().skin_width);
+        if (depth > limit + kOverlapRounding) {
+          add(InvariantKind::CharactersOverlap, view.tick,
+              "characters " + *all[i].name + " and " + *all[j].name + " overlap by " + text(depth) +
+                  " m, more than their skin " + text(limit) + ", and neither tick reported stuck; feet " +
+                  text(a.state().position) + " and " + text(b.state().position),
+              limit);
+          return;
+        }
+      }
+    }
+  }
+
+  /// Deepest overlap of `a`'s shape, where it stands, with `b`'s body, as
+  /// the controller's queries measure it.
+  double pair_depth(const CharacterController& a, const CharacterController& b) {
+    const CharacterContext& ctx = a.context();
+    btCollisionObject object;
+    object.setCollisionShape(const_cast<btConvexShape*>(ctx.shape));
+    object.setWorldTransform(btTransform(ctx.basis(), a.state().position + up_ * ctx.feet_to_center));
+    const OnlyBody only(b.body());
+    pair_queries_->set_filter(&only);
+    const double deepest = pair_queries_->penetration_depth(&object);
+    pair_queries_->set_filter(nullptr);
+    return deepest;
   }
 
   /// For a fall through a floor-like surface (normal within 45 degrees of
@@ -340,13 +482,18 @@ class Checker {
   }
 
   void check_tunnel(std::int64_t tick, const btVector3& from, const btVector3& to) {
-    const double margin = (to - from).length() + inner_radius(scenario_.character.shape);
+    check_tunnel(tick, from, to, inner_radius(scenario_.character.shape), "");
+  }
+
+  void check_tunnel(std::int64_t tick, const btVector3& from, const btVector3& to, double inner,
+                    const std::string& who) {
+    const double margin = (to - from).length() + inner;
     for (const SolidBox& box : geometry_.boxes) {
       int axis = 0;
       btVector3 crossing;
       if (passes_through(box, from, to, margin, &axis, &crossing)) {
         add(InvariantKind::Tunnel, tick,
-            "the shape's centre passed through static box " + box.body + " along its local " + "xyz"[axis] +
+            who + "the shape's centre passed through static box " + box.body + " along its local " + "xyz"[axis] +
                 " axis, from " + text(from) + " to " + text(to),
             floor_limit(from, to, crossing, box.pose.getBasis().getColumn(axis)));
         return;
@@ -368,7 +515,7 @@ class Checker {
                         [&](const auto& e) { return distance_to_segment(point, e.first, e.second) < margin; });
         if (near_boundary) continue;
         add(InvariantKind::Tunnel, tick,
-            "the shape's centre passed through the surface of " + surface.body + " at " + text(point) + ", from " +
+            who + "the shape's centre passed through the surface of " + surface.body + " at " + text(point) + ", from " +
                 text(from) + " to " + text(to),
             floor_limit(from, to, point, (t.b - t.a).cross(t.c - t.a)));
         return;
@@ -377,21 +524,28 @@ class Checker {
   }
 
   void check_rise(const TickView& view, double carry) {
-    const ControllerSettings& s = settings(view);
-    const CharacterState& state = view.controller.state();
-    const double rise = (state.position - previous_position_).dot(up_);
-    const btVector3 before_h = previous_velocity_ - up_ * previous_velocity_.dot(up_);
+    rise_violation(view.tick, "", view.controller, view.input, previous_position_, previous_velocity_,
+                   start_overlap_, carry);
+  }
+
+  void rise_violation(std::int64_t tick, const std::string& who, const CharacterController& controller,
+                      const CharacterInput& input, const btVector3& before,
+                      const btVector3& velocity_before, double start_overlap, double carry) {
+    const ControllerSettings& s = controller.settings();
+    const CharacterState& state = controller.state();
+    const double rise = (state.position - before).dot(up_);
+    const btVector3 before_h = velocity_before - up_ * velocity_before.dot(up_);
     const btVector3 after_h = state.velocity - up_ * state.velocity.dot(up_);
     const double horizontal = std::max(before_h.length(), after_h.length());
     const double slope = std::tan(std::min(s.max_slope_deg, 89.9) * kPi / 180.0);
-    const double allowed = std::max(0.0, previous_velocity_.dot(up_)) * dt_ + (view.input.jump ? s.jump_speed * dt_ : 0.0) +
+    const double allowed = std::max(0.0, velocity_before.dot(up_)) * dt_ + (input.jump ? s.jump_speed * dt_ : 0.0) +
                            s.max_step_height + slope * horizontal * dt_ + carry + 2.0 * s.skin_width + kRiseSlack +
-                           start_overlap_;
+                           start_overlap;
     if (rise > allowed) {
-      add(InvariantKind::Rise, view.tick,
-          "rose " + text(rise) + " m in one tick; velocity, jump, max_step_height, slope and moving bodies allow " +
-              text(allowed) + " m; feet " + text(previous_position_) + " -> " + text(state.position),
-          previous_position_.dot(up_) + allowed);
+      add(InvariantKind::Rise, tick,
+          who + "rose " + text(rise) + " m in one tick; velocity, jump, max_step_height, slope and moving bodies allow " +
+              text(allowed) + " m; feet " + text(before) + " -> " + text(state.position),
+          before.dot(up_) + allowed);
     }
   }
 
@@ -478,6 +632,10 @@ class Checker {
   std::vector<Violation> violations_;
   FeatureChecker features_;  ///< the invariants of dynamic bodies, crouching and one-way bodies
   std::vector<Violation> found_;
+  std::vector<Track> tracks_;  ///< one per other character, in file order
+  std::vector<double> character_travel_;  ///< this tick's, per character (the first's first)
+  bool has_one_way_ = false;
+  std::unique_ptr<CollisionQueries> pair_queries_;  ///< measures one character against another
 };
 
 /// The first trajectory row where two CSV texts differ (-1: the header), and both lines.
@@ -546,6 +704,7 @@ const char* invariant_name(InvariantKind kind) {
     case InvariantKind::Rest: return "rest";
     case InvariantKind::CrouchFit: return "crouch_fit";
     case InvariantKind::OneWay: return "one_way";
+    case InvariantKind::CharactersOverlap: return "characters_overlap";
   }
   return "?";
 }

@@ -33,10 +33,13 @@ enum class InvariantKind {
   Rest,        ///< a stack generated at rest moved with nothing near it
   CrouchFit,   ///< the shape changed where the new one overlaps the world
   OneWay,      ///< ended a tick inside a one-way body it was above at the start (no drop held)
+  /// Two characters of "characters" overlap by more than the larger of their
+  /// skins while neither reported stuck.
+  CharactersOverlap,
 };
 
 /// "non_finite", "overlap", "tunnel", "rise", "fall_speed", "nondeterministic", "exception", "launch", "apex",
-/// "rollback", "body_tunnel", "speed", "rest", "crouch_fit", "one_way".
+/// "rollback", "body_tunnel", "speed", "rest", "crouch_fit", "one_way", "characters_overlap".
 const char* invariant_name(InvariantKind kind);
 
 /// An open invariant has known violations whose cause is not fixed yet

@@ -7,6 +7,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "fuzz/random.h"
 #include "fuzz/random_features.h"
@@ -355,12 +356,12 @@ std::unique_ptr<btConvexShape> sweep_shape_for(const ShapeDef& s, double* feet_t
   }
 }
 
-/// Feet height where the character, lowered from high above (x, z), first
-/// touches the world at tick 0; 0 when nothing is below.
-double landing_height(const Scenario& scenario, double x, double z) {
+/// Feet height where a character of `shape`, lowered from high above
+/// (x, z), first touches the world at tick 0; 0 when nothing is below.
+double landing_height(const Scenario& scenario, const ShapeDef& character_shape, double x, double z) {
   World world(scenario);
   double feet_to_center = 0.0;
-  const std::unique_ptr<btConvexShape> shape = sweep_shape_for(scenario.character.shape, &feet_to_center);
+  const std::unique_ptr<btConvexShape> shape = sweep_shape_for(character_shape, &feet_to_center);
   const btVector3 from(x, 50.0, z), to(x, -50.0, z);
   btCollisionWorld::ClosestConvexResultCallback hit(from, to);
   world.collision_world()->convexSweepTest(shape.get(), btTransform(btQuaternion::getIdentity(), from),
@@ -376,6 +377,94 @@ std::set<std::size_t> bodies_with_errors(const LoadResult& load) {
     if (e.json_path.rfind("/world/", 0) == 0) bad.insert(std::stoul(e.json_path.substr(7)));
   }
   return bad;
+}
+
+// ---- Several characters ------------------------------------------------------
+
+/// Share of worlds whose character becomes the first of `characters`.
+constexpr double kExtraCharacterChance = 0.15;
+
+/// The generated shape (character_shape) as the loader reads it.
+ShapeDef shape_def_of(const Json& shape) {
+  ShapeDef def;
+  const std::string type = shape["type"].get<std::string>();
+  if (type == "box") {
+    def.type = ShapeType::Box;
+    for (int k = 0; k < 3; ++k) def.half_extents[k] = shape["half_extents"][k].get<double>();
+    return def;
+  }
+  def.radius = shape["radius"].get<double>();
+  if (type == "sphere") {
+    def.type = ShapeType::Sphere;
+  } else {
+    def.type = type == "cylinder" ? ShapeType::Cylinder : ShapeType::Capsule;
+    def.height = shape["height"].get<double>();
+  }
+  return def;
+}
+
+/// Radius of the vertical cylinder around the shape's axis that holds it
+/// at any yaw: characters whose cylinders stay apart cannot overlap.
+double horizontal_reach(const ShapeDef& shape) {
+  if (shape.type != ShapeType::Box) return shape.radius;
+  return std::hypot(shape.half_extents[0], shape.half_extents[2]);
+}
+
+/// Turns the world's `character` into `characters`: the drawn one first (as
+/// "player", with the top-level input), then one or two more drawn the same
+/// way and dropped, like the first, onto what lies under a point a few
+/// metres from it, horizontally clear of every character placed before.
+void add_extra_characters(FuzzRandom& r, Json& scenario, const Scenario& loaded, std::int64_t ticks) {
+  struct Placed {
+    double x, z, reach;
+  };
+  Json first = scenario["character"];
+  first["input"] = scenario["input"];
+  Json player{{"name", "player"}};
+  for (auto it = first.begin(); it != first.end(); ++it) player[it.key()] = it.value();
+  Json characters = Json::array({player});
+  const Json& position = scenario["character"]["position"];
+  const double x0 = position[0].get<double>(), z0 = position[2].get<double>();
+  std::vector<Placed> placed{{x0, z0, horizontal_reach(loaded.character.shape)}};
+  const std::int64_t extra = r.integer(1, 2);
+  for (std::int64_t i = 0; i < extra; ++i) {
+    Json character{{"name", "npc" + std::to_string(i + 1)}};
+    const Json shape = character_shape(r);
+    character["shape"] = shape;
+    Json settings = character_settings(r);
+    if (r.chance(0.5)) settings["mass"] = r.rounded(20, 200);
+    if (r.chance(0.3)) settings["max_push_strength"] = r.rounded(0, 3000);
+    if (!settings.empty()) character["settings"] = settings;
+    if (r.chance(0.3)) character["velocity"] = drawn_vec3(r, {-3, 3}, {-2, 4}, {-3, 3});
+    character["input"] = random_input(r, ticks);
+    const ShapeDef def = shape_def_of(shape);
+    const double reach = horizontal_reach(def);
+    const double angle = r.uniform(0.0, 2.0 * kPi);
+    const double gap = r.rounded(0.05, 3);
+    const double d = placed[0].reach + reach + gap;
+    const double x = std::round((x0 + d * std::cos(angle)) * 1000.0) / 1000.0;
+    const double z = std::round((z0 + d * std::sin(angle)) * 1000.0) / 1000.0;
+    // Clear of every character placed before, by a centimetre at least.
+    const bool clear = std::all_of(placed.begin(), placed.end(), [&](const Placed& p) {
+      return std::hypot(x - p.x, z - p.z) >= p.reach + reach + 0.01;
+    });
+    if (!clear) continue;
+    const double drop = r.chance(0.5) ? r.rounded(0, 0.5) : 0.0;
+    const double feet = landing_height(loaded, def, x, z) + 0.02 + drop;
+    character["position"] = vec3(x, std::ceil(feet * 1000.0) / 1000.0, z);
+    placed.push_back({x, z, reach});
+    characters.push_back(character);
+  }
+  Json out = Json::object();
+  for (auto it = scenario.begin(); it != scenario.end(); ++it) {
+    if (it.key() == "input") continue;
+    if (it.key() == "character") {
+      out["characters"] = characters;
+    } else {
+      out[it.key()] = it.value();
+    }
+  }
+  scenario = out;
 }
 
 }  // namespace
@@ -429,8 +518,10 @@ nlohmann::ordered_json generate_fuzz_scenario(FuzzRandom& r, const std::string& 
 
   const double x = r.rounded(-1, 1), z = r.rounded(-1, 1);
   const double drop = r.chance(0.5) ? r.rounded(0, 0.5) : 0.0;
-  const double feet = landing_height(*load.scenario, x, z) + 0.02 + drop;
+  const double feet = landing_height(*load.scenario, load.scenario->character.shape, x, z) + 0.02 + drop;
   scenario["character"]["position"] = vec3(x, std::ceil(feet * 1000.0) / 1000.0, z);
+  // Drawn last, so that a world without them draws what it always did.
+  if (r.chance(kExtraCharacterChance)) add_extra_characters(r, scenario, *load.scenario, ticks);
   return scenario;
 }
 

@@ -20,6 +20,7 @@ class Shrinker {
     for (int round = 0; round < 8 && progress && budget_left(); ++round) {
       progress = false;
       progress |= drop_items({"world"});
+      progress |= drop_items({"characters"});  // a candidate without any fails to load, and is not kept
       progress |= simplify_bodies();
       progress |= drop_items({"input"});
       progress |= drop_input_fields();

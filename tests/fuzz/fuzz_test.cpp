@@ -104,7 +104,10 @@ double starting_overlap(const Scenario& scenario) {
   double depth = -1.0;
   SimulationOptions options;
   options.on_tick = [&depth](const TickView& view) {
-    if (view.tick == 0) depth = view.controller.penetration_depth();
+    if (view.tick != 0) return;
+    depth = view.controller.penetration_depth();
+    // The other characters of "characters": with the world and each other.
+    for (const OtherCharacterView& other : view.others) depth = std::max(depth, other.controller.penetration_depth());
   };
   simulate(one_tick, options);
   return depth;
@@ -126,7 +129,8 @@ TEST(FuzzWorld, EveryShapeAndMotionAppearsEveryWorldLoadsNoneStartsInside) {
       shapes.insert(body["shape"]["type"].get<std::string>());
       if (body.contains("motion")) motions.insert(body["motion"]["type"].get<std::string>());
     }
-    characters.insert(document["character"]["shape"]["type"].get<std::string>());
+    const Json& first = document.contains("character") ? document["character"] : document["characters"][0];
+    characters.insert(first["shape"]["type"].get<std::string>());
   }
   EXPECT_EQ(shapes, (std::set<std::string>{"box", "capsule", "convex_hull", "cylinder", "heightfield", "mesh", "ramp",
                                            "sphere", "stairs"}));

@@ -1,0 +1,117 @@
+// Random worlds with several characters (random_world.cpp turns some
+// worlds' character into "characters") and the invariants that watch them:
+// `characters_overlap` on every pair, and `overlap`, `tunnel` and `rise` on
+// every character, raised when a character is moved on purpose.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "fuzz/invariants.h"
+#include "fuzz/random_world.h"
+#include "scenario/load/load.h"
+#include "stepslide/controller.h"
+
+namespace stepslide {
+namespace {
+
+Scenario load_or_fail(const std::string& text) {
+  const LoadResult load = load_scenario_text(text, "test.json");
+  if (!load.scenario) {
+    ADD_FAILURE() << (load.errors.empty() ? "" : load.errors.front().message);
+    return Scenario{};
+  }
+  return *load.scenario;
+}
+
+TEST(FuzzCharacters, SomeGeneratedWorldsHaveSeveralCharactersThatLoadAndRunClean) {
+  FuzzWorldOptions options;
+  options.min_ticks = 30;
+  options.max_ticks = 60;
+  int several = 0, three = 0;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    const nlohmann::ordered_json world = generate_fuzz_scenario(seed, options);
+    if (!world.contains("characters")) {
+      EXPECT_TRUE(world.contains("character")) << seed;
+      continue;
+    }
+    SCOPED_TRACE(seed);
+    EXPECT_FALSE(world.contains("input")) << "with characters, each has its own input";
+    EXPECT_EQ(world["characters"][0]["name"], "player");
+    ++several;
+    three += world["characters"].size() == 3;
+    const Scenario scenario = load_or_fail(world.dump());
+    EXPECT_EQ(scenario.character_count(), world["characters"].size());
+    InvariantOptions check;
+    check.check_rerun = several <= 3;  // the rerun (and its rollbacks) on a few
+    const InvariantReport report = check_invariants(scenario, check);
+    EXPECT_EQ(report.first(InvariantKind::CharactersOverlap), nullptr) << format_violations(report);
+    EXPECT_EQ(report.first(InvariantKind::Exception), nullptr) << format_violations(report);
+    EXPECT_EQ(report.first(InvariantKind::Nondeterministic), nullptr) << format_violations(report);
+  }
+  EXPECT_GT(several, 15);  // about 15% of 200
+  EXPECT_LT(several, 50);
+  EXPECT_GT(three, 3);
+}
+
+/// Two characters walking side by side toward a thin wall.
+const char* const kPair = R"({"format": "stepslide/scenario@1", "ticks": 60,
+  "world": [
+    {"name": "floor", "shape": {"type": "box", "half_extents": [10, 0.5, 10]}, "position": [0, -0.5, 0]},
+    {"name": "wall", "shape": {"type": "box", "half_extents": [4, 3, 0.05]}, "position": [0, 2, -3]}
+  ],
+  "characters": [
+    {"name": "player", "position": [-1, 0.02, 0], "input": [{"tick": 0, "move": [0, 1]}]},
+    {"name": "npc", "position": [1, 0.02, 0], "input": [{"tick": 0, "move": [0, 1]}]}
+  ]})";
+
+/// Runs kPair with `tamper` applied to the npc after tick `at`.
+InvariantReport broken_npc(std::int64_t at, const std::function<void(CharacterState& npc, const CharacterState& player)>& tamper) {
+  InvariantOptions options;
+  options.check_rerun = false;
+  options.before_check = [&](const TickView& view) {
+    if (view.tick == at) tamper(view.others.at(0).controller.state(), view.controller.state());
+  };
+  return check_invariants(load_or_fail(kPair), options);
+}
+
+TEST(FuzzCharacters, ACleanPairRaisesNothing) {
+  const InvariantReport report = check_invariants(load_or_fail(kPair));
+  EXPECT_TRUE(report.ok()) << format_violations(report);
+}
+
+TEST(FuzzCharacters, TwoCharactersInsideEachOtherAreACharactersOverlap) {
+  const InvariantReport report = broken_npc(10, [](CharacterState& npc, const CharacterState& player) {
+    npc.position = player.position + btVector3(0.3, 0, 0);
+  });
+  const Violation* v = report.first(InvariantKind::CharactersOverlap);
+  ASSERT_NE(v, nullptr) << format_violations(report);
+  EXPECT_EQ(v->tick, 10);
+  EXPECT_DOUBLE_EQ(v->limit, 0.01);  // the default skin_width of both
+  EXPECT_NE(v->message.find("characters player and npc overlap by"), std::string::npos) << v->message;
+  EXPECT_FALSE(invariant_is_open(InvariantKind::CharactersOverlap));
+  EXPECT_STREQ(invariant_name(InvariantKind::CharactersOverlap), "characters_overlap");
+}
+
+TEST(FuzzCharacters, TheOtherCharactersTunnelRiseAndOverlapTheWorldLikeTheFirst) {
+  InvariantReport report = broken_npc(50, [](CharacterState& npc, const CharacterState&) { npc.position.setZ(-3.4); });
+  const Violation* v = report.first(InvariantKind::Tunnel);
+  ASSERT_NE(v, nullptr) << format_violations(report);
+  EXPECT_NE(v->message.find("character npc the shape's centre passed through static box wall"), std::string::npos)
+      << v->message;
+  EXPECT_EQ(report.first(InvariantKind::CharactersOverlap), nullptr);
+
+  report = broken_npc(20, [](CharacterState& npc, const CharacterState&) { npc.position.setY(npc.position.y() + 2); });
+  v = report.first(InvariantKind::Rise);
+  ASSERT_NE(v, nullptr) << format_violations(report);
+  EXPECT_EQ(v->tick, 20);
+  EXPECT_NE(v->message.find("character npc rose"), std::string::npos) << v->message;
+
+  report = broken_npc(20, [](CharacterState& npc, const CharacterState&) { npc.position.setY(-0.3); });
+  v = report.first(InvariantKind::Overlap);
+  ASSERT_NE(v, nullptr) << format_violations(report);
+  EXPECT_EQ(v->tick, 20);
+  EXPECT_NE(v->message.find("character npc overlaps the world"), std::string::npos) << v->message;
+}
+
+}  // namespace
+}  // namespace stepslide
