@@ -8,6 +8,7 @@
 #include "fuzz/random_features.h"
 #include "scenario/load/convert.h"
 #include "scenario/load/world.h"
+#include "scenario/run/simulate.h"
 #include "stepslide/collision.h"
 #include "stepslide/contact_filter.h"
 #include "stepslide/controller.h"
@@ -337,7 +338,7 @@ void FeatureChecker::check_crouch_fit(const TickView& view, std::vector<Violatio
   const std::unique_ptr<btConvexShape> made = make_character_shape(shape, 0.0);
   const btTransform pose(view.controller.context().basis(), previous_position_ + up_ * feet_to_center(shape));
   const double deepest = depth(view, made.get(), pose, BodySelection::kEvery);
-  if (deepest > kDepthRounding) {
+  if (deepest > kStanceFitTolerance + kDepthRounding) {
     out->push_back({InvariantKind::CrouchFit, view.tick,
                     "the shape changed (to one " + text(2.0 * feet_to_center(shape)) + " m tall) where it overlaps the world by " +
                         text(deepest) + " m; feet " + text(previous_position_),

@@ -21,11 +21,6 @@ namespace stepslide {
 
 namespace {
 
-/// How far a new stance's shape itself may overlap the world and still be
-/// taken: a rounding, so feet a nanometre inside the floor do not delay a
-/// change by a tick (the gate's position tolerance).
-constexpr double kStanceFitTolerance = 1e-6;
-
 /// The row for `tick`: the ground body and the feet in its frame are worked
 /// out here, since only the runner knows the world; the columns read the rest.
 std::vector<double> row_of(std::int64_t tick, int tick_rate, const CharacterState& s, const TickReport& report,

@@ -13,6 +13,12 @@
 
 namespace stepslide {
 
+/// How far a new stance's shape itself may overlap the world and still be
+/// taken (docs/format.md §1, `crouch_shape`): a rounding, so feet a nanometre
+/// inside the floor do not delay a change by a tick (the gate's position
+/// tolerance). The fuzzer's `crouch_fit` invariant allows the same.
+constexpr double kStanceFitTolerance = 1e-6;
+
 class World;
 class CharacterController;
 struct SteeringNote;
