@@ -143,6 +143,15 @@ std::vector<BodyDef> scatter_boxes(int count, const Area& keep_clear) {
   return boxes;
 }
 
+BodyDef floor_box(double half_width) {
+  BodyDef floor;
+  floor.name = "floor";
+  floor.shape.type = ShapeType::Box;
+  floor.shape.half_extents = {half_width, 0.5, half_width};
+  floor.position = {0, -0.5, 0};
+  return floor;
+}
+
 Area path_area(const Trajectory& t, double margin) {
   const int x = t.column_index("x"), z = t.column_index("z");
   Area area{1e300, 1e300, -1e300, -1e300};

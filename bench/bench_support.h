@@ -68,6 +68,10 @@ struct Area {
 /// region grows with the count. Deterministic (fixed-seed generator).
 std::vector<BodyDef> scatter_boxes(int count, const Area& keep_clear);
 
+/// A static box named "floor" whose top face is the plane y = 0, reaching
+/// `half_width` from the origin along x and z.
+BodyDef floor_box(double half_width);
+
 /// The XZ area the character's feet cover in `t`, grown by `margin`.
 Area path_area(const Trajectory& t, double margin);
 

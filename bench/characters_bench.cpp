@@ -21,12 +21,7 @@ constexpr std::int64_t kTicks = 120;
 Scenario crowd(int count, bool meet) {
   Scenario s;
   s.ticks = kTicks;
-  BodyDef floor;
-  floor.name = "floor";
-  floor.shape.type = ShapeType::Box;
-  floor.shape.half_extents = {100, 0.5, 100};
-  floor.position = {0, -0.5, 0};
-  s.world.push_back(floor);
+  s.world.push_back(floor_box(100));
   const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(count))));
   const double middle = 0.5 * (side - 1);
   const double spacing = meet ? 1.0 : 3.0;

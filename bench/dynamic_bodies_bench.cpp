@@ -20,12 +20,7 @@ constexpr std::int64_t kTicks = 120;
 Scenario crates(int count, bool near) {
   Scenario s;
   s.ticks = kTicks;
-  BodyDef floor;
-  floor.name = "floor";
-  floor.shape.type = ShapeType::Box;
-  floor.shape.half_extents = {200, 0.5, 200};
-  floor.position = {0, -0.5, 0};
-  s.world.push_back(floor);
+  s.world.push_back(floor_box(200));
   for (int i = 0; i < count; ++i) {
     BodyDef b;
     b.name = "c" + std::to_string(i);

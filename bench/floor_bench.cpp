@@ -22,14 +22,6 @@ constexpr double kClearance = 0.002;
 
 enum class SweepKind { Walk, Probe };
 
-BodyDef floor_box() {
-  BodyDef floor;
-  floor.shape.type = ShapeType::Box;
-  floor.shape.half_extents = {10, 0.5, 10};
-  floor.position = {0, -0.5, 0};
-  return floor;
-}
-
 /// n x n cells of 0.5 m, centred on the origin at height 0.
 BodyDef floor_mesh(int cells) {
   BodyDef mesh;
@@ -67,7 +59,7 @@ void time_sweep(benchmark::State& state, const Scenario& scenario, SweepKind kin
 
 void BM_SweepFloorBodies(benchmark::State& state, SweepKind kind) {
   Scenario scenario;
-  scenario.world.push_back(floor_box());
+  scenario.world.push_back(floor_box(10));
   const std::vector<BodyDef> clutter =
       scatter_boxes(static_cast<int>(state.range(0)) - 1, Area{-12, -12, 12, 12});
   scenario.world.insert(scenario.world.end(), clutter.begin(), clutter.end());

@@ -44,14 +44,12 @@ BodyDef box(Vec3 centre, Vec3 half) {
   return b;
 }
 
-BodyDef floor_box() { return box({0, -0.5, 0}, {50, 0.5, 50}); }
-
 /// `count` bodies with `motion`, all at one place (`together`) or on a 2 m grid
 /// away from the character.
 Scenario movers(int count, bool together, const MotionDef& motion, std::int64_t ticks) {
   Scenario s;
   s.ticks = ticks;
-  s.world.push_back(floor_box());
+  s.world.push_back(floor_box(50));
   for (int i = 0; i < count; ++i) {
     const Vec3 at = together ? Vec3{10, 1, 10} : Vec3{10.0 + 2.0 * (i % 200), 1, 10.0 + 2.0 * (i / 200)};
     BodyDef b = box(at, {0.4, 0.4, 0.4});
@@ -61,7 +59,10 @@ Scenario movers(int count, bool together, const MotionDef& motion, std::int64_t 
     }
     s.world.push_back(b);
   }
-  s.input = {InputKey{0, Vec2{0, 1}, std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
+  InputKey walk;
+  walk.tick = 0;
+  walk.move = Vec2{0, 1};
+  s.input = {walk};
   return s;
 }
 
