@@ -9,19 +9,13 @@
 #include "fuzz/invariants.h"
 #include "fuzz/random_world.h"
 #include "scenario/load/load.h"
+#include "support/load_text.h"
 #include "stepslide/controller.h"
 
 namespace stepslide {
 namespace {
 
-Scenario load_or_fail(const std::string& text) {
-  const LoadResult load = load_scenario_text(text, "test.json");
-  if (!load.scenario) {
-    ADD_FAILURE() << (load.errors.empty() ? "" : load.errors.front().message);
-    return Scenario{};
-  }
-  return *load.scenario;
-}
+using test::load_or_fail;
 
 TEST(FuzzCharacters, SomeGeneratedWorldsHaveSeveralCharactersThatLoadAndRunClean) {
   FuzzWorldOptions options;

@@ -25,6 +25,7 @@
 #include "scenario/scenario.h"
 #include "stepslide/controller.h"
 #include "support/gltf_writer.h"
+#include "support/load_text.h"
 #include "support/temp_dir.h"
 
 namespace stepslide {
@@ -33,11 +34,7 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
-Scenario load_or_fail(const std::string& text) {
-  const LoadResult load = load_scenario_text(text, "test.json");
-  EXPECT_TRUE(load.errors.empty()) << (load.errors.empty() ? "" : format_error(load.errors.front()));
-  return load.scenario.value_or(Scenario{});
-}
+using test::load_or_fail;
 
 using test::read_text;
 
