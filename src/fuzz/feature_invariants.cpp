@@ -131,6 +131,8 @@ void FeatureChecker::observe(const TickView& view, std::vector<Violation>* out) 
   previous_velocity_ = s.velocity;
   previous_centre_ = centre;
   previous_shape_ = view.controller.shape();
+  character_bounds(view, s.position, &previous_low_, &previous_high_);
+  previous_ground_ = s.grounded ? s.ground_object : nullptr;
 }
 
 void FeatureChecker::character_bounds(const TickView& view, const btVector3& feet, btVector3* low,
@@ -209,16 +211,19 @@ void FeatureChecker::check_body_tunnel(const TickView& view, const btVector3& ce
 /// input asks (walk_speed, or along a slope up to max_slope_deg that over
 /// its cosine; a wish_velocity's length); along it, by no more than a jump
 /// and a tick of gravity; and besides, by no more than the speeds of the
-/// moving bodies within reach of the character. (A slide turns speed from
-/// one into the other, never adds to the whole.)
+/// moving bodies within reach of the character, where it starts the tick
+/// (with the shape it has then) or ends it. The body it stood on carries the
+/// feet rigidly, at their own distance from its centre, which may lie beyond
+/// any point of the body (feet past its edge): that body counts the farther
+/// of its own travel and the feet's carry. (A slide turns speed from one
+/// into the other, never adds to the whole.)
 void FeatureChecker::check_speed(const TickView& view, std::vector<Violation>* out) {
   const ControllerSettings& settings = view.controller.settings();
   const CharacterState& s = view.controller.state();
-  btVector3 low, high, low_before, high_before;
+  btVector3 low, high;
   character_bounds(view, s.position, &low, &high);
-  character_bounds(view, previous_position_, &low_before, &high_before);
-  low.setMin(low_before);
-  high.setMax(high_before);
+  low.setMin(previous_low_);
+  high.setMax(previous_high_);
   const double reach = settings.skin_width + kTouchReach;
   low -= btVector3(reach, reach, reach);
   high += btVector3(reach, reach, reach);
@@ -233,8 +238,11 @@ void FeatureChecker::check_speed(const TickView& view, std::vector<Violation>* o
     bounds(body.object, before, &was_low, &was_high);
     body_low.setMin(was_low);
     body_high.setMax(was_high);
-    if (!TestAabbAgainstAabb2(low, high, body_low, body_high)) continue;
-    bodies += travel(body.object->getCollisionShape(), before, now) / dt_;
+    const bool ridden = body.object == previous_ground_;
+    if (!ridden && !TestAabbAgainstAabb2(low, high, body_low, body_high)) continue;
+    double moved = travel(body.object->getCollisionShape(), before, now);
+    if (ridden) moved = std::max(moved, (now * before.invXform(previous_position_) - previous_position_).length());
+    bodies += moved / dt_;
   }
   // The other characters of "characters" push the character up to their
   // own speed and carry it when it stands on one: moving bodies too.

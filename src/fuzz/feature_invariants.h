@@ -69,6 +69,11 @@ class FeatureChecker {
   std::unique_ptr<CollisionQueries> queries_;
   btVector3 previous_position_{0, 0, 0}, previous_velocity_{0, 0, 0}, previous_centre_{0, 0, 0};
   CharacterShapeDesc previous_shape_;
+  /// The character's bounding box where it ended the previous tick, with
+  /// the shape it had then (a tick that changes the shape starts with the old one).
+  btVector3 previous_low_{0, 0, 0}, previous_high_{0, 0, 0};
+  /// The body it stood on at the end of the previous tick (null: none).
+  const btCollisionObject* previous_ground_ = nullptr;
 };
 
 }  // namespace stepslide

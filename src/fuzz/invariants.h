@@ -45,8 +45,8 @@ const char* invariant_name(InvariantKind kind);
 /// An open invariant has known violations whose cause is not fixed yet
 /// (docs/fuzzing.md "Open invariants"): it is still checked on every tick,
 /// and its findings are counted, shrunk and saved, but they fail no run, so
-/// the fuzzers in CI keep guarding every other invariant. Today: `one_way`
-/// (`apex` was, until its class was fixed).
+/// the fuzzers in CI keep guarding every other invariant. Today: none
+/// (`apex` and `one_way` were, until their classes were fixed).
 bool invariant_is_open(InvariantKind kind);
 
 struct Violation {

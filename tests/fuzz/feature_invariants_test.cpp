@@ -120,6 +120,42 @@ TEST(FuzzFeatures, EndingInsideAOneWayBodyFromAboveIsRaised) {
   const Violation* v = report.first(InvariantKind::OneWay);
   ASSERT_NE(v, nullptr) << format_violations(report);
   EXPECT_EQ(v->tick, 30);
+  // One-way is no longer open: its violation fails a run.
+  EXPECT_FALSE(invariant_is_open(InvariantKind::OneWay));
+  EXPECT_TRUE(report.failing());
+}
+
+/// A stored finding, as `stepslide fuzz` saved it (scenarios/fuzz/).
+Scenario stored_finding(const std::string& file) {
+  const LoadResult load = load_scenario_file(std::string(STEPSLIDE_SOURCE_DIR) + "/scenarios/fuzz/" + file);
+  EXPECT_TRUE(load.errors.empty()) << file;
+  return load.scenario.value_or(Scenario{});
+}
+
+TEST(FuzzFeatures, LeavingARiddenBodyByCrouchingKeepsItsSpeedWithinTheBound) {
+  // Riding the edge of a fast keyframed box on a wide shape, the character
+  // crouches to a slim one that misses the edge: it leaves the box with the
+  // box's velocity. The bound counts the box because the character reached
+  // it at the tick's start, with the shape it had then.
+  for (const char* file : {"seed5137876_speed.json", "seed6033787_speed.json"}) {
+    const InvariantReport report = check_invariants(stored_finding(file));
+    EXPECT_EQ(report.first(InvariantKind::Speed), nullptr) << file << "\n" << format_violations(report);
+  }
+}
+
+TEST(FuzzFeatures, LeavingATurningBodyWithTheFeetBeyondItsOutlineKeepsItsSpeedWithinTheBound) {
+  // Standing with the feet beyond the edge of a box that moves and turns,
+  // the feet are carried at their own distance from its centre, farther than
+  // any point of the box: the bound counts the ridden body's carry of the feet.
+  const InvariantReport report = check_invariants(stored_finding("seed6027322_speed_characters.json"));
+  EXPECT_EQ(report.first(InvariantKind::Speed), nullptr) << format_violations(report);
+}
+
+TEST(FuzzFeatures, ABoxComingDownOnACharacterOnAOneWayPlatformDoesNotPushItThrough) {
+  // The crushing push-out pressed the character deep into the platform,
+  // whose contacts then faced sideways and were not taken as blocking.
+  const InvariantReport report = check_invariants(stored_finding("seed5011118_one_way.json"));
+  EXPECT_EQ(report.first(InvariantKind::OneWay), nullptr) << format_violations(report);
 }
 
 /// Crouching under a low ceiling and standing up past its edge.

@@ -1,6 +1,7 @@
 #include "scenario/run/scenario_filter.h"
 
 #include <BulletCollision/CollisionDispatch/btCollisionObject.h>
+#include <BulletCollision/CollisionShapes/btCollisionShape.h>
 
 namespace stepslide {
 
@@ -38,21 +39,34 @@ bool ScenarioFilter::collides_with(const btCollisionObject& body) const {
   return index < 0 || (mask_ & layer_bit(layer_[static_cast<std::size_t>(index)])) != 0;
 }
 
+bool ScenarioFilter::feet_above_top(const btCollisionObject& body, bool moving) const {
+  // The pose at the start of the tick, as the feet are taken then.
+  const btTransform& pose = moving ? body.getInterpolationWorldTransform() : body.getWorldTransform();
+  btVector3 low;
+  btVector3 high;
+  body.getCollisionShape()->getAabb(btTransform::getIdentity(), low, high);
+  return pose.invXform(feet_).y() >= high.y() - kOneWayTolerance;
+}
+
 bool ScenarioFilter::validate(const ContactCandidate& candidate) const {
   const int index = body_of(*candidate.body);
   if (index < 0 || !one_way_[static_cast<std::size_t>(index)]) return true;
   if (drop_) return false;
+  const btCollisionObject& body = *candidate.body;
+  const bool moving = moving_[static_cast<std::size_t>(index)];
+  // Feet that started the tick on or above the body's top: the whole
+  // character came from above, and the body blocks it like any floor, every
+  // contact whatever its normal (pressed deep into it, by a moving body's
+  // push-out, the shortest way out of a thin platform is sideways).
+  if (feet_above_top(body, moving)) return true;
   // The body's local +Y in the world: the side it blocks from.
-  const btVector3 blocks_from = candidate.body->getWorldTransform().getBasis().getColumn(1);
+  const btVector3 blocks_from = body.getWorldTransform().getBasis().getColumn(1);
   if (candidate.normal.dot(blocks_from) <= 0.0) return false;
   // A body rising under the feet carries the contact point up with it: the
   // point is measured where it was a tick ago (World keeps a moving body's
   // pose of then as its interpolation transform), as the feet are.
   btVector3 point = candidate.point;
-  if (moving_[static_cast<std::size_t>(index)]) {
-    const btCollisionObject& body = *candidate.body;
-    point = body.getInterpolationWorldTransform() * body.getWorldTransform().invXform(point);
-  }
+  if (moving) point = body.getInterpolationWorldTransform() * body.getWorldTransform().invXform(point);
   return (feet_ - point).dot(blocks_from) >= -kOneWayTolerance;
 }
 

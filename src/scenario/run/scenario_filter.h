@@ -37,7 +37,9 @@ class ScenarioFilter : public ContactFilter {
   /// at the start of the tick, plus kOneWayTolerance; none while `drop` is
   /// held. On a moving body the point is taken where the body had it at the
   /// start of the tick too (a platform rising faster than the tolerance per
-  /// tick carries the character, not swallows it).
+  /// tick carries the character, not swallows it). Feet that started the
+  /// tick on or above the body's top (less kOneWayTolerance) make every
+  /// contact with it block, as a floor's would.
   bool validate(const ContactCandidate& candidate) const override;
 
   /// How far below the contact point the tick's starting feet may be for a
@@ -48,6 +50,9 @@ class ScenarioFilter : public ContactFilter {
  private:
   /// The scenario body behind `object`, or -1 (not a scenario body).
   int body_of(const btCollisionObject& object) const;
+  /// The feet at the start of the tick are on or above the top of `body`
+  /// (its shape's highest point along its local +Y, where it stood then).
+  bool feet_above_top(const btCollisionObject& body, bool moving) const;
 
   std::vector<int> layer_;
   std::vector<bool> one_way_;
