@@ -16,6 +16,7 @@
 #include "collision/query_bounds.h"
 #include "collision/triangle_pairs.h"
 #include "geometry/capsule_box.h"
+#include "geometry/capsule_capsule.h"
 #include "geometry/shapes.h"
 #include "stepslide/contact_filter.h"
 
@@ -141,8 +142,29 @@ struct PairContacts : btBroadphaseAabbCallback {
     if (shape->getShapeType() == COMPOUND_SHAPE_PROXYTYPE) {
       return add_compound(other, static_cast<const btCompoundShape*>(shape), pose, out);
     }
+    if (shape->getShapeType() == CAPSULE_SHAPE_PROXYTYPE || shape->getShapeType() == SPHERE_SHAPE_PROXYTYPE) {
+      return add_capsule(other, pose, out);
+    }
     return detail::is_triangle_shape(shape) &&
            detail::triangle_contacts(a_, b_, radius_, other, threshold_, out, triangles_);
+  }
+
+  /// A capsule or sphere body: capsule_capsule, the distance of the two
+  /// segments; no answer where they touch (the Convex pair answers).
+  bool add_capsule(const btCollisionObject* other, const btTransform& pose, std::vector<Contact>* out) {
+    btVector3 b0, b1;
+    double rb = 0.0;
+    if (!detail::capsule_segment(other->getCollisionShape(), pose, &b0, &b1, &rb)) return false;
+    const ExactContact e = capsule_capsule(a_, b_, radius_, b0, b1, rb);
+    if (!e.answered) return false;
+    if (e.distance > threshold_) return true;
+    Contact c;
+    c.normal = e.normal;
+    c.distance = e.distance;
+    c.point = e.point;
+    c.object = other;
+    out->push_back(c);
+    return true;
   }
 
   /// A small compound of boxes (a level's stairs), child by child in index

@@ -49,7 +49,7 @@ inline BodyKind body_kind(const btCollisionShape* shape) {
 
 /// The contact pair functions (contacts.cpp runs them).
 enum class ContactPair : unsigned char {
-  CapsuleExact,      ///< capsule or sphere against boxes, compounds of boxes, triangles (capsule_box, triangle_contacts)
+  CapsuleExact,      ///< capsule or sphere against boxes, compounds of boxes, triangles, capsules and spheres (capsule_box, triangle_contacts, capsule_capsule)
   BoxBoxes,          ///< box against boxes and compounds of boxes (box_box_contacts.h)
   BoxTriangles,      ///< box against triangles (box_triangle_contacts.h)
   Convex,            ///< exact distance of convex solids (cylinder_contacts.h)
@@ -61,6 +61,7 @@ enum class ContactPair : unsigned char {
 enum class SweepPair : unsigned char {
   CapsuleBoxes,       ///< capsule or sphere against a box or a compound of boxes (capsule_box_sweep)
   CapsuleTriangles,   ///< capsule or sphere against triangles (triangle_pairs.h)
+  CapsuleRound,       ///< capsule or sphere against a capsule or sphere (capsule_capsule_sweep); Convex for the rest
   BoxBox,             ///< box against a box (box_sweep_pairs.h)
   BoxCompound,        ///< box against a compound of boxes
   BoxTriangles,       ///< box against triangles (box_sweep_pairs.h)
@@ -74,6 +75,7 @@ enum class SweepPair : unsigned char {
 enum class RayPair : unsigned char {
   Box,            ///< ray_box, from outside
   Cylinder,       ///< ray_cylinder, an upright cylinder from outside
+  Capsule,        ///< ray_capsule, a capsule or sphere from outside (Bullet for a hull)
   CompoundBoxes,  ///< ray_box on each child of a compound of boxes
   CachedMesh,     ///< a mesh's triangles from the TriangleCache
   Bullet,
@@ -106,7 +108,7 @@ inline constexpr PairCell kPairs[kMoverKinds][kBodyKinds] = {
      table::cell(ContactPair::CapsuleExact, SweepPair::CapsuleTriangles),
      table::cell(ContactPair::Bullet, SweepPair::CapsuleTriangles),
      table::cell(ContactPair::Convex, SweepPair::Convex),
-     table::cell(ContactPair::Convex, SweepPair::Convex),
+     table::cell(ContactPair::CapsuleExact, ContactPair::Convex, SweepPair::CapsuleRound),
      table::cell(ContactPair::Bullet, SweepPair::CapsuleTriangles)},
     // A box.
     {table::cell(ContactPair::BoxBoxes, SweepPair::BoxBox),
@@ -137,7 +139,7 @@ inline constexpr PairCell kPairs[kMoverKinds][kBodyKinds] = {
 
 /// The ray's row, by BodyKind.
 inline constexpr RayPair kRayPairs[kBodyKinds] = {RayPair::Box,      RayPair::CompoundBoxes, RayPair::CachedMesh,
-                                                   RayPair::Bullet,   RayPair::Cylinder,      RayPair::Bullet,
+                                                   RayPair::Bullet,   RayPair::Cylinder,      RayPair::Capsule,
                                                    RayPair::Bullet};
 
 inline const PairCell& pair_cell(MoverKind mover, const btCollisionShape* body) {

@@ -10,6 +10,7 @@
 #include "collision/query_bounds.h"
 #include "collision/triangle_cache.h"
 #include "geometry/ray_box.h"
+#include "geometry/ray_capsule.h"
 #include "geometry/ray_cylinder.h"
 #include "geometry/shapes.h"
 #include "stepslide/contact_filter.h"
@@ -134,6 +135,13 @@ struct ClosestRay : btBroadphaseRayCallback {
       case RayPair::Cylinder:
         hit = detail::ray_cylinder(from_, to_, *static_cast<const btCylinderShape*>(shape), pose);
         break;
+      case RayPair::Capsule: {
+        btVector3 a, b;
+        double radius = 0.0;
+        if (!detail::capsule_segment(shape, pose, &a, &b, &radius)) return false;
+        hit = detail::ray_capsule(from_, to_, a, b, radius);
+        break;
+      }
       case RayPair::CompoundBoxes:
         hit = compound_boxes(static_cast<const btCompoundShape*>(shape), pose,
                              triangles_ != nullptr ? triangles_->child_poses().of(object) : nullptr);

@@ -16,6 +16,7 @@
 #include "collision/sweep_pairs.h"
 #include "collision/triangle_pairs.h"
 #include "geometry/box_sweeps.h"
+#include "geometry/capsule_capsule.h"
 #include "geometry/shapes.h"
 
 namespace stepslide::detail {
@@ -248,6 +249,22 @@ bool cylinder_compound_sweep(const btConvexShape* shape, const btTransform& from
   });
 }
 
+/// A capsule or sphere against a capsule or sphere body: the exact
+/// segment-to-segment sweep (capsule_capsule_sweep). False, reporting
+/// nothing, for other shapes, a turning sweep or where it has no answer.
+bool capsule_round_sweep(const btConvexShape* shape, const btTransform& from, const btTransform& to,
+                         const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result) {
+  if (!(from.getBasis() == to.getBasis())) return false;
+  btVector3 a0, a1, b0, b1;
+  double ra = 0.0, rb = 0.0;
+  if (!capsule_segment(shape, from, &a0, &a1, &ra)) return false;
+  if (!capsule_segment(object->getCollisionShape(), object->getWorldTransform(), &b0, &b1, &rb)) return false;
+  const ExactSweep s = capsule_capsule_sweep(a0, a1, ra, to.getOrigin() - from.getOrigin(), b0, b1, rb);
+  if (!s.answered) return false;
+  report_sweep(s, object, result);
+  return true;
+}
+
 }  // namespace
 
 bool sweep_pair(SweepPair pair, const btConvexShape* shape, const btTransform& from, const btTransform& to,
@@ -261,6 +278,8 @@ bool sweep_pair(SweepPair pair, const btConvexShape* shape, const btTransform& f
     case SweepPair::BoxTriangles: return box_triangle_sweep_pair(shape, from, to, object, result, triangles);
     case SweepPair::CylinderCompound: return cylinder_compound_sweep(shape, from, to, object, result, triangles);
     case SweepPair::CylinderTriangles: return cylinder_triangle_sweep_pair(shape, from, to, object, result, triangles);
+    case SweepPair::CapsuleRound:
+      return capsule_round_sweep(shape, from, to, object, result) || convex_sweep_pair(shape, from, to, object, result);
     // Round bodies and convex hulls: convex_sweep on exact support functions.
     // Where a cylinder's rim meets a box's or hull's edge its normal is exact,
     // convex_distance finishing on the crease (tied_minimum).

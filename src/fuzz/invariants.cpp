@@ -424,18 +424,28 @@ class Checker {
   };
 
   /// No two characters overlap by more than the larger of their skins,
-  /// unless either reported itself stuck this tick.
+  /// unless either reported itself stuck this tick or they do not collide
+  /// both ways (layers: one that passes through the other may end inside it).
   void check_characters_overlap(const TickView& view) {
     struct Member {
       const std::string* name;
       CharacterController* controller;
       const TickReport* report;
+      const CharacterDef* def;
     };
     const std::string first = scenario_.character.name.empty() ? std::string("first") : scenario_.character.name;
-    std::vector<Member> all{{&first, &view.controller, &view.report}};
-    for (const OtherCharacterView& o : view.others) all.push_back({&o.name, &o.controller, &o.report});
+    std::vector<Member> all{{&first, &view.controller, &view.report, &scenario_.character}};
+    for (std::size_t i = 0; i < view.others.size(); ++i) {
+      const OtherCharacterView& o = view.others[i];
+      all.push_back({&o.name, &o.controller, &o.report, i < scenario_.others.size() ? &scenario_.others[i].def : nullptr});
+    }
+    const auto meet = [](const CharacterDef* a, const CharacterDef* b) {
+      if (a == nullptr || b == nullptr) return true;
+      return (a->collides_with & layer_bit(b->layer)) != 0 && (b->collides_with & layer_bit(a->layer)) != 0;
+    };
     for (std::size_t i = 0; i < all.size(); ++i) {
       for (std::size_t j = i + 1; j < all.size(); ++j) {
+        if (!meet(all[i].def, all[j].def)) continue;
         if (!all[i].report->depenetration_converged || !all[j].report->depenetration_converged) continue;
         const CharacterController& a = *all[i].controller;
         const CharacterController& b = *all[j].controller;

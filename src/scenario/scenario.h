@@ -294,6 +294,9 @@ struct CharacterDef {
   ResumeState state;
   /// The layers the character collides with, one bit per layer; all by default.
   std::uint32_t collides_with = 0xffffffffu;
+  /// The layer of the character's own body (0 .. 31): another character
+  /// collides with it when that one's `collides_with` lists it.
+  int layer = 0;
   /// In "characters": its unique name, which prefixes its trajectory columns
   /// (but the first's, docs/format.md §1.7). "" for the one "character".
   std::string name;

@@ -197,6 +197,7 @@ TEST(CollisionQueriesRay, MatchesBulletsRayTestOnRandomWorlds) {
   CollisionQueries queries(&world, nullptr);
   int hits = 0;
   int bullet_false_hits = 0;
+  int bullet_off_spheres = 0;
   for (int i = 0; i < 2000; ++i) {
     const btVector3 from = random.point(12);
     const btVector3 to = random.point(12);
@@ -208,10 +209,18 @@ TEST(CollisionQueriesRay, MatchesBulletsRayTestOnRandomWorlds) {
                                             kDistanceTolerance);
     if (!same_hit) {
       // Only where Bullet's closest hit is off the surface of what it says
-      // it hit (its subsimplex cast's false hits on boxes, above).
+      // it hit (its subsimplex cast's false hits on boxes, above; on a
+      // sphere, whose ray is exact now (ray_capsule), a hit a few
+      // micrometres off the surface, which a slanting ray turns into more
+      // along it).
       ASSERT_TRUE(bullet.hasHit()) << "ray " << i << ": a hit Bullet does not find";
-      EXPECT_GT(off_surface(*bullet.m_collisionObject, bullet.m_hitPointWorld), kEdgeBand) << "ray " << i;
-      ++bullet_false_hits;
+      const bool round = bullet.m_collisionObject->getCollisionShape()->getShapeType() == SPHERE_SHAPE_PROXYTYPE;
+      EXPECT_GT(off_surface(*bullet.m_collisionObject, bullet.m_hitPointWorld), round ? 1e-7 : kEdgeBand)
+          << "ray " << i;
+      if (round && ours.hit) {
+        EXPECT_LT(off_surface(*ours.object, from + (to - from) * ours.fraction), 1e-9) << "ray " << i;
+      }
+      ++(round ? bullet_off_spheres : bullet_false_hits);
       continue;
     }
     if (!ours.hit) continue;
@@ -224,6 +233,7 @@ TEST(CollisionQueriesRay, MatchesBulletsRayTestOnRandomWorlds) {
   }
   EXPECT_GT(hits, 200);
   EXPECT_LT(bullet_false_hits, 20);  // 1 %
+  EXPECT_LT(bullet_off_spheres, 60);
 }
 
 }  // namespace

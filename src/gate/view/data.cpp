@@ -159,15 +159,23 @@ Json level_json(const ViewDocument& d) {
               {"digits", kGeometryDigits}};
 }
 
+/// The other characters' colours, in file order (the first character's
+/// blue, the ghost's violet and the path's state colours left out), round
+/// again after the last.
+constexpr const char* kOtherColours[] = {"#00897b", "#8d6e63", "#c0ca33", "#5e35b1", "#00acc1", "#6d4c41"};
+
 /// The other characters ("characters", docs/format.md §1.7): each one's
-/// name, shape and its columns of the run shown, as a run (`b.x` read as `x`).
+/// name, colour (the legend lists both), shape and its columns of the run
+/// shown, as a run (`b.x` read as `x`).
 Json other_characters_json(const ViewDocument& d) {
   Json characters = Json::array();
   if (d.runs.empty() || d.runs.front().trajectory == nullptr) return characters;
+  constexpr std::size_t kColours = sizeof kOtherColours / sizeof kOtherColours[0];
   for (const OtherCharacter& other : d.scenario->others) {
     const Trajectory columns = columns_of(*d.runs.front().trajectory, other.def.name + ".");
     Json character = character_json(*d.scenario, other.def.shape);
     character["name"] = other.def.name;
+    character["colour"] = kOtherColours[characters.size() % kColours];
     character["run"] = run_json(d, ViewRun{other.def.name, "character", &columns});
     characters.push_back(character);
   }

@@ -108,6 +108,7 @@ void read_character(JsonReader& r, const Field& f, CharacterDef& character, cons
   read_settings(r, o.optional("settings"), character.settings);
   read_state(r, o.optional("state"), character.state);
   read_layers(r, o.optional("collides_with"), character.collides_with);
+  r.integer(o.optional("layer"), between(0.0, kLayerLimit), character.layer);
   o.reject_unknown();
 }
 

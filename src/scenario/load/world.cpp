@@ -511,7 +511,7 @@ World::MovingState World::save_moving() const {
     saved.aabb_max.push_back(proxy->m_aabbMax);
     saved.leaf.push_back(proxy->leaf->volume);
   }
-  if (!moving_.empty()) saved.tree = save_broadphase_trees(*dbvt_);
+  if (!saved.pose.empty()) saved.tree = save_broadphase_trees(*dbvt_);
   return saved;
 }
 
@@ -522,9 +522,9 @@ void World::restore_moving(const MovingState& saved) {
     object->setWorldTransform(saved.pose[i]);
     object->setInterpolationWorldTransform(saved.interpolation[i]);
   }
-  if (moving_.empty() || restore_broadphase_trees(*dbvt_, saved.tree)) return;
-  for (std::size_t i = 0; i < moving_.size(); ++i) {
-    btCollisionObject* object = bodies_[moving_[i]].object;
+  if (objects.empty() || restore_broadphase_trees(*dbvt_, saved.tree)) return;
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    btCollisionObject* object = objects[i];
     auto* proxy = static_cast<btDbvtProxy*>(object->getBroadphaseHandle());
     proxy->m_aabbMin = saved.aabb_min[i];
     proxy->m_aabbMax = saved.aabb_max[i];

@@ -55,7 +55,7 @@ class World {
     std::vector<btTransform> pose, interpolation;
     std::vector<btVector3> aabb_min, aabb_max;
     std::vector<btDbvtAabbMm> leaf;
-    BroadphaseTreeState tree;  ///< empty without moving bodies (the tree does not change)
+    BroadphaseTreeState tree;  ///< empty without moving bodies or characters (the tree does not change)
   };
   MovingState save_moving() const;
   /// Puts them back as save_moving() found them: the poses, and the

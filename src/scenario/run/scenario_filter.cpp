@@ -12,7 +12,17 @@ bool ScenarioFilter::needed(const Scenario& scenario) {
       if ((scenario.character_at(i).collides_with & layer_bit(body.layer)) == 0) return true;
     }
   }
+  for (std::size_t i = 0; i < scenario.character_count(); ++i) {
+    for (std::size_t j = 0; j < scenario.character_count(); ++j) {
+      if (i == j) continue;
+      if ((scenario.character_at(i).collides_with & layer_bit(scenario.character_at(j).layer)) == 0) return true;
+    }
+  }
   return false;
+}
+
+void ScenarioFilter::add_character_body(const btCollisionObject* body, int layer) {
+  characters_.emplace_back(body, layer);
 }
 
 ScenarioFilter::ScenarioFilter(const Scenario& scenario) : ScenarioFilter(scenario, scenario.character) {}
@@ -36,7 +46,11 @@ int ScenarioFilter::body_of(const btCollisionObject& object) const {
 
 bool ScenarioFilter::collides_with(const btCollisionObject& body) const {
   const int index = body_of(body);
-  return index < 0 || (mask_ & layer_bit(layer_[static_cast<std::size_t>(index)])) != 0;
+  if (index >= 0) return (mask_ & layer_bit(layer_[static_cast<std::size_t>(index)])) != 0;
+  for (const auto& [object, layer] : characters_) {
+    if (object == &body) return (mask_ & layer_bit(layer)) != 0;
+  }
+  return true;
 }
 
 bool ScenarioFilter::feet_above_top(const btCollisionObject& body, bool moving) const {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "scenario/scenario.h"
@@ -13,15 +14,20 @@ namespace stepslide {
 
 class ScenarioFilter : public ContactFilter {
  public:
-  /// Null when `scenario` needs no filter: no body is one-way and the
-  /// character collides with every layer a body is on (the run then costs
-  /// what it did before layers existed).
+  /// Null when `scenario` needs no filter: no body is one-way and every
+  /// character collides with every layer a body or another character is on
+  /// (the run then costs what it did before layers existed).
   static bool needed(const Scenario& scenario);
   /// The filter of the scenario's first character, or of `character` (one
-  /// of its characters: each has its own `collides_with`). Other
-  /// characters' bodies are on no layer: every character collides with them.
+  /// of its characters: each has its own `collides_with`).
   explicit ScenarioFilter(const Scenario& scenario);
   ScenarioFilter(const Scenario& scenario, const CharacterDef& character);
+
+  /// Another character's body (CharacterController::body()) and its
+  /// `layer`: this character collides with it only when its own
+  /// `collides_with` lists that layer (docs/format.md §1.7). A character
+  /// body not added is on every layer.
+  void add_character_body(const btCollisionObject* body, int layer);
 
   /// Before each tick: where the feet start it (a one-way body blocks only
   /// contacts at or below them) and whether `drop` is held.
@@ -55,6 +61,9 @@ class ScenarioFilter : public ContactFilter {
   bool feet_above_top(const btCollisionObject& body, bool moving) const;
 
   std::vector<int> layer_;
+  /// Other characters' bodies and their layers, in file order (a handful:
+  /// looked up by a linear search, never iterated into a result).
+  std::vector<std::pair<const btCollisionObject*, int>> characters_;
   std::vector<bool> one_way_;
   std::vector<bool> moving_;  ///< a kinematic or dynamic body: its point is taken where it was a tick ago
   std::uint32_t mask_;

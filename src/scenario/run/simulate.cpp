@@ -413,6 +413,12 @@ SimulationResult simulate_characters(const Scenario& scenario, const SimulationO
     const std::string& name = scenario.character_at(i).name;
     world.add_character(&controllers[i]->body(), name);
   }
+  // Each filter learns the other characters' bodies and layers (§1.7).
+  for (std::size_t i = 0; filtered && i < controllers.size(); ++i) {
+    for (std::size_t j = 0; j < controllers.size(); ++j) {
+      if (j != i) filters[i]->add_character_body(&controllers[j]->body(), scenario.character_at(j).layer);
+    }
+  }
   std::vector<Other> others;
   const double dt = 1.0 / scenario.tick_rate;
   for (std::size_t i = 1; i < controllers.size(); ++i) {

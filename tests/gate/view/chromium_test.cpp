@@ -547,6 +547,9 @@ TEST_F(ViewChromium, ASceneOfSeveralCharactersLoadsWithoutErrors) {
   EXPECT_EQ(body_attribute(d.dom, "data-tick"), "100");
   // The rider's events are in the trace too, labelled with its name.
   EXPECT_EQ(body_attribute(d.dom, "data-trace"), "yes");
+  // The legend lists the other character by its name, in its colour.
+  EXPECT_NE(d.dom.find("character rider</div>"), std::string::npos) << d.dom.substr(0, 4000);
+  EXPECT_NE(d.dom.find("background: rgb(0, 137, 123)"), std::string::npos) << "the first other's colour, #00897b";
 }
 
 }  // namespace

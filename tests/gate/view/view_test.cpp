@@ -104,6 +104,28 @@ TEST(ViewHtml, ADynamicBodyMovesInTheFramesAsItsColumnsSay) {
   EXPECT_GT(std::fabs(moved), 0.5) << "the crate moved between the first frame and the last";
 }
 
+/// "characters": every other character with its name and a colour of its
+/// own, which the page draws it in and lists in the legend.
+TEST(ViewHtml, EveryOtherCharacterHasItsNameAndItsOwnColour) {
+  const Scenario s = scenario("characters/layers_pass_through.json");
+  ViewRequest request;
+  request.scenario = &s;
+  const ViewJson data = page_data(page(request));
+  ASSERT_EQ(data["characters"].size(), s.others.size());
+  std::vector<std::string> colours;
+  for (std::size_t i = 0; i < s.others.size(); ++i) {
+    const ViewJson& c = data["characters"][i];
+    EXPECT_EQ(c["name"], s.others[i].def.name);
+    const std::string colour = c["colour"].get<std::string>();
+    EXPECT_TRUE(std::regex_match(colour, std::regex("#[0-9a-f]{6}"))) << colour;
+    EXPECT_EQ(std::find(colours.begin(), colours.end(), colour), colours.end()) << colour << " twice";
+    colours.push_back(colour);
+  }
+  // The legend is built from them.
+  const std::string html = page(request);
+  EXPECT_NE(html.find("'character ' + other.name"), std::string::npos);
+}
+
 TEST(ViewHtml, OneWayBodiesSayTheirSideAndTheStanceIsShownWhenCrouching) {
   const Scenario oneway = scenario("oneway/box_jump_through_and_land.json");
   ViewRequest a;

@@ -56,6 +56,23 @@ TEST(LoadCharacters, ACheckNamesItsCharacter) {
   EXPECT_EQ(s.expect[2].character, 0u);
 }
 
+TEST(LoadCharacters, EachHasALayerOfItsOwnBody) {
+  const Scenario s = loaded_with(R"("characters": [{"name": "a", "layer": 3, "collides_with": [0, 4]}, {"name": "b"}])");
+  EXPECT_EQ(s.character.layer, 3);
+  EXPECT_EQ(s.character.collides_with, 0x11u);
+  EXPECT_EQ(s.others[0].def.layer, 0);  // the default
+  EXPECT_EQ(s.others[0].def.collides_with, 0xffffffffu);
+  EXPECT_EQ(loaded_with(R"("character": {"layer": 31})").character.layer, 31);
+}
+
+TEST(LoadCharacters, ALayerOutsideTheRangeIsAnError) {
+  EXPECT_EQ(errors_of(R"("characters": [{"name": "a", "layer": 32}, {"name": "b", "layer": -1}])"),
+            (Lines{"/characters/0/layer: expected an integer <= 31, got 32",
+                   "/characters/1/layer: expected an integer >= 0, got -1"}));
+  EXPECT_EQ(errors_of(R"("characters": [{"name": "a", "layer": 1.5}])"),
+            Lines{"/characters/0/layer: expected an integer, got 1.5"});
+}
+
 TEST(LoadCharacters, Errors) {
   EXPECT_EQ(errors_of(R"("character": {}, "characters": [{"name": "a"}])"),
             Lines{R"(/characters: expected "character" or "characters", not both)"});

@@ -103,6 +103,52 @@ TEST(WorldRollback, RestoringTheMovingBodiesPutsTheTreesShapeBack) {
   EXPECT_GT(reshaped, 100) << "the bodies' travel should reshape the tree";
 }
 
+/// Characters' bodies (World::add_character) in a world with no moving body
+/// of its own: each update moves their leaves and reshapes the tree just as
+/// a keyframed body does, so restore_moving must put the tree back for them
+/// too (with three characters meeting, a replay took the other of two tied
+/// hits and ended one ulp apart).
+TEST(WorldRollback, RestoringCharactersPutsTheTreesShapeBackWithoutMovingBodies) {
+  Scenario s;
+  s.tick_rate = 60;
+  for (int i = 0; i < 6; ++i) s.world.push_back(test::box({3.0 * i - 7.5, -0.5, 0}, {1.4, 0.5, 4}));
+  btCapsuleShape shape(0.3, 1.2);
+  const btVector3 velocities[] = {{9, 0, 1}, {-7, 0.5, 2}, {1, 0, -8}};
+  int reshaped = 0;
+  for (std::int64_t at = 1; at <= 20; ++at) {
+    for (std::int64_t span = 1; span <= 16; span += 5) {
+      World world(s);
+      std::vector<btCollisionObject> characters(3);
+      for (std::size_t c = 0; c < characters.size(); ++c) {
+        characters[c].setCollisionShape(&shape);
+        characters[c].setCollisionFlags(btCollisionObject::CF_KINEMATIC_OBJECT);
+        characters[c].setUserIndex(-1);
+        characters[c].setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(-3.0 + 3.0 * static_cast<double>(c), 1, 0)));
+        world.collision_world()->addCollisionObject(&characters[c], btBroadphaseProxy::KinematicFilter,
+                                                    btBroadphaseProxy::DefaultFilter);
+        world.add_character(&characters[c], "c" + std::to_string(c));
+      }
+      const auto move_to = [&](std::int64_t tick) {
+        for (std::size_t c = 0; c < characters.size(); ++c) {
+          const btVector3 at_tick = btVector3(-3.0 + 3.0 * static_cast<double>(c), 1, 0) + velocities[c] * (static_cast<double>(tick) / 60.0);
+          characters[c].setWorldTransform(btTransform(btQuaternion::getIdentity(), at_tick));
+          world.collision_world()->updateSingleAabb(&characters[c]);
+        }
+      };
+      for (std::int64_t tick = 1; tick <= at; ++tick) move_to(tick);
+      const Walk before = walk_of(world);
+      const World::MovingState saved = world.save_moving();
+      for (std::int64_t tick = at + 1; tick <= at + span; ++tick) move_to(tick);
+      if (!(walk_of(world) == before)) ++reshaped;
+      world.restore_moving(saved);
+      ASSERT_TRUE(walk_of(world) == before) << "rewound to tick " << at << " from " << at + span << ":\n"
+                                            << text(walk_of(world)) << "\n" << text(before);
+      for (btCollisionObject& character : characters) world.collision_world()->removeCollisionObject(&character);
+    }
+  }
+  EXPECT_GT(reshaped, 20) << "the characters' travel should reshape the tree";
+}
+
 TEST(BroadphaseTrees, AreNotRestoredIntoATreeHoldingOtherLeaves) {
   const Scenario s = crossing_world();
   World world(s);

@@ -135,14 +135,17 @@ Viewer.prototype.legend = function () {
     ['swatch', COLOURS.grounded, 'grounded'],
     ['swatch', COLOURS.airborne, 'airborne'],
     ['swatch', COLOURS.stepping, 'stepping'],
-    ['dot', COLOURS.character, 'character'],
+    ['dot', COLOURS.character, this.data.characters && this.data.characters.length ? 'character (first)' : 'character'],
   ];
+  // The other characters ("characters"), each by its name in its colour.
+  for (const other of this.scene.others) entries.push(['dot', other.colour, 'character ' + other.name]);
   if (this.runs.length > 1) {
     entries.push(['swatch', COLOURS.ghost, this.runs[1].role === 'golden' ? 'golden (ghost)' : 'other run (ghost)']);
     if (this.data.divergence) entries.push(['dot', COLOURS.divergence, 'first divergence']);
   }
   for (const [kind, colour, text] of entries) {
     const line = document.createElement('div');
+    line.className = 'legend-entry';
     const mark = document.createElement('span');
     mark.className = kind;
     mark.style.background = hexColour(colour);

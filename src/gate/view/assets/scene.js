@@ -194,14 +194,16 @@ function ViewScene(container, data, runs) {
   }
   this.three.add(this.ghost);
   // The other characters ("characters"): each one's shape and path.
+  // Each in its own colour (the page data's, listed in the legend).
   this.others = (data.characters || []).map((c) => {
     const run = decodeRun(c.run, this.first);
+    const colour = c.colour ? parseInt(c.colour.slice(1), 16) : COLOURS.other;
     const mesh = new THREE.Mesh(meshGeometry(decodeMesh(c.mesh)).flat, new THREE.MeshLambertMaterial({
-      color: COLOURS.other, transparent: true, opacity: 0.9 }));
+      color: colour, transparent: true, opacity: 0.9 }));
     mesh.name = c.name;
     this.three.add(mesh);
-    this.three.add(pathObject(run, this.first, this.last, this.up, COLOURS.other));
-    return { run: run, mesh: mesh };
+    this.three.add(pathObject(run, this.first, this.last, this.up, colour));
+    return { run: run, mesh: mesh, name: c.name, colour: colour };
   });
   this.divergence = this.divergenceObject();
   if (this.divergence) this.three.add(this.divergence);
