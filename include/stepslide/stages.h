@@ -85,7 +85,11 @@ struct DepenetrationResult {
 /// a moving body may keep overlapping the character, the level may not.
 /// `converged` is then false (the trajectory's `stuck`).
 /// `airborne`: the character is in the air, and the level's faces it cannot
-/// stand on push it out across `up`, never up (airborne_push_out).
+/// stand on push it out across `up`, never up (airborne_push_out). In the
+/// air there is no step: a moving body lifts the feet by no more than it
+/// rose at the contact this tick, plus the skin (on the ground, a push along
+/// a moving body's normal may lift them up to max_step_height); deeper, the
+/// character stays inside it, stuck.
 DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position, bool airborne = false);
 
 /// How one overlap of the static level is cleared: along `direction`, by
@@ -356,7 +360,9 @@ int move_character(const CharacterContext& ctx, CharacterState& state, const Int
 /// `intent.velocity` is what it tried to move with. Each impulse goes to the
 /// observer (PushEvent). The velocity the slide clipped against a pushed body
 /// comes back up to that body's speed away from the character (never above
-/// the intent's), so the character keeps pace with a crate it pushes.
+/// the intent's), so the character keeps pace with a crate it pushes; never
+/// upward (following a body up a face that leans down toward the character
+/// would lift it by its own push).
 void push_bodies(const CharacterContext& ctx, CharacterState& state, const Intent& intent,
                  const std::vector<SweepHit>& touched, double dt);
 

@@ -161,8 +161,9 @@ struct PushOut {
   /// (the character is pinned inside a body that came down on it). It is
   /// left, and the tick reports the character stuck.
   bool allowed = true;
-  /// How far the body rose at the contact this tick (0 for the level).
-  double body_rise = 0.0;
+  /// How far the feet may rise over the whole pass once this contact is
+  /// involved (0 for the level, which never sets it).
+  double lift_allowance = 0.0;
 };
 
 bool is_moving_body(const Contact& c) { return detail::is_moving(c.object); }
@@ -180,6 +181,32 @@ PushDirection airborne_push_out(const btVector3& normal, double depth, const btV
 
 namespace {
 
+/// How far a moving body's point `point` rose along `up` this tick (0 when
+/// it went down or across).
+double rise_at(const btCollisionObject* body, const btVector3& point, const btVector3& up) {
+  const btTransform& now = body->getWorldTransform();
+  const btTransform& before = body->getInterpolationWorldTransform();
+  return std::max(0.0, (now * (before.inverse() * point) - point).dot(up));
+}
+
+/// An airborne character's push along a moving body's contact normal (the
+/// body's motion did not say how to clear it). There is no step in the air:
+/// the push lifts the feet by no more than the body itself rose at the
+/// contact this tick, plus the skin (a shallow overlap, a landing on it). A
+/// face the character cannot stand on is left across up, as the level's is
+/// (airborne_push_out). Deeper, the character is inside a body that holds
+/// still or moves across (one that came down on it and stopped), and stays
+/// there, stuck: pushed out along the normal it was popped up onto the body
+/// (up to max_step_height in one tick, above the flight's ballistic apex).
+PushOut airborne_push_along_normal(const CharacterContext& ctx, const Contact& c, double depth) {
+  const double skin = ctx.settings->skin_width;
+  const double body_rise = rise_at(c.object, c.point, ctx.up);
+  const double allowance = body_rise + 2.0 * skin;
+  const PushDirection flat = airborne_push_out(c.normal, depth + skin, ctx.up, ctx.cos_max_slope);
+  const double lift = std::max(0.0, flat.direction.dot(ctx.up)) * (flat.depth - skin);
+  return {flat.direction, flat.depth, lift <= body_rise + skin, allowance};
+}
+
 /// How to clear one overlap. The level is left along the shortest way out.
 /// A moving body pushes the character along its own motion at the contact:
 /// the shortest way out of a thin platform that has come down through a
@@ -188,7 +215,8 @@ namespace {
 /// more than the body moved. A push along a contact normal never lifts the
 /// feet more than max_step_height out of a moving body: deeper, the
 /// character was crushed or pinned by it and stays where it is, stuck (it is
-/// never popped up onto a body that came down on it).
+/// never popped up onto a body that came down on it). In the air, no step:
+/// see airborne_push_along_normal.
 PushOut push_out(const CharacterContext& ctx, const Contact& c, Mode mode, bool airborne) {
   const double skin = ctx.settings->skin_width;
   const double depth = -c.distance;
@@ -206,11 +234,13 @@ PushOut push_out(const CharacterContext& ctx, const Contact& c, Mode mode, bool 
       const btVector3 along = moved / distance;
       const double approach = along.dot(c.normal);
       const double rise = std::max(0.0, moved.dot(ctx.up));
-      if (approach > kMinApproachCosine) return {along, std::min(depth / approach, distance) + skin, true, rise};
+      const double allowance = (airborne ? 2.0 * skin : ctx.settings->max_step_height) + rise;
+      if (approach > kMinApproachCosine) return {along, std::min(depth / approach, distance) + skin, true, allowance};
     }
   }
+  if (airborne) return airborne_push_along_normal(ctx, c, depth);
   const double lift = c.normal.dot(ctx.up) * depth;
-  return {c.normal, depth + skin, lift <= ctx.settings->max_step_height};
+  return {c.normal, depth + skin, lift <= ctx.settings->max_step_height, ctx.settings->max_step_height};
 }
 
 /// True when moving the character's centre from `from` to `to` crosses a
@@ -308,7 +338,7 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
       const PushOut push = push_out(ctx, c, mode, airborne);
       if (is_moving_body(c)) {
         moving_contact = true;
-        lift_allowance = std::max(lift_allowance, ctx.settings->max_step_height + push.body_rise);
+        lift_allowance = std::max(lift_allowance, push.lift_allowance);
       }
       if (!push.allowed) {
         pinned = true;
@@ -337,7 +367,8 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
     const btVector3 correction = solve_depenetration(normals, depths, 64);
     if (ctx.observer != nullptr) ctx.observer->on_depenetration({result.iterations, overlaps, correction});
     // Pushed by moving bodies, the feet may rise over all the iterations
-    // together by a step plus how far those bodies rose: each contact's own
+    // together by a step (in the air, two skins) plus how far those bodies
+    // rose: each contact's own
     // limit does not stop a sequence of shallow ones, nor a push along a
     // body's motion wedged against a wall, from lifting the character onto
     // the body or over the wall.

@@ -112,12 +112,23 @@ void push_one(const CharacterContext& ctx, const Pushable& body, const SweepHit&
 /// The slide clipped the velocity against the body as against a wall; a
 /// body that moves away lets the character follow it: its speed into the
 /// body comes back up to the body's own there (after the push), never above
-/// what it tried to move with.
-void follow(const Pushable& body, const SweepHit& hit, const btVector3& wanted, btVector3& velocity) {
+/// what it tried to move with. Following never lifts: on a face that leans
+/// down toward the character the inward normal points a little up, and the
+/// body moves that way only because the character pushed it; following it
+/// up, the character would rise by its own push, in the air a launch
+/// without a jump. The upward part of what following adds is dropped (a body
+/// that rises into the character lifts it by its own motion, in
+/// depenetration).
+void follow(const btVector3& up, const Pushable& body, const SweepHit& hit, const btVector3& wanted,
+            btVector3& velocity) {
   const btVector3 into = -hit.normal;
   const double allowed = std::min(body.velocity_at(hit.point).dot(into), wanted.dot(into));
   const double now = velocity.dot(into);
-  if (allowed > now) velocity += into * (allowed - now);
+  if (allowed <= now) return;
+  btVector3 gain = into * (allowed - now);
+  const double lift = gain.dot(up);
+  if (lift > 0.0) gain -= up * lift;
+  velocity += gain;
 }
 
 /// Weight on the body stood on, and the landing on it.
@@ -153,7 +164,7 @@ void push_bodies(const CharacterContext& ctx, CharacterState& state, const Inten
     if (state.grounded && touched[i].object == state.ground_object) continue;
     const Pushable body = Pushable::of(touched[i].object);
     push_one(ctx, body, touched[i], intent.velocity, dt);
-    follow(body, touched[i], intent.velocity, state.velocity);
+    follow(ctx.up, body, touched[i], intent.velocity, state.velocity);
   }
   if (state.grounded) weigh_on_ground(ctx, state, intent, dt);
 }

@@ -267,6 +267,7 @@ class Checker {
     for (const Violation& v : found_) add(v.kind, v.tick, v.message, v.limit);
     found_.clear();
     previous_grounded_ = s.grounded;
+    previous_jump_held_ = view.tick > 0 && view.input.jump;  // tick 0's input is not played
     previous_position_ = s.position;
     previous_velocity_ = s.velocity;
     previous_centre_ = centre;
@@ -601,7 +602,9 @@ class Checker {
     }
     if (!in_flight_) {
       in_flight_ = true;
-      const double jump = previous_grounded_ && view.input.jump ? settings(view).jump_speed : 0.0;
+      // The controller jumps on the button's press, not while it is held.
+      const bool pressed = view.input.jump && !previous_jump_held_;
+      const double jump = previous_grounded_ && pressed ? settings(view).jump_speed : 0.0;
       // Walking off, the tick that left the ground may have stepped up
       // first (onto a box the ground probe then missed): the flight starts
       // where that tick ended, if higher.
@@ -635,6 +638,9 @@ class Checker {
   StaticGeometry geometry_;
   btVector3 previous_position_{0, 0, 0}, previous_velocity_{0, 0, 0}, previous_centre_{0, 0, 0};
   bool previous_grounded_ = true;
+  /// Whether the jump button was held on the previous tick (the controller's
+  /// jump_was_held before this tick's update).
+  bool previous_jump_held_ = false;
   bool in_flight_ = false;  ///< the character has been airborne since takeoff_height_
   double takeoff_height_ = 0.0, takeoff_speed_ = 0.0;
   bool flight_moved_ = false;  ///< a moving body moved during the flight

@@ -126,5 +126,56 @@ TEST(Depenetrate, ItsThreePassesAskForTheirCommonStartOnce) {
   EXPECT_EQ(r.position, btVector3(0, 0, 0));
 }
 
+TEST(Depenetrate, InTheAirAMovingBodyHoldingStillLiftsTheFeetNoHigherThanASkin) {
+  // Rising through a moving slab that holds still (a keyframed box that came
+  // down on the character and stopped): its top 0.2 m above the feet, within
+  // a step. Grounded, that is a step onto it; in the air there is no step,
+  // and the slab rose nothing this tick: the character is left inside it,
+  // stuck, not popped up 0.2 m onto it.
+  BodyDef slab = box({0, 0.25, 0}, {2, 0.25, 2});
+  slab.motion = sliding_along_x(0.0);
+  Rig rig({slab});
+  const double skin = rig.ctx().settings->skin_width;
+  const btVector3 start(0, 0.3, 0);
+  const DepenetrationResult grounded = depenetrate(rig.ctx(), start, false);
+  EXPECT_TRUE(grounded.converged);
+  EXPECT_NEAR(grounded.position.y(), 0.5 + skin, 1e-9);
+  const DepenetrationResult airborne = depenetrate(rig.ctx(), start, true);
+  EXPECT_FALSE(airborne.converged);
+  EXPECT_EQ(airborne.position, start);
+  // A shallow overlap (within a skin) is still cleared along the normal.
+  const btVector3 shallow(0, 0.5 - 0.5 * skin, 0);
+  const DepenetrationResult landed = depenetrate(rig.ctx(), shallow, true);
+  EXPECT_TRUE(landed.converged);
+  EXPECT_NEAR(landed.position.y(), 0.5 + skin, 1e-9);
+}
+
+TEST(Depenetrate, InTheAirAMovingBodyLiftsTheFeetByAsMuchAsItRose) {
+  // A slab rising 0.3 m a tick under an airborne character, its top now
+  // 0.2 m above the feet: it pushes them up along its motion, by the overlap
+  // plus the skin, no more than it rose (plus the skin).
+  BodyDef slab = box({0, 0.25 - 0.3, 0}, {2, 0.25, 2});
+  MotionDef rising;
+  rising.type = MotionType::Linear;
+  rising.velocity = {0, 0.3 * 60, 0};
+  slab.motion = rising;
+  Rig rig({slab});
+  rig.world->set_time(1);
+  const double skin = rig.ctx().settings->skin_width;
+  const DepenetrationResult r = depenetrate(rig.ctx(), btVector3(0, 0.3, 0), true);
+  EXPECT_TRUE(r.converged);
+  EXPECT_NEAR(r.position.y(), 0.5 + skin, 1e-9);
+}
+
+TEST(DepenetrateMoveEnd, InTheAirAMovingBodyHoldingStillLiftsTheFeetNoHigherThanASkin) {
+  // The end of an airborne move 0.2 m into a moving slab holding still:
+  // within a step, but in the air nothing may lift the feet that far.
+  BodyDef slab = box({0, 0.25, 0}, {2, 0.25, 2});
+  slab.motion = sliding_along_x(0.0);
+  Rig rig({slab});
+  EXPECT_TRUE(depenetrate_move_end(rig.ctx(), btVector3(0, 0.3, 0), false).converged);
+  EXPECT_FALSE(depenetrate_move_end(rig.ctx(), btVector3(0, 0.3, 0), true).converged);
+}
+
 }  // namespace
 }  // namespace stepslide::test

@@ -8,7 +8,9 @@
 
 #include <limits>
 
+#include "controller/rig.h"
 #include "stepslide/pushable.h"
+#include "stepslide/stages.h"
 
 namespace stepslide {
 namespace {
@@ -106,6 +108,31 @@ TEST(Pushable, AnImpulseChangesTheVelocityAtThePoint) {
   EXPECT_DOUBLE_EQ(p.velocity_at(point).x(), 3.0 * p.inverse_mass_along(point, along));
   EXPECT_DOUBLE_EQ(p.speed_at(point), 1.5);
   EXPECT_TRUE(box.body.isActive());
+}
+
+TEST(PushBodies, FollowingAPushedBodyNeverGivesUpwardSpeed) {
+  // Falling into a heavy crate whose face leans down toward the character
+  // (its normal 1 degree below level): the slide stopped the character, the
+  // push moves the crate along the face's inward normal, a little upward,
+  // and the character follows it, across up only. Following it up, the
+  // character rose by its own push: a launch without a jump.
+  test::Rig rig({test::floor_at(-5)});
+  Box crate(2000.0);
+  SweepHit hit;
+  hit.hit = true;
+  hit.object = &crate.body;
+  hit.normal = btVector3(-0.6, -0.02, 0.8).normalized();  // points at the character
+  hit.point = btVector3(-0.5, 0, 0);
+  CharacterState state;
+  state.velocity = btVector3(0, 0, 0);  // what the slide left
+  Intent intent;
+  intent.airborne = true;
+  intent.velocity = btVector3(0.22, -0.33, -0.15);
+  push_bodies(rig.ctx(), state, intent, {hit}, kDt);
+  const btVector3 into = -hit.normal;
+  ASSERT_GT(Pushable::of(&crate.body).velocity_at(hit.point).dot(into), 0.0);  // pushed
+  EXPECT_GT(state.velocity.dot(into), 0.0);  // follows it
+  EXPECT_LE(state.velocity.y(), 0.0);        // never upward
 }
 
 }  // namespace
