@@ -10,6 +10,9 @@
 #   COMPILERS   default "gcc clang" (clang: STEPSLIDE_WITH_CLANG=1 tools/install-deps.sh)
 #   LEVELS      default "-O0 -O2"
 #   JOBS        the build's and the check's parallelism, default 2
+#   REFERENCE   a stepslide binary already built (e.g. build/stepslide, the
+#               release preset: gcc -O2) whose hashes are the reference;
+#               default: the first build's
 # Exit 0 when every build passes --exact and every hash is equal; 1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +26,12 @@ trap 'rm -rf "$work"' EXIT
 
 status=0
 reference=""
+if [[ -n "${REFERENCE:-}" ]]; then
+  "$REFERENCE" check -j "$jobs" --exact --hash --update no --color never "${paths[@]}" >"$work/reference.txt" 2>&1 || status=1
+  grep '^hash ' "$work/reference.txt" | LC_ALL=C sort -k3 >"$work/reference.hashes" || true
+  reference=reference
+  echo "reference $REFERENCE: $(tail -n 1 "$work/reference.txt"); $(grep -c . "$work/reference.hashes") hash lines"
+fi
 for compiler in "${compilers[@]}"; do
   case "$compiler" in
     gcc) cc=gcc; cxx=g++ ;;

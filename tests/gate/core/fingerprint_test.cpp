@@ -126,8 +126,9 @@ TEST_F(CheckBuildNote, APassingCheckNotesAnotherArchitectureOnce) {
   EXPECT_EQ(r.err, "note: 2 of 3 goldens were written by a different build: arch sparc64 (this build: " +
                        build_info().arch +
                        ")\nnote: the processor architecture differs: where stepslide's own arithmetic decides the "
-                       "results agree bit for bit; where Bullet's compiled code does (the dynamics world moving "
-                       "dynamic bodies) they may differ in the last bits, and --exact says so\n");
+                       "results agree bit for bit (dynamic bodies included); where Bullet's compiled code does (the "
+                       "few queries left to it, docs/fuzzing.md \"arm64\") they may differ in the last bits, and "
+                       "--exact says so\n");
 }
 
 TEST_F(CheckBuildNote, NoNoteWhenEveryGoldenMatchesThisBuild) {
