@@ -22,17 +22,14 @@
 # (`check -j 2` prints nothing and never ends; `-j 1`, with no thread, runs).
 # `qemu -strace` shows the mix.
 #
-# Usage: tools/arm64-gate.sh [--exact] [--strict] [--tests] [-- CHECK_OPTIONS...]
+# Usage: tools/arm64-gate.sh [--exact] [--tests] [-- CHECK_OPTIONS...]
 #   --exact   the verdict (exit status) is the --exact run's and the hash
 #             comparison's instead of the default tolerances' (which then
 #             is not run)
-#   --strict  scenarios with dynamic bodies decide the verdict too. Without
-#             it they are run, compared and listed, but apart: Bullet's
-#             dynamics world steps them (its solver, integration and mesh
-#             contacts), and Debian's arm64 Bullet is compiled with fused
-#             multiply-adds, so they are not bit for bit portable
-#             (docs/fuzzing.md "arm64"). A scenario has dynamic bodies when
-#             its golden has body columns (`<body>.x`, docs/format.md).
+#   --strict  accepted and ignored: every scenario decides the verdict.
+#             (Scenarios with dynamic bodies were once counted apart, while
+#             Bullet's dynamics world, compiled with fused multiply-adds on
+#             arm64, stepped them; src/dynamics/ steps them in this build.)
 #   --tests   also build the unit tests and run them under qemu (slow); the
 #             tests that start the stepslide binary start it through qemu too
 #             (tests/CMakeLists.txt), so no binfmt_misc is needed
@@ -48,15 +45,14 @@ cd "$(dirname "$0")/.."
 
 run_tests=0
 exact_verdict=0
-strict=0
 check_options=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --tests) run_tests=1 ;;
     --exact) exact_verdict=1 ;;
-    --strict) strict=1 ;;
+    --strict) ;;
     --) shift; check_options=("$@"); break ;;
-    *) echo "arm64-gate: unknown option '$1' (usage: tools/arm64-gate.sh [--exact] [--strict] [--tests] [-- CHECK_OPTIONS...])" >&2; exit 2 ;;
+    *) echo "arm64-gate: unknown option '$1' (usage: tools/arm64-gate.sh [--exact] [--tests] [-- CHECK_OPTIONS...])" >&2; exit 2 ;;
   esac
   shift
 done
@@ -100,32 +96,6 @@ on_arm64 "$binary" --version
 work=$(mktemp -d "${TMPDIR:-/tmp}/stepslide-arm64.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# Whether the scenario a FAIL line names has dynamic bodies: its golden
-# (named on the line) has body columns, `<body>.x`.
-has_dynamic_bodies() {
-  local golden
-  golden=$(sed -n 's/.* golden \([^ ]*\.csv\).*/\1/p' <<<"$1")
-  [[ -n "$golden" && -f "$golden" ]] && grep -m1 '^tick,' "$golden" | grep -q '\.x,'
-}
-# The FAIL lines of a check's output, split into those of scenarios with
-# dynamic bodies ($1.dynamic) and the others ($1.other).
-split_failures() {
-  : >"$1.dynamic"
-  : >"$1.other"
-  local line
-  while IFS= read -r line; do
-    if has_dynamic_bodies "$line"; then echo "$line" >>"$1.dynamic"; else echo "$line" >>"$1.other"; fi
-  done < <(grep '^FAIL ' "$1" || true)
-}
-# A check's verdict: its exit status, but for failures of scenarios with
-# dynamic bodies only (unless --strict).
-verdict() {
-  local status=$1 output=$2
-  [[ $status == 0 || $strict == 1 ]] && { echo "$status"; return; }
-  split_failures "$output"
-  if [[ ! -s "$output.other" ]]; then echo 0; else echo "$status"; fi
-}
-
 default_time=0
 gate=0
 if [[ $exact_verdict == 0 ]]; then
@@ -135,7 +105,6 @@ if [[ $exact_verdict == 0 ]]; then
   gate=$?
   set -e
   default_time=$(elapsed "$start")
-  gate=$(verdict "$gate" "$work/default.txt")
 fi
 start=$(seconds)
 set +e
@@ -143,8 +112,7 @@ on_arm64 "$binary" check -j "$jobs" --update no --color never --exact --hash "${
 exact_status=$?
 set -e
 exact_time=$(elapsed "$start")
-[[ $exact_verdict == 1 ]] && gate=$(verdict "$exact_status" "$work/exact.txt")
-split_failures "$work/exact.txt"
+[[ $exact_verdict == 1 ]] && gate=$exact_status
 
 # The reference hashes: HASHES, else this machine's own build's.
 reference=""
@@ -164,14 +132,7 @@ if [[ -n "$reference" ]]; then
   hash_report="hashes: $same of $total scenarios equal to ${HASHES:-build/stepslide}'s; suite $(grep ' suite of ' "$work/reference.hashes" | cut -d' ' -f2) there, $(grep ' suite of ' "$work/arm64.hashes" | cut -d' ' -f2) on arm64"
   if [[ -n "$differing" ]]; then
     hash_report+=$'\n'"hash differs: $(echo "$differing" | grep -v '^suite$' | tr '\n' ' ')"
-    # A differing hash of a scenario with dynamic bodies is its FAIL line's
-    # (listed apart); any other decides the verdict.
-    unexpected=0
-    while IFS= read -r name; do
-      [[ -z "$name" || "$name" == suite ]] && continue
-      if [[ $strict == 1 ]] || ! grep -q "^FAIL [^ ]*$name:" "$work/exact.txt.dynamic"; then unexpected=1; fi
-    done <<<"$differing"
-    [[ $exact_verdict == 1 && $gate == 0 && $unexpected == 1 ]] && gate=1
+    [[ $exact_verdict == 1 ]] && gate=1
   fi
 fi
 
@@ -206,11 +167,7 @@ echo "== arm64 check --exact (${exact_time} s under qemu): $(tail -1 "$work/exac
 echo "largest position deviation (m), scenario, columns that differ:"
 largest_deviations "$work/exact.txt" | sed -n '1,60p'
 [[ -n "$hash_report" ]] && echo "$hash_report"
-if [[ -s "$work/exact.txt.dynamic" ]]; then
-  echo "with dynamic bodies ($(wc -l <"$work/exact.txt.dynamic"); Bullet's dynamics world, not bit for bit portable;$([[ $strict == 1 ]] && echo ' counted: --strict' || echo ' not counted without --strict')):"
-  sed 's/^FAIL \([^:]*\):.*/  \1/' "$work/exact.txt.dynamic"
-fi
-echo "without dynamic bodies: $(( $(grep -c '^\(PASS\|FAIL\) ' "$work/exact.txt" || true) - $(wc -l <"$work/exact.txt.dynamic") - $(wc -l <"$work/exact.txt.other") )) of $(( $(grep -c '^\(PASS\|FAIL\) ' "$work/exact.txt" || true) - $(wc -l <"$work/exact.txt.dynamic") )) byte-identical"
+echo "byte-identical: $(grep -c '^PASS ' "$work/exact.txt" || true) of $(grep -c '^\(PASS\|FAIL\) ' "$work/exact.txt" || true)"
 
 if [[ $run_tests == 1 ]]; then
   echo

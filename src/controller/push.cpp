@@ -30,6 +30,21 @@ Pushable Pushable::of(const btCollisionObject* object) {
   return Pushable(body);
 }
 
+namespace {
+
+/// A rigid body's inverse inertia in the world frame, from its local one
+/// and its pose's basis, computed here: Bullet's copy (btRigidBody::
+/// updateInertiaTensor) is its compiled code, contracted into fused
+/// multiply-adds on arm64, and is not updated by a world that poses the body
+/// itself (the scenario world's dynamics). The same formula in the same
+/// order, so where Bullet's build does not contract (x86-64) the bits agree.
+btMatrix3x3 world_inverse_inertia(const btRigidBody& body) {
+  const btMatrix3x3& basis = body.getWorldTransform().getBasis();
+  return basis.scaled(body.getInvInertiaDiagLocal()) * basis.transpose();
+}
+
+}  // namespace
+
 const btCollisionObject* Pushable::object() const {
   if (other_ != nullptr) return other_;
   return body_;
@@ -44,7 +59,7 @@ double Pushable::inverse_mass_along(const btVector3& point, const btVector3& dir
   if (other_ != nullptr) return other_->inverse_mass_along(point, direction);
   const btVector3 r = point - body_->getCenterOfMassPosition();
   const btVector3 turn = r.cross(direction);
-  return body_->getInvMass() + turn.dot(body_->getInvInertiaTensorWorld() * turn);
+  return body_->getInvMass() + turn.dot(world_inverse_inertia(*body_) * turn);
 }
 
 void Pushable::apply_impulse(const btVector3& impulse, const btVector3& point) const {
@@ -53,7 +68,13 @@ void Pushable::apply_impulse(const btVector3& impulse, const btVector3& point) c
     return;
   }
   body_->activate(true);
-  body_->applyImpulse(impulse, point - body_->getCenterOfMassPosition());
+  // btRigidBody::applyImpulse, with the inverse inertia computed here.
+  if (body_->getInvMass() == 0.0) return;
+  const btVector3 r = point - body_->getCenterOfMassPosition();
+  body_->setLinearVelocity(body_->getLinearVelocity() + impulse * body_->getLinearFactor() * body_->getInvMass());
+  body_->setAngularVelocity(body_->getAngularVelocity() +
+                            world_inverse_inertia(*body_) * r.cross(impulse * body_->getLinearFactor()) *
+                                body_->getAngularFactor());
 }
 
 double push_impulse(double character_mass, double max_strength, double dt, double approach_speed,

@@ -1,7 +1,8 @@
 // Capturing a game's dynamic bodies: a crate (a btRigidBody with a mass) in
 // the game's btDiscreteDynamicsWorld is written with its starting state
 // (mass, friction, restitution, damping, shape, pose, velocities) as a
-// dynamic body, and the written scenario loads and re-simulates it.
+// dynamic body, and the written scenario loads and re-simulates it (with
+// the scenario world's own dynamics: close to the game's, not to the bit).
 #include <gtest/gtest.h>
 
 #include <btBulletDynamicsCommon.h>
@@ -99,7 +100,9 @@ TEST_F(CaptureDynamic, ACrateIsWrittenWithItsStartingStateAndTheScenarioReSimula
   ASSERT_TRUE(summary.ok()) << summary.error();
   EXPECT_EQ(summary->dynamic_bodies, 1);
   EXPECT_EQ(summary->moving_bodies, 0);
-  for (const std::string& note : summary->notes) ADD_FAILURE() << "not exact: " << note;
+  // The one note: the scenario world steps the crate with its own dynamics.
+  ASSERT_EQ(summary->notes.size(), 1u);
+  EXPECT_CONTAINS(summary->notes[0], "stepped by the scenario world's own dynamics");
   const std::string text = read("capture.json");
   EXPECT_CONTAINS(text, "\"name\": \"dynamic0\"");
   EXPECT_CONTAINS(text, "\"mass\": 10");
@@ -116,15 +119,15 @@ TEST_F(CaptureDynamic, ACrateIsWrittenWithItsStartingStateAndTheScenarioReSimula
   EXPECT_EQ(s.world[1].dynamics.mass, 10.0);
   const SimulationResult run = simulate(s);
   ASSERT_TRUE(run.error.empty()) << run.error;
-  EXPECT_TRUE(run.expectation_failures.empty());
-  // Re-simulated from the game's first tick, stepped as the game steps: the
-  // crate ends where the game's did, to the bit.
+  // Re-simulated from the game's first tick by the scenario world's own
+  // dynamics: the crate is pushed as far as the game's Bullet pushed it,
+  // within centimetres over 6 m (a different solver), and so is the character.
   const int z = run.trajectory.column_index("dynamic0.z");
   ASSERT_GE(z, 0);
-  EXPECT_EQ(run.trajectory.rows.back()[static_cast<std::size_t>(z)], pushed_to);
+  EXPECT_NEAR(run.trajectory.rows.back()[static_cast<std::size_t>(z)], pushed_to, 0.1);
   const int feet = run.trajectory.column_index("z");
-  EXPECT_EQ(run.trajectory.rows.back()[static_cast<std::size_t>(feet)],
-            game.recorder().history().back().snapshot.state.position.z());
+  EXPECT_NEAR(run.trajectory.rows.back()[static_cast<std::size_t>(feet)],
+              game.recorder().history().back().snapshot.state.position.z(), 0.1);
 }
 
 TEST_F(CaptureDynamic, AWindowStartingLaterGivesTheCrateItsVelocityThenAndSaysWhatIsNotKept) {

@@ -32,9 +32,9 @@
 //     body->setWorldTransform(pose);
 //     world->updateSingleAabb(body);
 // - Dynamic bodies (btRigidBody with a mass) are written as dynamic bodies
-//   from their state at the window's first row, and the scenario's dynamics
-//   world simulates them (docs/embedding.md "Capture from your game" says
-//   when that is bit for bit). The game steps its btDiscreteDynamicsWorld
+//   from their state at the window's first row, and the scenario world's own
+//   dynamics simulates them: closely, not bit for bit (docs/embedding.md
+//   "Capture from your game"). The game steps its btDiscreteDynamicsWorld
 //   in step 1, as the scenario world does: each body's pose before the
 //   step kept as its interpolation transform, its AABB refreshed after:
 //     for each body: before[i] = body->getWorldTransform();

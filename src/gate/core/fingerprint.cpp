@@ -171,8 +171,8 @@ std::string build_difference_note(const std::vector<std::string>& golden_builds,
   }
   if (arch_differs) {
     note += "note: the processor architecture differs: where stepslide's own arithmetic decides the results agree "
-            "bit for bit; where Bullet's compiled code does (the dynamics world moving dynamic bodies) they may differ "
-            "in the last bits, and --exact says so\n";
+            "bit for bit (dynamic bodies included); where Bullet's compiled code does (the few queries left to it, "
+            "docs/fuzzing.md \"arm64\") they may differ in the last bits, and --exact says so\n";
   }
   return note;
 }

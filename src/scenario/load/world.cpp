@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "base/portable_math.h"
-#include "scenario/load/box_contacts.h"
+#include "dynamics/rigid_bodies.h"
 #include "scenario/load/convert.h"
 #include "stepslide/broadphase_state.h"
 #include "stepslide/character.h"
@@ -213,23 +213,11 @@ World::World(const Scenario& scenario) : scenario_(scenario) {
   broadphase_ = std::move(dbvt);
   const bool dynamic = std::any_of(scenario.world.begin(), scenario.world.end(),
                                    [](const BodyDef& b) { return b.dynamic(); });
-  if (dynamic) {
-    // Bullet's sequential impulse solver, its order unrandomised: the same
-    // bodies added in the same (file) order solve the same way every run.
-    solver_ = std::make_unique<btSequentialImpulseConstraintSolver>();
-    // Boxes a rounding apart touch (box_contacts.h): a stack written with its
-    // boxes exactly on one another starts at rest. Only the dynamics world's
-    // pairs use it; the controller's queries ask for closest points.
-    box_box_ = std::make_unique<GapBoxBoxAlgorithm::CreateFunc>();
-    dispatcher_->registerCollisionCreateFunc(BOX_SHAPE_PROXYTYPE, BOX_SHAPE_PROXYTYPE, box_box_.get());
-    auto dynamics = std::make_unique<btDiscreteDynamicsWorld>(dispatcher_.get(), broadphase_.get(), solver_.get(),
-                                                              config_.get());
-    dynamics->setGravity(to_bt(scenario.gravity));
-    dynamics_ = dynamics.get();
-    world_ = std::move(dynamics);
-  } else {
-    world_ = std::make_unique<btCollisionWorld>(dispatcher_.get(), broadphase_.get(), config_.get());
-  }
+  world_ = std::make_unique<btCollisionWorld>(dispatcher_.get(), broadphase_.get(), config_.get());
+  // The dynamic bodies step in this build's own pipeline (dynamics/rigid_bodies.h),
+  // which asks the broadphase what is near each and collides, solves and
+  // integrates itself.
+  if (dynamic) dynamics_ = std::make_unique<dynamics::RigidBodies>(*world_, to_bt(scenario.gravity));
   // Only kinematic bodies move; their AABBs are refreshed one by one in set_time.
   world_->setForceUpdateAllAabbs(false);
   // World bodies never pair (kWorldBodyMask), so the broadphase does not look
@@ -373,16 +361,20 @@ void World::add_body(std::size_t def_index) {
   world_->addCollisionObject(object, kinematic ? kKinematicGroup : kStaticGroup, kWorldBodyMask);
   if (kinematic) moving_.push_back(bodies_.size());
   bodies_.push_back(std::move(body));
+  if (dynamics_) dynamics_->add(object, def_index);
 }
 
 void World::add_dynamic_body(std::size_t def_index, btCollisionShape* shape, const btTransform& offset) {
   const BodyDef& def = scenario_.world[def_index];
-  btVector3 inertia(0, 0, 0);
-  shape->calculateLocalInertia(def.dynamics.mass, inertia);
+  // The moments of inertia in this build (Bullet's calculateLocalInertia is
+  // its compiled code, contracted into fused multiply-adds on arm64).
+  const btVector3 inertia = dynamics::local_inertia(*shape, def.dynamics.mass);
   btRigidBody::btRigidBodyConstructionInfo info(def.dynamics.mass, nullptr, shape, inertia);
   info.m_startWorldTransform = body_pose(def_index, 0) * offset;
   info.m_friction = def.dynamics.friction;
   info.m_restitution = def.dynamics.restitution;
+  // Kept on the body for those who read it (a capture); the step damps by
+  // its own rule (dynamics/motion.h).
   info.m_linearDamping = def.dynamics.linear_damping;
   info.m_angularDamping = def.dynamics.angular_damping;
   rigid_.push_back(std::make_unique<btRigidBody>(info));
@@ -392,7 +384,7 @@ void World::add_dynamic_body(std::size_t def_index, btCollisionShape* shape, con
   if (def.dynamics.angular_velocity != Vec3{0, 0, 0}) body->setAngularVelocity(to_bt(def.dynamics.angular_velocity));
   body->setUserIndex(static_cast<int>(def_index));
   // Dynamic bodies pair with everything (static, kinematic, each other).
-  dynamics_->addRigidBody(body, btBroadphaseProxy::DefaultFilter, btBroadphaseProxy::AllFilter);
+  world_->addCollisionObject(body, btBroadphaseProxy::DefaultFilter, btBroadphaseProxy::AllFilter);
   WorldBody entry;
   entry.name = def.name;
   entry.def_index = def_index;
@@ -400,15 +392,12 @@ void World::add_dynamic_body(std::size_t def_index, btCollisionShape* shape, con
   entry.local_offset = offset;
   dynamic_.push_back(bodies_.size());
   bodies_.push_back(std::move(entry));
+  dynamics_->add(body, def_index, def.dynamics.linear_damping, def.dynamics.angular_damping);
 }
 
 World::~World() {
   for (const WorldBody& body : bodies_) {
-    if (btRigidBody* rigid = btRigidBody::upcast(body.object); rigid != nullptr && dynamics_ != nullptr) {
-      dynamics_->removeRigidBody(rigid);
-    } else {
-      world_->removeCollisionObject(body.object);
-    }
+    world_->removeCollisionObject(body.object);
   }
 }
 
@@ -546,7 +535,7 @@ void World::step(std::int64_t tick) {
   std::vector<btTransform> before;
   before.reserve(rigid_.size());
   for (const auto& body : rigid_) before.push_back(body->getWorldTransform());
-  dynamics_->stepSimulation(1.0 / scenario_.tick_rate, 0);
+  dynamics_->step(1.0 / scenario_.tick_rate);
   for (std::size_t i = 0; i < rigid_.size(); ++i) {
     rigid_[i]->setInterpolationWorldTransform(before[i]);
     // The box Bullet gave the broadphase before solving: the queries that

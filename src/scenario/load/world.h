@@ -13,6 +13,10 @@
 #include "scenario/scenario.h"
 #include "stepslide/broadphase_state.h"
 
+namespace stepslide::dynamics {
+class RigidBodies;
+}
+
 namespace stepslide {
 
 /// One collision object in the world, with the definition it came from.
@@ -74,7 +78,8 @@ class World {
   btTransform body_pose(std::size_t def_index, std::int64_t tick) const;
 
   /// Advances the world to tick `tick` (from `tick - 1`): poses the kinematic
-  /// bodies (set_time), then steps the dynamic ones once by 1 / tick_rate.
+  /// bodies (set_time), then steps the dynamic ones once by 1 / tick_rate
+  /// (dynamics/rigid_bodies.h).
   /// Without dynamic bodies it is set_time alone.
   void step(std::int64_t tick);
 
@@ -82,13 +87,11 @@ class World {
   const std::vector<std::size_t>& dynamic_bodies() const { return dynamic_; }
   /// The rigid body of dynamic body `i` of dynamic_bodies().
   const btRigidBody& dynamic_body(std::size_t i) const { return *rigid_[i]; }
-  /// The dynamics world when the scenario has dynamic bodies, else null.
-  btDiscreteDynamicsWorld* dynamics_world() { return dynamics_; }
 
  private:
   /// Builds body `def_index`'s collision object and adds it to the world.
   void add_body(std::size_t def_index);
-  /// Builds dynamic body `def_index` as a btRigidBody and adds it to the dynamics world.
+  /// Builds dynamic body `def_index` as a btRigidBody and adds it to the world.
   void add_dynamic_body(std::size_t def_index, btCollisionShape* shape, const btTransform& offset);
   /// The collision shape for `s`, owned by this World with anything it refers
   /// to (meshes, heights, generator parts). Primitives of the same type and
@@ -126,12 +129,8 @@ class World {
   std::unordered_map<PrimitiveKey, btCollisionShape*, PrimitiveHash> primitives_;
   std::vector<WorldBody> bodies_;
   std::vector<std::size_t> moving_;  ///< indices into bodies_ of the kinematic bodies, in order
-  // Dynamic bodies: only when the scenario has one is the world a
-  // btDiscreteDynamicsWorld (a scenario without stays bit for bit as before).
-  std::unique_ptr<btConstraintSolver> solver_;
-  /// Box-box contacts across a rounding gap (box_contacts.h), registered with dispatcher_.
-  std::unique_ptr<btCollisionAlgorithmCreateFunc> box_box_;
-  btDiscreteDynamicsWorld* dynamics_ = nullptr;  ///< world_, when dynamic
+  /// The dynamic bodies' step (dynamics/rigid_bodies.h), when the scenario has one.
+  std::unique_ptr<dynamics::RigidBodies> dynamics_;
   std::vector<std::unique_ptr<btRigidBody>> rigid_;  ///< one per dynamic body, in file order
   std::vector<std::size_t> dynamic_;                 ///< indices into bodies_ of rigid_'s bodies
   std::int64_t bodies_posed_ = 0;

@@ -88,8 +88,8 @@ TEST(BuildDifferenceNote, SaysOnceHowManyGoldensAndWhatDiffers) {
   EXPECT_EQ(build_difference_note({kX86, kArm, kArm, ""}, kX86),
             "note: 2 of 3 goldens were written by a different build: arch aarch64 (this build: x86_64)\n"
             "note: the processor architecture differs: where stepslide's own arithmetic decides the results agree "
-            "bit for bit; where Bullet's compiled code does (the dynamics world moving dynamic bodies) they may differ "
-            "in the last bits, and --exact says so\n");
+            "bit for bit (dynamic bodies included); where Bullet's compiled code does (the few queries left to it, "
+            "docs/fuzzing.md \"arm64\") they may differ in the last bits, and --exact says so\n");
   EXPECT_EQ(build_difference_note({kOld}, kX86),
             "note: 1 of 1 goldens were written by a different build: arch (not recorded) (this build: x86_64); build "
             "(not recorded) (this build: Release)\n")
@@ -126,8 +126,9 @@ TEST_F(CheckBuildNote, APassingCheckNotesAnotherArchitectureOnce) {
   EXPECT_EQ(r.err, "note: 2 of 3 goldens were written by a different build: arch sparc64 (this build: " +
                        build_info().arch +
                        ")\nnote: the processor architecture differs: where stepslide's own arithmetic decides the "
-                       "results agree bit for bit; where Bullet's compiled code does (the dynamics world moving "
-                       "dynamic bodies) they may differ in the last bits, and --exact says so\n");
+                       "results agree bit for bit (dynamic bodies included); where Bullet's compiled code does (the "
+                       "few queries left to it, docs/fuzzing.md \"arm64\") they may differ in the last bits, and "
+                       "--exact says so\n");
 }
 
 TEST_F(CheckBuildNote, NoNoteWhenEveryGoldenMatchesThisBuild) {
