@@ -203,9 +203,10 @@ struct SweepInShape final : btTriangleCallback, TriangleVisitor {
     // the feet touch), the rest of the swept box is skipped at the cost of a
     // box test.
     if (shrunk_ && !t.meets(reach_low_, reach_high_)) return;
-    // Never within the cast's 1 mm over the whole motion, by the closest
-    // points an earlier sweep remembered: capsule_triangle_sweep's miss.
-    if (remembered_farther(t.closest, a_, b_, radius_, motion_, kSweepReach)) return;
+    // Never within the cast's 1 mm over the motion it can still report (up
+    // to until_ once a hit came early), by the closest points an earlier
+    // query remembered: capsule_triangle_sweep's miss.
+    if (remembered_farther(t.closest, a_, b_, radius_, shrunk_ ? motion_ * until_ : motion_, kSweepReach)) return;
     const Triangle tri{{t.vertices[0], t.vertices[1], t.vertices[2]}};
     const TrianglePlane plane{t.plane_n, t.plane_unit, t.plane_flat};
     Remembered start(a_, b_, radius_, tri, plane, &t);
