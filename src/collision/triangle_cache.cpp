@@ -174,7 +174,7 @@ TriangleCache::Mesh* TriangleCache::region_for(const btCollisionShape* shape, co
   return mesh.usable ? &mesh : nullptr;
 }
 
-void TriangleCache::walk(const Mesh& mesh, std::vector<const btQuantizedBvhNode*>* nodes) {
+bool TriangleCache::walk(const Mesh& mesh, std::vector<const btQuantizedBvhNode*>* nodes, std::size_t max_leaves) {
   const btQuantizedBvh& bvh = *mesh.bvh;
   unsigned short q_low[3];
   unsigned short q_high[3];
@@ -186,11 +186,15 @@ void TriangleCache::walk(const Mesh& mesh, std::vector<const btQuantizedBvhNode*
     const bool overlap = testQuantizedAabbAgainstQuantizedAabb(q_low, q_high, node->m_quantizedAabbMin,
                                                                node->m_quantizedAabbMax) != 0;
     const bool leaf = node->isLeafNode();
-    if (leaf && overlap) nodes->push_back(node);
+    if (leaf && overlap) {
+      if (nodes->size() == max_leaves) return false;
+      nodes->push_back(node);
+    }
     const int step = overlap || leaf ? 1 : node->getEscapeIndex();
     node += step;
     at += step;
   }
+  return true;
 }
 
 void TriangleCache::gather(Mesh* mesh, const btVector3& low, const btVector3& high) {
@@ -199,8 +203,11 @@ void TriangleCache::gather(Mesh* mesh, const btVector3& low, const btVector3& hi
     const btVector3 grow(mesh->growth, mesh->growth, mesh->growth);
     mesh->low = low - grow;
     mesh->high = high + grow;
-    walk(*mesh, &nodes);
-    if (nodes.size() <= kMaxRegionTriangles || mesh->growth <= kMinGrowth) break;
+    // A region that will not be kept stops being walked as soon as it holds
+    // too many triangles (the rest of a dense mesh's walk is the cost).
+    const bool last = mesh->growth <= kMinGrowth;
+    const bool whole = walk(*mesh, &nodes, last ? nodes.max_size() : kMaxRegionTriangles);
+    if (whole) break;
     mesh->growth *= 0.5;  // a dense mesh: smaller regions from now on
   }
   const btQuantizedBvh& bvh = *mesh->bvh;

@@ -207,7 +207,9 @@ class TriangleCache {
   Mesh& entry_for(const btBvhTriangleMeshShape* shape);
   void gather(Mesh* mesh, const btVector3& low, const btVector3& high);
   /// The region's leaves, in array order (walkStacklessQuantizedTree's).
-  static void walk(const Mesh& mesh, std::vector<const btQuantizedBvhNode*>* nodes);
+  /// The leaves of mesh's region into `nodes`, in array order; false (and
+  /// `nodes` incomplete) when there are more than `max_leaves`.
+  static bool walk(const Mesh& mesh, std::vector<const btQuantizedBvhNode*>* nodes, std::size_t max_leaves);
   /// The leaves whose quantised box meets low..high (quantised), and whose
   /// triangle meets `cull` if given, in hits_.
   void overlapping(Mesh& mesh, const unsigned short low[3], const unsigned short high[3], const Cull* cull);

@@ -30,6 +30,10 @@ constexpr double kRememberedMargin = 1e-9;
 /// controller's grazing cosine (1e-6), far beyond the rounding of turning
 /// the normal into the world's frame.
 constexpr double kSurelyOpposing = 1e-5;
+/// A sweep whose first squarely opposing hit comes before this fraction of
+/// its motion skips the triangles beyond the box it can still reach
+/// (SweepInShape::reach_box).
+constexpr double kCullBelow = 0.25;
 
 
 /// Bounds of the points, grown by `grow` on every side.
@@ -191,9 +195,18 @@ struct SweepInShape final : btTriangleCallback, TriangleVisitor {
 
   void visit(CachedTriangle& t) override {
     if (touching) return;
-    // Never within the cast's 1 mm over the whole motion, by the closest
-    // points an earlier sweep remembered: capsule_triangle_sweep's miss.
-    if (remembered_farther(t.closest, a_, b_, radius_, motion_, kSweepReach)) return;
+    // Beyond the box the capsule sweeps through up to `until_`: no hit it
+    // could report (capsule_triangle_sweep stops within kSweepReach of a
+    // triangle, and at no fraction past until_), and no start it could fail
+    // to answer (that is a triangle the capsule already crosses). Once a hit
+    // squarely opposes the motion near its start (a ground probe from where
+    // the feet touch), the rest of the swept box is skipped at the cost of a
+    // box test.
+    if (shrunk_ && !t.meets(reach_low_, reach_high_)) return;
+    // Never within the cast's 1 mm over the motion it can still report (up
+    // to until_ once a hit came early), by the closest points an earlier
+    // query remembered: capsule_triangle_sweep's miss.
+    if (remembered_farther(t.closest, a_, b_, radius_, shrunk_ ? motion_ * until_ : motion_, kSweepReach)) return;
     const Triangle tri{{t.vertices[0], t.vertices[1], t.vertices[2]}};
     const TrianglePlane plane{t.plane_n, t.plane_unit, t.plane_flat};
     Remembered start(a_, b_, radius_, tri, plane, &t);
@@ -208,7 +221,25 @@ struct SweepInShape final : btTriangleCallback, TriangleVisitor {
     if (!s.hit || !(s.fraction < before_)) return;
     const double opposing = -s.normal.dot(direction_);
     hits.push_back({s.fraction, opposing, s.normal, s.point, part, index});
-    if (opposing > kSurelyOpposing) until_ = std::min(until_, s.fraction);
+    if (opposing > kSurelyOpposing && s.fraction < until_) {
+      until_ = s.fraction;
+      // The box is worth its cost where the hit leaves most of the motion
+      // unreachable (a probe stopped near its start); the exact sweeps
+      // answer the rest.
+      if (until_ < kCullBelow) {
+        shrunk_ = true;
+        reach_box();
+      }
+    }
+  }
+
+  /// The capsule's bounds over the motion up to until_, grown by twice
+  /// kSweepReach (a hit is reported within kSweepReach; the rest is slack
+  /// for rounding).
+  void reach_box() {
+    const btVector3 reached = motion_ * std::max(0.0, std::min(until_, 1.0));
+    const btVector3 ends[4] = {a_, b_, a_ + reached, b_ + reached};
+    bounds(ends, 4, radius_ + 2 * kSweepReach, &reach_low_, &reach_high_);
   }
 
   btVector3 a_;
@@ -226,6 +257,11 @@ struct SweepInShape final : btTriangleCallback, TriangleVisitor {
   /// triangle's sweep stops once past it (a tie still counts: the order
   /// among equal fractions decides).
   double until_;
+  /// Whether until_ is below where the sweep started looking: only then
+  /// does the reach box cull more than the query's own box already did.
+  bool shrunk_ = false;
+  btVector3 reach_low_;
+  btVector3 reach_high_;
   bool touching = false;
   std::vector<TriangleHit> hits;
 };

@@ -70,6 +70,19 @@ bool pinned_in_moving_body(const CharacterContext& ctx, const btVector3& positio
   return deep && penetration_at(ctx, position).moving > skin;
 }
 
+/// Whether a contact after the `first` ones can support the feet by its own
+/// walkable normal (choose_support's rank 2): one anywhere outranks every
+/// perch, so the perch rays before it would be cast for nothing (a capsule
+/// on a chair's seat touches dozens of steep triangles of its back and of
+/// the table's edge).
+bool walkable_support_after(const CharacterContext& ctx, const std::vector<Contact>& contacts, std::size_t first,
+                            double window) {
+  return std::any_of(contacts.begin() + static_cast<std::ptrdiff_t>(first), contacts.end(), [&](const Contact& c) {
+    return c.normal.dot(ctx.up) > 0.05 && c.distance + ctx.probe_inflation <= window &&
+           !inside_moving_body(c, ctx.probe_inflation, kPenetrationTolerance) && ctx.is_walkable(c.normal);
+  });
+}
+
 /// The best support among the probe's `contacts` around `stopped` (the feet
 /// having come down `swept` from where the probe started): a surface walkable
 /// by its own normal first, else an edge the character is perched on; the
@@ -123,6 +136,7 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
   snap_limit = std::min(std::max(snap_limit, swept), sweep_passed_into);
 
   int best_rank = 0;  // 2: walkable surface, 1: perched on an edge
+  int walkable_later = -1;  // walkable_support_after, asked once at the first perch ray: -1 not yet
   for (const Contact& c : contacts) {
     const double rise = c.normal.dot(ctx.up);
     if (rise <= 0.05) continue;  // beside or above the shape, not under it
@@ -138,7 +152,10 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
     if (ctx.is_walkable(c.normal)) {
       rank = 2;
       face = c.normal;
-    } else if (best_rank < 2) {
+    } else if (best_rank < 2 && !(best_rank == 1 && distance >= g.distance && g.walkable)) {
+      // (A perch no nearer than the one held could not replace it: no ray.)
+      if (walkable_later < 0) walkable_later = walkable_support_after(ctx, contacts, static_cast<std::size_t>(&c - contacts.data()) + 1, window) ? 1 : 0;
+      if (walkable_later == 1) continue;
       face = perch_face_normal(ctx, stopped, c);
       rank = face.isZero() ? 0 : 1;
     }

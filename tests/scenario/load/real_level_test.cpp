@@ -160,8 +160,24 @@ TEST_F(RealLevelConversion, ConvertingNeverballsMazeGivesTheCommittedGlbByteForB
   EXPECT_TRUE(*made == *committed) << "levels/sol_to_glb.py no longer makes the committed neverball_maze.glb";
 }
 
+TEST_F(RealLevelConversion, BuildingTheFurnishedHouseGivesTheCommittedGlbByteForByte) {
+  const std::string library = "/usr/share/sweethome3d/furniture/BlendSwap-CC-0.sh3f";
+  if (!fs::exists(library)) {
+    GTEST_SKIP() << library << " absent: apt-get install sweethome3d-furniture to check the conversion";
+  }
+  if (std::system("python3 -c pass >/dev/null 2>&1") != 0) GTEST_SKIP() << "python3 not available";
+  const std::string out = path("sh3d_house.glb").string();
+  const std::string command =
+      "python3 '" + kSource + "/levels/sh3f_to_glb.py' '" + library + "' '" + out + "' >/dev/null 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  const Expected<std::string> made = read_file(out);
+  const Expected<std::string> committed = read_file(kSource + "/scenarios/levels/sh3d_house/level/sh3d_house.glb");
+  ASSERT_TRUE(made && committed);
+  EXPECT_TRUE(*made == *committed) << "levels/sh3f_to_glb.py no longer makes the committed sh3d_house.glb";
+}
+
 TEST(ThirdPartyLevels, EachLoadsThroughItsLevelFileWithItsLicenceAndProvenanceBesideIt) {
-  for (const char* name : {"neverball_maze", "etr_milos_castle"}) {
+  for (const char* name : {"neverball_maze", "etr_milos_castle", "sh3d_house"}) {
     SCOPED_TRACE(name);
     const std::string dir = kSource + "/scenarios/levels/" + name + "/level/";
     for (const char* file : {"LICENSE", "README.md", "debian-copyright.txt"}) {
