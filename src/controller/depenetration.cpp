@@ -381,6 +381,14 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
   }
 }
 
+/// True when no contact overlaps the shape by more than the skin.
+bool within_skin(const CharacterContext& ctx, const std::vector<Contact>& contacts) {
+  for (const Contact& c : contacts) {
+    if (-c.distance > ctx.settings->skin_width) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 DepenetrationResult depenetrate_level(const CharacterContext& ctx, const btVector3& position, bool airborne) {
@@ -427,6 +435,16 @@ DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& po
   DepenetrationResult squeezed = resolve_overlaps(ctx, position, Mode::Squeeze, airborne, budget, scratch, &first);
   squeezed.iterations += all.iterations;
   if (squeezed.converged) return squeezed;  // clear of everything: not pinned
+  // Where it started, nothing overlapped it by more than the skin (what a
+  // character may rest in): every pass only made it worse, pushing it out of
+  // a shallow contact into another character or body. It stays, clear.
+  if (within_skin(ctx, first)) {
+    DepenetrationResult stay;
+    stay.position = position;
+    stay.iterations = squeezed.iterations;
+    stay.converged = false;
+    return stay;
+  }
   DepenetrationResult level = resolve_overlaps(ctx, position, Mode::StaticOnly, airborne, budget, scratch, &first);
   level.iterations += squeezed.iterations;
   level.converged = false;

@@ -74,6 +74,20 @@ TEST(Depenetrate, DoesNotIgnoreAShallowOverlap) {
   EXPECT_GE(r.position.y(), 0.0);
 }
 
+TEST(Depenetrate, WedgedWithinTheSkinOfEverythingItStaysWhereItStarted) {
+  // Two walls 2 and 4 mm into a capsule of radius 0.3: no correction clears
+  // both by the skin, so no pass converges. Resting within the skin of both
+  // is allowed; moving toward a balance point would only push it into
+  // whatever is there (another character, in the fuzzer's worlds).
+  Rig rig({box({-0.296 - 0.5, 1, 0}, {0.5, 1, 2}), box({0.298 + 0.5, 1, 0}, {0.5, 1, 2})});
+  const btVector3 start(0, 0.5, 0);
+  const DepenetrationResult r = depenetrate(rig.ctx(), start, false);
+  EXPECT_FALSE(r.converged);
+  EXPECT_EQ(r.position.x(), start.x());
+  EXPECT_EQ(r.position.y(), start.y());
+  EXPECT_EQ(r.position.z(), start.z());
+}
+
 TEST(PenetrationAt, KeepsTheLevelAndMovingBodiesApart) {
   // A capsule 2 cm into the floor and 3 cm into a moving box beside it.
   BodyDef moving = box({0.3 + 0.5 - 0.03, 1, 0}, {0.5, 1, 0.5});

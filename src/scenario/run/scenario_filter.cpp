@@ -75,7 +75,9 @@ bool ScenarioFilter::validate(const ContactCandidate& candidate) const {
   if (feet_above_top(body, moving)) return true;
   // The body's local +Y in the world: the side it blocks from.
   const btVector3 blocks_from = body.getWorldTransform().getBasis().getColumn(1);
-  if (candidate.normal.dot(blocks_from) <= 0.0) return false;
+  // A part along it smaller than rounding (a side normal of a shape whose
+  // +Y was turned level) is no part: such a contact does not block.
+  if (candidate.normal.dot(blocks_from) <= kMinPartAlongUp) return false;
   // A body rising under the feet carries the contact point up with it: the
   // point is measured where it was a tick ago (World keeps a moving body's
   // pose of then as its interpolation transform), as the feet are.

@@ -52,6 +52,9 @@ class ScenarioFilter : public ContactFilter {
   /// one-way body to block: the ground tolerance of the default skin, so
   /// the feet resting on it (at most a skin above or below) keep standing.
   static constexpr double kOneWayTolerance = 0.01;
+  /// Below this part along the body's +Y a contact normal has none (rounding
+  /// of a turned basis leaves parts near 1e-16 on normals across it).
+  static constexpr double kMinPartAlongUp = 1e-9;
 
  private:
   /// The scenario body behind `object`, or -1 (not a scenario body).

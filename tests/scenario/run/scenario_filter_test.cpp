@@ -5,6 +5,9 @@
 
 #include <btBulletCollisionCommon.h>
 
+#include <cmath>
+
+#include "base/portable_math.h"
 #include "scenario/run/scenario_filter.h"
 
 namespace stepslide {
@@ -65,6 +68,25 @@ TEST(OneWayFilter, FeetInsideThePlatformAreNotBlockedSideways) {
   ScenarioFilter filter(box.scenario);
   filter.begin_tick(btVector3(0.95, kTop - 0.05, 0), false);
   EXPECT_FALSE(filter.validate(box.contact(btVector3(1, 0, 0), btVector3(1.0, kTop - 0.06, 0))));
+}
+
+TEST(OneWayFilter, ANormalAcrossABodyTurnedLevelHasNoPartAlongItsUp) {
+  // A one-way body turned 90 degrees about X (and yawed) blocks from a level
+  // direction; a contact straight up on its side is across that direction,
+  // however rounding leaves a part near 1e-16 along it, and must not block
+  // (it lifted a character walking into the side 0.44 m in one tick).
+  OneWayBox box;
+  const portable::Quat q = portable::quaternion_from_degrees(90.0, -169.0, 0.0);  // as the loader turns it
+  const btQuaternion turn(q.x, q.y, q.z, q.w);
+  box.body.setWorldTransform(btTransform(turn, btVector3(0.0, 0.82, 0.0)));
+  box.body.setInterpolationWorldTransform(box.body.getWorldTransform());
+  ScenarioFilter filter(box.scenario);
+  filter.begin_tick(btVector3(0.0, 0.1, -0.03), false);  // beside it, below its top along its +Y
+  const btVector3 up = box.body.getWorldTransform().getBasis().getColumn(1);
+  ASSERT_LT(std::fabs(up.y()), 1e-12);
+  ASSERT_GT(up.y(), 0.0) << "rounding leaves a part along the normal";
+  EXPECT_FALSE(filter.validate(box.contact(btVector3(0, 1, 0), btVector3(0.0, 0.9, 0.0))));
+  EXPECT_FALSE(filter.validate(box.contact(btVector3(0, -1, 0), btVector3(0.0, 0.74, 0.0))));
 }
 
 }  // namespace
