@@ -9,6 +9,7 @@
 
 #include <LinearMath/btVector3.h>
 
+#include <string>
 #include <vector>
 
 struct btDbvtBroadphase;
@@ -48,5 +49,13 @@ BroadphaseTreeState save_broadphase_trees(const btDbvtBroadphase& broadphase);
 /// moved, not added, removed or moved from one tree to the other); otherwise
 /// changes nothing and returns false.
 bool restore_broadphase_trees(btDbvtBroadphase& broadphase, const BroadphaseTreeState& state);
+
+/// Where `a` and `b` first differ, to the bit (a tree's size, a node's
+/// proxy or bounds, where the incremental optimisation resumes, a proxy's
+/// bounds), as text; "" when they are the same. A rewind checks with it that
+/// the replay left the trees as the first pass did: a tree shaped otherwise
+/// is state the rewind did not put back, whose effect on a row may come many
+/// ticks later (the order of two equally close hits).
+std::string broadphase_trees_difference(const BroadphaseTreeState& a, const BroadphaseTreeState& b);
 
 }  // namespace stepslide

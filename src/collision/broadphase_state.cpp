@@ -4,6 +4,8 @@
 #include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
 
 #include <algorithm>
+#include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -94,7 +96,44 @@ void rebuild(btDbvt& tree, const Tree& saved, const std::vector<btDbvtNode*>& in
   tree.m_opath = saved.opath;
 }
 
+/// Whether `a` and `b` hold the same bits.
+bool same_bits(const btVector3& a, const btVector3& b) { return std::memcmp(&a, &b, sizeof(btScalar) * 3) == 0; }
+
+/// Where trees `a` and `b` (set `set`) first differ, or "".
+std::string tree_difference(const Tree& a, const Tree& b, int set) {
+  const std::string which = set == 0 ? "moving tree" : "fixed tree";
+  if (a.nodes.size() != b.nodes.size()) {
+    return which + ": " + std::to_string(a.nodes.size()) + " nodes, then " + std::to_string(b.nodes.size());
+  }
+  for (std::size_t i = 0; i < a.nodes.size(); ++i) {
+    const Node& x = a.nodes[i];
+    const Node& y = b.nodes[i];
+    if (x.proxy != y.proxy) return which + ": node " + std::to_string(i) + " holds another leaf";
+    if (!same_bits(x.low, y.low) || !same_bits(x.high, y.high)) {
+      return which + ": node " + std::to_string(i) + " has other bounds";
+    }
+  }
+  if (a.opath != b.opath) return which + ": the incremental optimisation resumes elsewhere";
+  return "";
+}
+
 }  // namespace
+
+std::string broadphase_trees_difference(const BroadphaseTreeState& a, const BroadphaseTreeState& b) {
+  for (int set = 0; set < 2; ++set) {
+    std::string difference = tree_difference(a.trees[set], b.trees[set], set);
+    if (!difference.empty()) return difference;
+  }
+  if (a.proxies.size() != b.proxies.size()) return "another number of proxies";
+  for (std::size_t i = 0; i < a.proxies.size(); ++i) {
+    const BroadphaseTreeState::ProxyBounds& x = a.proxies[i];
+    const BroadphaseTreeState::ProxyBounds& y = b.proxies[i];
+    if (x.proxy != y.proxy || !same_bits(x.low, y.low) || !same_bits(x.high, y.high)) {
+      return "proxy " + std::to_string(i) + " has other bounds";
+    }
+  }
+  return "";
+}
 
 BroadphaseTreeState save_broadphase_trees(const btDbvtBroadphase& broadphase) {
   BroadphaseTreeState state;

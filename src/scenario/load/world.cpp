@@ -490,6 +490,8 @@ std::vector<btCollisionObject*> World::moving_objects() const {
   return objects;
 }
 
+BroadphaseTreeState World::broadphase_trees() const { return save_broadphase_trees(*dbvt_); }
+
 World::MovingState World::save_moving() const {
   MovingState saved;
   for (const btCollisionObject* object : moving_objects()) {

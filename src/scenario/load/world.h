@@ -35,6 +35,10 @@ class World {
   World& operator=(const World&) = delete;
 
   btCollisionWorld* collision_world() { return world_.get(); }
+  /// The broadphase trees' shape and bounds now, every leaf's (static ones
+  /// too): what a rewind compares after its replay (save_moving keeps them
+  /// only when something moves).
+  BroadphaseTreeState broadphase_trees() const;
   const std::vector<WorldBody>& bodies() const { return bodies_; }
   /// Name of the body owning `object`, or "" when unknown; "character b"
   /// for the body of character b (add_character).

@@ -230,6 +230,7 @@ class Runner {
       for (std::int64_t k = 0; k < span && step(tick + k, dt); ++k) {
       }
       observing_ = true;
+      const BroadphaseTreeState first_trees = world_.broadphase_trees();
       const auto first_begin = rows.begin() + static_cast<std::ptrdiff_t>(tick + 1);
       const std::vector<std::vector<double>> first(std::make_move_iterator(first_begin),
                                                    std::make_move_iterator(rows.end()));
@@ -251,6 +252,7 @@ class Runner {
       bool finite = true;
       for (std::int64_t k = 0; k < span && finite; ++k) finite = step(tick + k, dt);
       compare_replay(first, tick);
+      if (finite) compare_replayed_world(first_trees, tick, span);
       return finite;
     } else {
       return step(tick, dt);
@@ -280,6 +282,19 @@ class Runner {
         return;
       }
     }
+  }
+
+  /// Records, when the replayed rows matched, where the broadphase trees
+  /// after the replay differ from `first`, the trees the first pass left:
+  /// state the rewind did not put back shows there at once, while in the rows
+  /// it may show many ticks later or never (a tie between two hits).
+  void compare_replayed_world(const BroadphaseTreeState& first, std::int64_t tick, std::int64_t span) {
+    if (!result_.rollback_mismatch.empty()) return;
+    const std::string difference = broadphase_trees_difference(first, world_.broadphase_trees());
+    if (difference.empty()) return;
+    result_.rollback_mismatch = "rollback at tick " + std::to_string(tick) + ": after " + std::to_string(span) +
+                                " replayed ticks the broadphase trees differ from the first pass's (" + difference +
+                                ")";
   }
 
   /// A controller's update, timed when asked (wall time never reaches a row).
