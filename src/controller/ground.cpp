@@ -83,6 +83,14 @@ bool walkable_support_after(const CharacterContext& ctx, const std::vector<Conta
   });
 }
 
+/// Whether the character's shape is a capsule or a sphere: its probe is the
+/// shape grown by a ball, so a probe contact's normal is the real shape's
+/// separating direction (see Proof).
+bool is_rounded(const CharacterContext& ctx) {
+  const int shape = ctx.shape->getShapeType();
+  return shape == CAPSULE_SHAPE_PROXYTYPE || shape == SPHERE_SHAPE_PROXYTYPE;
+}
+
 /// The best support among the probe's `contacts` around `stopped` (the feet
 /// having come down `swept` from where the probe started): a surface walkable
 /// by its own normal first, else an edge the character is perched on; the
@@ -103,6 +111,7 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
   double sweep_passed_into = std::numeric_limits<double>::infinity();
   const int shape = ctx.shape->getShapeType();
   const bool flat = shape == BOX_SHAPE_PROXYTYPE || shape == CYLINDER_SHAPE_PROXYTYPE;
+  const bool rounded = is_rounded(ctx);
   for (const Contact& c : contacts) {
     const double rise = c.normal.dot(ctx.up);
     // Pinned inside a moving body (a box that came down on the character and
@@ -123,7 +132,14 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
     if (rise <= 0.05 && flat && c.distance + ctx.probe_inflation <= 0.0) snap_limit = swept;
     if (rise <= 0.05) continue;
     const double gap = std::max(0.0, c.distance + ctx.probe_inflation);
-    snap_limit = std::min(snap_limit, swept + (ctx.is_walkable(c.normal) ? gap / rise : gap));
+    // A walkable face, or any contact a capsule or sphere is clear of, bounds
+    // the approach by its plane (see Proof): not reached before gap/rise.
+    // Else an edge's gap closes by at most t. (Bounding a rounded shape's
+    // steep contact by its gap alone stopped the snap short of where the
+    // sweep, taken from a little higher, stops: a wedged capsule's feet then
+    // never came to rest.)
+    const bool by_plane = ctx.is_walkable(c.normal) || (rounded && c.distance + ctx.probe_inflation >= 0.0);
+    snap_limit = std::min(snap_limit, swept + (by_plane ? gap / rise : gap));
     // The shape already deep inside the static level where the sweep
     // stopped: the sweep passed into a triangle it should have hit (Bullet's
     // box cast can miss a sloping face). Moving up by
@@ -195,14 +211,6 @@ struct Proof {
   double static_clearance = -std::numeric_limits<double>::infinity();
   double moving_clearance = -std::numeric_limits<double>::infinity();
 };
-
-/// Whether the character's shape is a capsule or a sphere: its probe is the
-/// shape grown by a ball, so a probe contact's normal is the real shape's
-/// separating direction (see Proof).
-bool is_rounded(const CharacterContext& ctx) {
-  const int shape = ctx.shape->getShapeType();
-  return shape == CAPSULE_SHAPE_PROXYTYPE || shape == SPHERE_SHAPE_PROXYTYPE;
-}
 
 /// Whether a probe contact bounds the shape's approach by its plane: moving
 /// down by t brings the shape no nearer to it than gap - t·rise (see Proof).

@@ -226,5 +226,33 @@ TEST(ProbeGround, JustAboveAStepsEdgeItDropsOntoItWithoutASweep) {
   }
 }
 
+TEST(ProbeGround, PerchedOnAMeshEdgeTheSnapComesToRest) {
+  // A mesh ledge (top face y = 0 for z in [0, 1], riser z = 0 facing -z)
+  // with the rounded bottom over its edge, the centre on the riser's side:
+  // the only support is the edge, steep by its contact normal, found by the
+  // perch ray. The probe starts kGroundClearance above the feet, where the
+  // sweep may stop at once (within Bullet's margin); the snap must then
+  // still reach the edge the contacts' planes allow, not stop short by the
+  // edge's gap, which lifted the feet above where the last tick put them and
+  // left a character standing on a chair's seat bobbing forever.
+  BodyDef ledge;
+  ledge.shape.type = ShapeType::Mesh;
+  ledge.shape.vertices = {{-2, 0, 0}, {2, 0, 0}, {2, 0, 1}, {-2, 0, 1}, {-2, -1, 0}, {2, -1, 0}};
+  ledge.shape.triangles = {{{0, 2, 1}}, {{0, 3, 2}}, {{0, 1, 5}}, {{0, 5, 4}}};
+  Rig rig({ledge});
+  for (const double beyond : {0.2, 0.25, 0.28}) {
+    // Touching the edge: a ball of radius 0.3 centred beyond it horizontally.
+    const double touching = std::sqrt(0.3 * 0.3 - beyond * beyond) - 0.3;
+    for (const double above : {0.0, 0.0005, 0.001, 0.003}) {
+      const GroundInfo g = probe_ground(rig.ctx(), btVector3(0, touching + above, -beyond), 0.1);
+      ASSERT_TRUE(g.found && g.walkable) << beyond << " " << above;
+      EXPECT_EQ(g.normal, btVector3(0, 1, 0));
+      // Never into the edge, and within the second-order error of the
+      // first-order drop onto it (the gap closed at the normal's rise).
+      EXPECT_LE(g.distance, above + 1e-9) << beyond << " " << above;
+      EXPECT_NEAR(g.distance, above, 1e-4) << beyond << " " << above;
+    }
+  }
+}
 }  // namespace
 }  // namespace stepslide::test
