@@ -150,6 +150,11 @@ int choose_support(const CharacterContext& ctx, const btVector3& stopped, double
     }
   }
   snap_limit = std::min(std::max(snap_limit, swept), sweep_passed_into);
+  // Below that the probe saw nothing: anything it did not touch is more
+  // than its reach away from where the sweep stopped, and the feet never go
+  // lower than that reach (a steep contact's plane bound, gap/rise, can be
+  // far longer, past a floor the probe never met).
+  snap_limit = std::min(snap_limit, swept + window);
 
   int best_rank = 0;  // 2: walkable surface, 1: perched on an edge
   int walkable_later = -1;  // walkable_support_after, asked once at the first perch ray: -1 not yet

@@ -324,7 +324,49 @@ class Checker {
 
   void check_overlap(const TickView& view) {
     if (!view.report.depenetration_converged) return;  // reported as stuck: crushed or wedged, allowed
-    overlap_violation(view.tick, "", view.controller, features_.overlap(view));
+    double depth = features_.overlap(view);
+    if (depth > settings(view).skin_width && !view.others.empty()) {
+      depth = world_depth(view, view.controller, scenario_.character.collides_with);
+    }
+    overlap_violation(view.tick, "", view.controller, depth);
+  }
+
+  /// Accepts the scenario's own bodies on the layers of `collides_with`:
+  /// the world without the characters.
+  class ScenarioBodies : public ContactFilter {
+   public:
+    ScenarioBodies(const Scenario& scenario, const World& world, std::uint32_t collides_with)
+        : scenario_(scenario), world_(world), collides_with_(collides_with) {}
+    bool collides_with(const btCollisionObject& body) const override {
+      const int index = body.getUserIndex();
+      if (index < 0 || static_cast<std::size_t>(index) >= world_.bodies().size()) return false;
+      const BodyDef& def = scenario_.world[world_.bodies()[static_cast<std::size_t>(index)].def_index];
+      return !def.one_way && (collides_with_ & layer_bit(def.layer)) != 0;
+    }
+    bool validate(const ContactCandidate&) const override { return true; }
+
+   private:
+    const Scenario& scenario_;
+    const World& world_;
+    std::uint32_t collides_with_;
+  };
+
+  /// Deepest overlap of `c`'s shape, where it stands, with the scenario's
+  /// bodies on its layers, the other characters left out: an overlap with
+  /// another character is the pair's, bounded by the larger of their skins
+  /// (`characters_overlap`). A character with a thick skin may end its move
+  /// up to half that skin inside one with a thin skin, as inside anything.
+  double world_depth(const TickView& view, const CharacterController& c, std::uint32_t collides_with) {
+    if (pair_queries_ == nullptr) return 0.0;
+    const CharacterContext& ctx = c.context();
+    btCollisionObject object;
+    object.setCollisionShape(const_cast<btConvexShape*>(ctx.shape));
+    object.setWorldTransform(btTransform(ctx.basis(), c.state().position + up_ * ctx.feet_to_center));
+    const ScenarioBodies bodies(scenario_, view.world, collides_with);
+    pair_queries_->set_filter(&bodies);
+    const double deepest = pair_queries_->penetration_depth(&object);
+    pair_queries_->set_filter(nullptr);
+    return deepest;
   }
 
   void overlap_violation(std::int64_t tick, const std::string& who, const CharacterController& controller,
@@ -364,7 +406,11 @@ class Checker {
       const std::string who = "character " + other.name + " ";
       if (view.tick > 0 && finite(s.position) && finite(track.position)) {
         if (other.report.depenetration_converged && !has_one_way_) {
-          overlap_violation(view.tick, who, other.controller, other.controller.penetration_depth());
+          double depth = other.controller.penetration_depth();
+          if (depth > other.controller.settings().skin_width && i < scenario_.others.size()) {
+            depth = world_depth(view, other.controller, scenario_.others[i].def.collides_with);
+          }
+          overlap_violation(view.tick, who, other.controller, depth);
         }
         if (track.same_layers) {
           check_tunnel(view.tick, track.centre, centre, inner_radius(scenario_.others[i].def.shape), who);

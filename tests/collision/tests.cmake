@@ -10,6 +10,7 @@ list(APPEND STEPSLIDE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/contact_memo_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/convex_sweep_pairs_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cylinder_triangle_sweeps_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/lying_cylinder_sweeps_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/query_bounds_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/query_region_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/remembered_farther_test.cpp

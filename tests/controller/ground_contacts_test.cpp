@@ -256,3 +256,43 @@ TEST(ProbeGround, PerchedOnAMeshEdgeTheSnapComesToRest) {
 }
 }  // namespace
 }  // namespace stepslide::test
+
+namespace stepslide::test {
+namespace {
+
+TEST(ProbeGround, NeverSnapsPastTheProbesReach) {
+  // Fresh world 9033085 (overlap): a sphere's ground probe stopped
+  // on a plank leaning almost upright (a contact rising 4%, which bounds
+  // nothing); around it the only contact under the ball was the edge of a
+  // thin upright board level with the ball's middle (rising 6%), with a
+  // flat top the perch ray found. Its plane bound, gap / rise, let the feet
+  // snap 0.74 m down: 9 cm into the floor, which the probe never touched.
+  // The snap goes no lower than the probe's reach below where it stopped.
+  Scenario scenario;
+  scenario.ticks = 1;
+  scenario.world.push_back(box({0, -0.5, 0}, {17, 0.5, 19.5}));
+  BodyDef board = box({-2.002, 0.364, -2.118}, {0.05, 0.364, 0.516});
+  board.rotation_deg = {0, -101.4, 0};
+  scenario.world.push_back(board);
+  BodyDef plank = box({-2.044889347292716, 0.7166369417485287, -1.9044567974591529}, {1.303, 0.073, 0.429});
+  plank.rotation_deg = {111.90213285080539, -58.007102965269056, -108.82812857903733};
+  scenario.world.push_back(plank);
+  World world(scenario);
+  CharacterShapeDesc sphere;
+  sphere.kind = CharacterShapeDesc::Kind::Sphere;
+  sphere.radius = 0.284;
+  ControllerSettings settings;
+  settings.skin_width = 0.037;
+  settings.step_down_height = 0.544;
+  CharacterController controller(world.collision_world(), sphere, settings, btVector3(0, 1, 0),
+                                 btVector3(0, -9.81, 0));
+  const btVector3 feet(-1.3650805979633553, 0.6451748425977388, -1.6658386255495186);
+  controller.reset(feet, btVector3(0, 0, 0));
+  const GroundInfo g = probe_ground(controller.context(), feet, 0.618);
+  ASSERT_TRUE(g.found);
+  EXPECT_GE(feet.y() - g.distance, -1e-9) << "below the floor's top";
+  EXPECT_LE(g.distance, 0.62 * 0.2815 + controller.context().probe_inflation);
+}
+
+}  // namespace
+}  // namespace stepslide::test

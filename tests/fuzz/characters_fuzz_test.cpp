@@ -86,6 +86,46 @@ TEST(FuzzCharacters, TwoCharactersInsideEachOtherAreACharactersOverlap) {
   EXPECT_STREQ(invariant_name(InvariantKind::CharactersOverlap), "characters_overlap");
 }
 
+/// kPair with a thin-skinned player (2 mm) and a thick-skinned npc (25 mm).
+const char* const kThinAndThick = R"({"format": "stepslide/scenario@1", "ticks": 30,
+  "world": [
+    {"name": "floor", "shape": {"type": "box", "half_extents": [10, 0.5, 10]}, "position": [0, -0.5, 0]}
+  ],
+  "characters": [
+    {"name": "player", "position": [-1, 0.02, 0], "settings": {"skin_width": 0.002}},
+    {"name": "npc", "position": [1, 0.02, 0], "settings": {"skin_width": 0.025}}
+  ]})";
+
+/// The player put `depth` m inside the npc (two upright capsules of radius
+/// 0.3 side by side) at tick 10's check, as the npc's move can leave it.
+InvariantReport player_inside_npc(double depth) {
+  InvariantOptions options;
+  options.check_rerun = false;
+  options.before_check = [&](const TickView& view) {
+    if (view.tick != 10) return;
+    const btVector3 npc = view.others.at(0).controller.state().position;
+    view.controller.state().position = npc - btVector3(0.6 - depth, 0, 0);
+  };
+  return check_invariants(load_or_fail(kThinAndThick), options);
+}
+
+/// An overlap of two characters is the pair's, bounded by the larger of
+/// their skins: not the thin-skinned one's `overlap` of the world (fresh
+/// world 8519839: a thick-skinned character's move ended 4.5 mm inside one
+/// with a skin of 2 mm).
+TEST(FuzzCharacters, AnOverlapOfTwoCharactersIsBoundedByTheLargerSkin) {
+  InvariantReport report = player_inside_npc(0.004);
+  EXPECT_EQ(report.first(InvariantKind::Overlap), nullptr) << format_violations(report);
+  EXPECT_EQ(report.first(InvariantKind::CharactersOverlap), nullptr) << format_violations(report);
+
+  report = player_inside_npc(0.03);
+  EXPECT_EQ(report.first(InvariantKind::Overlap), nullptr) << format_violations(report);
+  const Violation* v = report.first(InvariantKind::CharactersOverlap);
+  ASSERT_NE(v, nullptr) << format_violations(report);
+  EXPECT_EQ(v->tick, 10);
+  EXPECT_DOUBLE_EQ(v->limit, 0.025);
+}
+
 TEST(FuzzCharacters, TheOtherCharactersTunnelRiseAndOverlapTheWorldLikeTheFirst) {
   InvariantReport report = broken_npc(50, [](CharacterState& npc, const CharacterState&) { npc.position.setZ(-3.4); });
   const Violation* v = report.first(InvariantKind::Tunnel);

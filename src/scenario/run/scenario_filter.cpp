@@ -2,6 +2,9 @@
 
 #include <BulletCollision/CollisionDispatch/btCollisionObject.h>
 #include <BulletCollision/CollisionShapes/btCollisionShape.h>
+#include <BulletCollision/CollisionShapes/btConvexShape.h>
+
+#include "stepslide/controller.h"
 
 namespace stepslide {
 
@@ -39,6 +42,25 @@ ScenarioFilter::ScenarioFilter(const Scenario& scenario, const CharacterDef& cha
   }
 }
 
+ScenarioFilter::~ScenarioFilter() = default;
+
+void ScenarioFilter::begin_tick(const btVector3& feet, bool drop, const CharacterShapeDesc& shape,
+                                const btTransform& pose) {
+  begin_tick(feet, drop);
+  if (shape_ == nullptr || !same_shape(shape, shape_desc_)) {
+    shape_ = make_character_shape(shape, 0.0);
+    shape_desc_ = shape;
+  }
+  pose_ = pose;
+  posed_ = shape_ != nullptr;
+}
+
+btVector3 ScenarioFilter::lowest_along(const btVector3& direction) const {
+  if (!posed_) return feet_;
+  const btVector3 local = pose_.getBasis().transpose() * -direction;
+  return pose_ * shape_->localGetSupportingVertex(local);
+}
+
 int ScenarioFilter::body_of(const btCollisionObject& object) const {
   const int index = object.getUserIndex();
   return index >= 0 && static_cast<std::size_t>(index) < layer_.size() ? index : -1;
@@ -59,7 +81,10 @@ bool ScenarioFilter::feet_above_top(const btCollisionObject& body, bool moving) 
   btVector3 low;
   btVector3 high;
   body.getCollisionShape()->getAabb(btTransform::getIdentity(), low, high);
-  return pose.invXform(feet_).y() >= high.y() - kOneWayTolerance;
+  // The character's lowest point along the body's +Y (then): on a tilted
+  // body a wide shape's rim hangs inside it while the feet are above its top.
+  const btVector3 lowest = lowest_along(pose.getBasis().getColumn(1));
+  return pose.invXform(lowest).y() >= high.y() - kOneWayTolerance;
 }
 
 bool ScenarioFilter::validate(const ContactCandidate& candidate) const {
@@ -83,7 +108,10 @@ bool ScenarioFilter::validate(const ContactCandidate& candidate) const {
   // pose of then as its interpolation transform), as the feet are.
   btVector3 point = candidate.point;
   if (moving) point = body.getInterpolationWorldTransform() * body.getWorldTransform().invXform(point);
-  return (feet_ - point).dot(blocks_from) >= -kOneWayTolerance;
+  // The shape's lowest point along it: on a level body the feet, on a
+  // tilted one a rim or corner that may hang inside the body while the feet
+  // are above the point (the shape partly inside, from below or the side).
+  return (lowest_along(blocks_from) - point).dot(blocks_from) >= -kOneWayTolerance;
 }
 
 }  // namespace stepslide

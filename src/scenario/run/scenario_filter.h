@@ -3,12 +3,18 @@
 // on the controller's public contact filter (stepslide/contact_filter.h).
 #pragma once
 
+#include <LinearMath/btTransform.h>
+
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
 #include "scenario/scenario.h"
+#include "stepslide/character.h"
 #include "stepslide/contact_filter.h"
+
+class btConvexShape;
 
 namespace stepslide {
 
@@ -34,13 +40,22 @@ class ScenarioFilter : public ContactFilter {
   void begin_tick(const btVector3& feet, bool drop) {
     feet_ = feet;
     drop_ = drop;
+    posed_ = false;
   }
+  /// As above, with the character's shape and its pose (the shape's centre)
+  /// there: a contact then blocks only where the shape's lowest point along
+  /// the body's +Y started the tick no lower than it (less the tolerance).
+  /// On a body turned from level that point is not the feet: an upright
+  /// cylinder's rim, a box's corner hang below them along a tilted +Y.
+  void begin_tick(const btVector3& feet, bool drop, const CharacterShapeDesc& shape, const btTransform& pose);
+  ~ScenarioFilter() override;
 
   /// The body's layer is in the character's `collides_with`.
   bool collides_with(const btCollisionObject& body) const override;
   /// A one-way body blocks only a contact whose normal has a part along its
   /// local +Y and whose point is no higher (along that axis) than the feet
-  /// at the start of the tick, plus kOneWayTolerance; none while `drop` is
+  /// (the shape's lowest point along it, when begin_tick was given the
+  /// shape) at the start of the tick, plus kOneWayTolerance; none while `drop` is
   /// held. On a moving body the point is taken where the body had it at the
   /// start of the tick too (a platform rising faster than the tolerance per
   /// tick carries the character, not swallows it). Feet that started the
@@ -59,8 +74,9 @@ class ScenarioFilter : public ContactFilter {
  private:
   /// The scenario body behind `object`, or -1 (not a scenario body).
   int body_of(const btCollisionObject& object) const;
-  /// The feet at the start of the tick are on or above the top of `body`
-  /// (its shape's highest point along its local +Y, where it stood then).
+  /// The character at the start of the tick (its lowest point along the
+  /// body's local +Y: the feet on a level body) is on or above the top of
+  /// `body` (its shape's highest point along that axis, where it stood then).
   bool feet_above_top(const btCollisionObject& body, bool moving) const;
 
   std::vector<int> layer_;
@@ -70,8 +86,17 @@ class ScenarioFilter : public ContactFilter {
   std::vector<bool> one_way_;
   std::vector<bool> moving_;  ///< a kinematic or dynamic body: its point is taken where it was a tick ago
   std::uint32_t mask_;
+  /// The character's lowest point along `direction` at the tick's start:
+  /// its shape's support point there, or the feet when no shape was given.
+  btVector3 lowest_along(const btVector3& direction) const;
+
   btVector3 feet_{0, 0, 0};
   bool drop_ = false;
+  /// The shape begin_tick was given, built again only when it changes.
+  std::unique_ptr<btConvexShape> shape_;
+  CharacterShapeDesc shape_desc_;
+  btTransform pose_ = btTransform::getIdentity();
+  bool posed_ = false;  ///< shape_ and pose_ are this tick's
 };
 
 }  // namespace stepslide

@@ -150,20 +150,32 @@ class Runner {
   using Clock = std::chrono::steady_clock;
   static constexpr bool kOurs = std::is_same_v<Controller, CharacterController>;
 
+  /// Where the character starts the tick, for the one-way rule: its feet,
+  /// and with ours its shape and pose too.
+  template <class C>
+  static void begin_filter_tick(ScenarioFilter& filter, C& controller, bool drop) {
+    const btVector3 feet = controller.state().position;
+    if constexpr (std::is_same_v<C, CharacterController>) {
+      filter.begin_tick(feet, drop, controller.shape(), controller.context().transform_at(feet));
+    } else {
+      filter.begin_tick(feet, drop);
+    }
+  }
+
   /// False when the run stopped at a non-finite value.
   bool step(std::int64_t tick, double dt) {
     // The world moves first, then the characters, in file order (docs/format.md §1.1, §1.7).
     world_.step(tick + 1);
     sample_bodies(world_, entities_);
     const CharacterInput& input = input_.at(tick, controller_.state());
-    if (filter_ != nullptr) filter_->begin_tick(controller_.state().position, input_.drop());
+    if (filter_ != nullptr) begin_filter_tick(*filter_, controller_, input_.drop());
     if constexpr (kOurs) change_stance(controller_, scenario_.character, input_);
     const TickReport report = update(controller_, input, dt);
     result_.total_sweeps += report.sweeps;
     for (std::size_t i = 0; i < others_.size(); ++i) {
       Other& other = others_[i];
       const CharacterInput& other_input = other.input.at(tick, other.controller->state());
-      if (other.filter != nullptr) other.filter->begin_tick(other.controller->state().position, other.input.drop());
+      if (other.filter != nullptr) begin_filter_tick(*other.filter, *other.controller, other.input.drop());
       change_stance(*other.controller, *other.def, other.input);
       other_reports_[i] = update(*other.controller, other_input, dt);
       result_.total_sweeps += other_reports_[i].sweeps;

@@ -89,5 +89,65 @@ TEST(OneWayFilter, ANormalAcrossABodyTurnedLevelHasNoPartAlongItsUp) {
   EXPECT_FALSE(filter.validate(box.contact(btVector3(0, -1, 0), btVector3(0.0, 0.74, 0.0))));
 }
 
+/// OneWayBox turned 30 degrees about X: its +Y is (0, cos 30, sin 30).
+/// An upright cylinder character (radius 0.465, 0.674 tall) whose feet are
+/// on that top's plane: its rim hangs 0.2325 m below the feet along +Y.
+struct TiltedBoxAndCylinder {
+  OneWayBox box;
+  CharacterShapeDesc cylinder;
+  btVector3 up;
+  TiltedBoxAndCylinder() {
+    box.body.setWorldTransform(btTransform(btQuaternion(btVector3(1, 0, 0), SIMD_PI / 6), btVector3(0.0, 0.82, 0.0)));
+    box.body.setInterpolationWorldTransform(box.body.getWorldTransform());
+    cylinder.kind = CharacterShapeDesc::Kind::Cylinder;
+    cylinder.radius = 0.465;
+    cylinder.height = 0.674;
+    up = box.body.getWorldTransform().getBasis().getColumn(1);
+  }
+  /// The point of the top face's plane above or below the world's (0, 0, z).
+  btVector3 on_top(double z) const {
+    const btTransform& pose = box.body.getWorldTransform();
+    const btVector3 local = pose.invXform(btVector3(0.0, 0.0, z));
+    return pose * btVector3(local.x(), 0.08, local.z());
+  }
+  /// Begins a tick with the feet at `feet`, the cylinder upright there.
+  void begin(ScenarioFilter& filter, const btVector3& feet) const {
+    filter.begin_tick(feet, false, cylinder, btTransform(btQuaternion::getIdentity(), feet + btVector3(0, 0.337, 0)));
+  }
+};
+
+TEST(OneWayFilter, AWideShapeHalfInsideATiltedBodyIsNotAboveItsTop) {
+  // Fresh world 8663648: the feet of a wide cylinder started a tick less
+  // than 1 cm below a tilted one-way box's top while its rim hung 0.2 m
+  // inside the box; every contact blocked, and the push out lifted it 0.18 m.
+  TiltedBoxAndCylinder t;
+  ScenarioFilter filter(t.box.scenario);
+  const btVector3 feet = t.on_top(-0.3) - t.up * 0.002;  // 2 mm below the top along +Y
+  t.begin(filter, feet);
+  const btVector3 point = t.on_top(-0.3 + 0.465);
+  EXPECT_FALSE(filter.validate(t.box.contact(t.up, point)));
+  EXPECT_FALSE(filter.validate(t.box.contact(btVector3(0, 0, 1), point - t.up * 0.1)));
+  // Without the shape the feet decide, as before: above the top less 1 cm.
+  filter.begin_tick(feet, false);
+  EXPECT_TRUE(filter.validate(t.box.contact(t.up, point)));
+}
+
+TEST(OneWayFilter, AWideShapeStandingOnATiltedBodyIsBlocked) {
+  // The rim rests on the tilted top (the lowest point along +Y on it): the
+  // body blocks like a floor, and so does a level body under the feet.
+  TiltedBoxAndCylinder t;
+  ScenarioFilter filter(t.box.scenario);
+  const btVector3 rim_on_top = t.on_top(0.2);
+  t.begin(filter, rim_on_top + btVector3(0, 0, 0.465));  // the rim's lowest point is at -Z
+  EXPECT_TRUE(filter.validate(t.box.contact(t.up, rim_on_top)));
+
+  OneWayBox level;
+  ScenarioFilter flat(level.scenario);
+  t.begin(flat, btVector3(0, kTop + 0.005, 0));
+  EXPECT_TRUE(flat.validate(level.contact(btVector3(0, 1, 0), btVector3(0, kTop, 0))));
+  t.begin(flat, btVector3(0, kTop - 0.5, 0));
+  EXPECT_FALSE(flat.validate(level.contact(btVector3(0, 1, 0), btVector3(0, kTop, 0))));
+}
+
 }  // namespace
 }  // namespace stepslide
