@@ -82,8 +82,18 @@ bool ScenarioFilter::validate(const ContactCandidate& candidate) const {
   // point is measured where it was a tick ago (World keeps a moving body's
   // pose of then as its interpolation transform), as the feet are.
   btVector3 point = candidate.point;
-  if (moving) point = body.getInterpolationWorldTransform() * body.getWorldTransform().invXform(point);
-  return (feet_ - point).dot(blocks_from) >= -kOneWayTolerance;
+  btVector3 normal = candidate.normal;
+  if (moving) {
+    const btTransform& then = body.getInterpolationWorldTransform();
+    point = then * body.getWorldTransform().invXform(point);
+    normal = then.getBasis() * (body.getWorldTransform().getBasis().transpose() * normal);
+  }
+  // The feet started the tick on the side the contact's surface faces: no
+  // deeper behind its plane than the tolerance, measured along the body's
+  // up (on a flat top, the point no higher than the feet plus the
+  // tolerance). Along a slope the surface rises ahead of the feet, and a
+  // walk up it meets points above where the feet started the tick.
+  return (feet_ - point).dot(normal) >= -kOneWayTolerance * normal.dot(blocks_from);
 }
 
 }  // namespace stepslide

@@ -39,9 +39,11 @@ class ScenarioFilter : public ContactFilter {
   /// The body's layer is in the character's `collides_with`.
   bool collides_with(const btCollisionObject& body) const override;
   /// A one-way body blocks only a contact whose normal has a part along its
-  /// local +Y and whose point is no higher (along that axis) than the feet
-  /// at the start of the tick, plus kOneWayTolerance; none while `drop` is
-  /// held. On a moving body the point is taken where the body had it at the
+  /// local +Y and whose plane the feet at the start of the tick were in
+  /// front of, or behind by no more than kOneWayTolerance along that axis
+  /// (on a flat top: the point no higher than the feet plus the tolerance;
+  /// on a slope, a point ahead and above the feet still blocks); none while
+  /// `drop` is held. On a moving body the point is taken where the body had it at the
   /// start of the tick too (a platform rising faster than the tolerance per
   /// tick carries the character, not swallows it). Feet that started the
   /// tick on or above the body's top (less kOneWayTolerance) make every
