@@ -89,8 +89,12 @@ struct DepenetrationResult {
 /// air there is no step: a moving body lifts the feet by no more than it
 /// rose at the contact this tick, plus the skin (on the ground, a push along
 /// a moving body's normal may lift them up to max_step_height); deeper, the
-/// character stays inside it, stuck.
-DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position, bool airborne = false);
+/// character stays inside it, stuck. `rising`: airborne and moving up; a
+/// shallow overlap of the level alone whose walkable-looking normal is an
+/// edge's, not a face's, pushes out across `up` too (no climbing an edge in
+/// the air by the skin restored each tick).
+DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position, bool airborne = false,
+                                 bool rising = false);
 
 /// How one overlap of the static level is cleared: along `direction`, by
 /// `depth` (the correction c must reach direction·c >= depth).

@@ -153,7 +153,8 @@ TickReport CharacterController::update(const CharacterInput& input, double dt) {
   ride_ground(ctx_, state_, dt);  // the world has already moved this tick
 
   const btVector3 carried = state_.position;
-  const DepenetrationResult freed = depenetrate(ctx_, state_.position, !state_.grounded);
+  const bool rising = !state_.grounded && state_.velocity.dot(ctx_.up) > kLeavingGroundSpeed;
+  const DepenetrationResult freed = depenetrate(ctx_, state_.position, !state_.grounded, rising);
   state_.position = freed.position;
   report.depen_iters = freed.iterations;
   report.depenetration_converged = freed.converged;

@@ -207,6 +207,26 @@ PushOut airborne_push_along_normal(const CharacterContext& ctx, const Contact& c
   return {flat.direction, flat.depth, lift <= body_rise + skin, allowance};
 }
 
+/// A rising character's push out of the level: as any airborne one's
+/// (airborne_push_out: along a walkable face's normal, across up out of a
+/// face it cannot stand on), but a walkable-looking normal that is an edge's
+/// or a corner's, not a face's (the rounded contact where the shape meets
+/// the top edge of a ramp it rises beside, a mesh's crease) is pushed out
+/// across up too: along it, each push lifted the feet by the skin, tick
+/// after tick, up over the edge while the flight rose, a step the step rules
+/// never saw. Only for a shallow overlap (less than the skin: the skin gap
+/// restored); falling, a walkable-looking contact is a landing. The ray that
+/// tells an edge from a face is cast only when the push would lift the feet
+/// along the normal.
+PushOut rising_push_out(const CharacterContext& ctx, const Contact& c, double depth) {
+  const double skin = ctx.settings->skin_width;
+  PushDirection flat = airborne_push_out(c.normal, depth + skin, ctx.up, ctx.cos_max_slope);
+  if (flat.direction == c.normal && depth < skin && c.normal.dot(ctx.up) > 0.0 && is_edge(ctx, c.point, c.normal)) {
+    flat = airborne_push_out(c.normal, depth + skin, ctx.up, 2.0);  // every rising normal counts as steep
+  }
+  return {flat.direction, flat.depth};
+}
+
 /// How to clear one overlap. The level is left along the shortest way out.
 /// A moving body pushes the character along its own motion at the contact:
 /// the shortest way out of a thin platform that has come down through a
@@ -217,11 +237,12 @@ PushOut airborne_push_along_normal(const CharacterContext& ctx, const Contact& c
 /// character was crushed or pinned by it and stays where it is, stuck (it is
 /// never popped up onto a body that came down on it). In the air, no step:
 /// see airborne_push_along_normal.
-PushOut push_out(const CharacterContext& ctx, const Contact& c, Mode mode, bool airborne) {
+PushOut push_out(const CharacterContext& ctx, const Contact& c, Mode mode, bool airborne, bool rising_off_level) {
   const double skin = ctx.settings->skin_width;
   const double depth = -c.distance;
   if (!is_moving_body(c)) {
     if (!airborne) return {c.normal, depth + skin};
+    if (rising_off_level) return rising_push_out(ctx, c, depth);
     const PushDirection flat = airborne_push_out(c.normal, depth + skin, ctx.up, ctx.cos_max_slope);
     return {flat.direction, flat.depth};
   }
@@ -241,6 +262,14 @@ PushOut push_out(const CharacterContext& ctx, const Contact& c, Mode mode, bool 
   if (airborne) return airborne_push_along_normal(ctx, c, depth);
   const double lift = c.normal.dot(ctx.up) * depth;
   return {c.normal, depth + skin, lift <= ctx.settings->max_step_height, ctx.settings->max_step_height};
+}
+
+/// No moving body overlaps the shape: only the level does.
+bool only_level_overlaps(const std::vector<Contact>& contacts) {
+  for (const Contact& c : contacts) {
+    if (c.distance < -kPenetrationTolerance && is_moving_body(c)) return false;
+  }
+  return true;
 }
 
 /// True when moving the character's centre from `from` to `to` crosses a
@@ -310,7 +339,7 @@ struct Scratch {
 /// contacts at `position` (contacts_at), when already asked for.
 DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector3& position, Mode mode,
                                      bool airborne, int max_iterations, Scratch& scratch,
-                                     const std::vector<Contact>* first = nullptr) {
+                                     const std::vector<Contact>* first = nullptr, bool rising = false) {
   DepenetrationResult result;
   result.position = position;
   double first_depth = -1.0;  // summed depths found by the first query
@@ -332,10 +361,12 @@ DepenetrationResult resolve_overlaps(const CharacterContext& ctx, const btVector
     depths.clear();
     bool pinned = false;
     if (!found.empty()) scratch.make_room();
+    // Once a moving body overlapped in this pass, it is a crush or a push: cleared as before.
+    const bool rising_off_level = rising && !moving_contact && only_level_overlaps(found);
     for (const Contact& c : found) {
       if (c.distance >= -kPenetrationTolerance) continue;
       if (mode == Mode::StaticOnly && is_moving_body(c)) continue;
-      const PushOut push = push_out(ctx, c, mode, airborne);
+      const PushOut push = push_out(ctx, c, mode, airborne, rising_off_level);
       if (is_moving_body(c)) {
         moving_contact = true;
         lift_allowance = std::max(lift_allowance, push.lift_allowance);
@@ -415,7 +446,7 @@ Penetration penetration_at(const CharacterContext& ctx, const btVector3& positio
   return deepest;
 }
 
-DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position, bool airborne) {
+DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& position, bool airborne, bool rising) {
   const int budget = ctx.settings->max_depenetration_iterations;
   // The three passes start from the same position: one query answers all
   // three first iterations (the contact memo would too, but a pass of eight
@@ -423,7 +454,7 @@ DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& po
   std::vector<Contact> first;
   contacts_at(ctx, position, &first);
   Scratch scratch;
-  DepenetrationResult all = resolve_overlaps(ctx, position, Mode::All, airborne, budget, scratch, &first);
+  DepenetrationResult all = resolve_overlaps(ctx, position, Mode::All, airborne, budget, scratch, &first, rising);
   if (all.converged) return all;
   // The overlaps cannot all be cleared as the bodies pushed: crushed between a
   // moving body and the level, or wedged. First try to squeeze out along the
@@ -432,7 +463,8 @@ DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& po
   // through the floor to escape a crusher, nor popped out on top of it.
   // Squeezed out, it is clear; left overlapping a moving body, the tick reports
   // it stuck (pinned).
-  DepenetrationResult squeezed = resolve_overlaps(ctx, position, Mode::Squeeze, airborne, budget, scratch, &first);
+  DepenetrationResult squeezed =
+      resolve_overlaps(ctx, position, Mode::Squeeze, airborne, budget, scratch, &first, rising);
   squeezed.iterations += all.iterations;
   if (squeezed.converged) return squeezed;  // clear of everything: not pinned
   // Where it started, nothing overlapped it by more than the skin (what a
@@ -445,7 +477,8 @@ DepenetrationResult depenetrate(const CharacterContext& ctx, const btVector3& po
     stay.converged = false;
     return stay;
   }
-  DepenetrationResult level = resolve_overlaps(ctx, position, Mode::StaticOnly, airborne, budget, scratch, &first);
+  DepenetrationResult level =
+      resolve_overlaps(ctx, position, Mode::StaticOnly, airborne, budget, scratch, &first, rising);
   level.iterations += squeezed.iterations;
   level.converged = false;
   return level;

@@ -35,6 +35,8 @@ constexpr double kPenetrationTolerance = 1e-6;
 constexpr double kMinStepGain = 5e-3;
 /// Horizontal inset of the rays that look at the face beside an edge.
 constexpr double kEdgeRayInset = 0.01;
+/// Normals closer than this (about 0.8 degrees) are the same face's.
+constexpr double kSameFaceCosine = 0.9999;
 /// Walking sweeps skim this far above the ground, and the ground probe looks
 /// from this high. Bullet's convex cast reports a hit as soon as the shapes
 /// are within a millimetre, which on a plane made of many triangles (or boxes
@@ -51,6 +53,12 @@ constexpr double kLeavingGroundSpeed = 1e-6;
 inline bool is_moving(const btCollisionObject* object) {
   return object != nullptr && (object->isKinematicObject() || !object->isStaticObject());
 }
+
+/// True when the surface just beyond `point` (a contact on a body, into it
+/// across `up`) does not have `normal`: the contact is an edge's or a
+/// corner's (GJK blends the faces there), not a face's like a ramp's. One
+/// ray, beside the point.
+bool is_edge(const CharacterContext& ctx, const btVector3& point, const btVector3& normal);
 
 /// A blocking face steep enough to be a riser (not walkable) but not a ceiling.
 inline bool is_riser(const CharacterContext& ctx, const btVector3& normal) {

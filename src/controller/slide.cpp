@@ -23,8 +23,6 @@ namespace {
 /// ceiling or the sloping underside of a walkway, about 6 degrees or more
 /// past vertical.
 constexpr double kCeilingCosine = -0.1;
-/// Normals closer than this (about 0.8 degrees) are the same face's.
-constexpr double kSameFaceCosine = 0.9999;
 
 /// The plane a hit makes the remainder slide along. Walking into something
 /// too steep to stand on, it is treated as a vertical wall, so sliding never
@@ -64,17 +62,6 @@ btVector3 velocity_plane(const CharacterContext& ctx, bool walkable, const btVec
   return options.grounded || options.horizontal_only ? btVector3(0, 0, 0) : ctx.up;
 }
 
-/// True when the surface just beyond `point` (a sweep's contact, into the
-/// obstacle) does not have the hit's normal: the hit is an edge's or a
-/// corner's (GJK blends the faces there), not a face's like a ramp's.
-bool is_edge(const CharacterContext& ctx, const btVector3& point, const btVector3& normal) {
-  const btVector3 into = safe_normalized(horizontal_part(-normal, ctx.up));
-  const btVector3 at = point + into * kEdgeRayInset;
-  const RayHit face =
-      observed_ray(ctx, RayEvent::Purpose::Tread, at + ctx.up * kEdgeRayInset, at - ctx.up * kEdgeRayInset);
-  return !face.hit || face.normal.dot(normal) < kSameFaceCosine;
-}
-
 /// Whether a hit is a riser worth a step-up. Not when the surface faces
 /// down (the underside of a spiral stair's tread met with the head: nothing
 /// to step onto, and each attempt costs four sweeps, tick after tick); not
@@ -90,6 +77,14 @@ bool tries_step_up(const CharacterContext& ctx, const SweepHit& hit, const btVec
 }
 
 }  // namespace
+
+bool detail::is_edge(const CharacterContext& ctx, const btVector3& point, const btVector3& normal) {
+  const btVector3 into = safe_normalized(horizontal_part(-normal, ctx.up));
+  const btVector3 at = point + into * kEdgeRayInset;
+  const RayHit face =
+      observed_ray(ctx, RayEvent::Purpose::Tread, at + ctx.up * kEdgeRayInset, at - ctx.up * kEdgeRayInset);
+  return !face.hit || face.normal.dot(normal) < kSameFaceCosine;
+}
 
 SlideResult slide(const CharacterContext& ctx, const btVector3& position, const btVector3& motion,
                   const btVector3& velocity, const SlideOptions& options) {

@@ -57,6 +57,51 @@ TEST(Depenetrate, PushesACapsuleOutOfACornerInOneCall) {
   EXPECT_GE(r.position.y(), 0.0);
 }
 
+/// A capsule (r 0.3) beside a box's top edge (the box's top at y = 1, its
+/// side at x = 0.5), its round bottom 1 mm into the edge along a normal
+/// tilted 30 degrees from up: walkable-looking, but an edge's, not a face's.
+btVector3 feet_on_edge() {
+  const btVector3 normal(0.5, std::sqrt(0.75), 0.0);
+  const btVector3 edge(0.5, 1.0, 0.0);
+  const btVector3 centre = edge + normal * (0.3 - 0.001);
+  return centre - btVector3(0, 0.3, 0);
+}
+
+TEST(Depenetrate, RisingPastAnEdgeThePushOutDoesNotLiftTheFeet) {
+  // Rising beside a ramp's side edge as fast as the edge rises under the
+  // round bottom, each tick's push out along the edge's rounded normal
+  // restored the skin gap up the normal and lifted the feet 0.8 to 1.2 cm:
+  // the flight climbed above its ballistic apex.
+  Rig rig({box({0, 0.5, 0}, {0.5, 0.5, 0.5})});
+  const btVector3 start = feet_on_edge();
+  const DepenetrationResult r = depenetrate(rig.ctx(), start, true, true);
+  EXPECT_TRUE(r.converged);
+  EXPECT_GE(r.iterations, 1);
+  EXPECT_NEAR(r.position.y(), start.y(), 1e-9) << "pushed across up, not up the edge";
+  EXPECT_GT(r.position.x(), start.x());
+  rig.controller->state().position = r.position;
+  EXPECT_LE(rig.controller->penetration_depth(), 1e-6);
+}
+
+TEST(Depenetrate, FallingOntoAnEdgeThePushOutIsALanding) {
+  // Falling, the same contact is a landing: pushed out along its normal.
+  Rig rig({box({0, 0.5, 0}, {0.5, 0.5, 0.5})});
+  const btVector3 start = feet_on_edge();
+  const DepenetrationResult r = depenetrate(rig.ctx(), start, true, false);
+  EXPECT_TRUE(r.converged);
+  EXPECT_GT(r.position.y(), start.y() + 0.005);
+}
+
+TEST(Depenetrate, RisingOutOfAWalkableFaceThePushOutKeepsItsNormal) {
+  // A face, not an edge: a weak jump up a ramp that rises faster is caught
+  // by it (the push out along its normal, then the landing).
+  Rig rig({floor_at(0)});
+  const btVector3 start(0, -0.001, 0);
+  const DepenetrationResult r = depenetrate(rig.ctx(), start, true, true);
+  EXPECT_TRUE(r.converged);
+  EXPECT_GT(r.position.y(), 0.0);
+}
+
 TEST(Depenetrate, IsDeterministic) {
   Rig rig({floor_at(0), box({1, 1, 0}, {0.5, 1, 5})});
   const btVector3 start(0.35, -0.02, 0);

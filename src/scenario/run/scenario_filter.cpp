@@ -107,11 +107,20 @@ bool ScenarioFilter::validate(const ContactCandidate& candidate) const {
   // point is measured where it was a tick ago (World keeps a moving body's
   // pose of then as its interpolation transform), as the feet are.
   btVector3 point = candidate.point;
-  if (moving) point = body.getInterpolationWorldTransform() * body.getWorldTransform().invXform(point);
-  // The shape's lowest point along it: on a level body the feet, on a
-  // tilted one a rim or corner that may hang inside the body while the feet
-  // are above the point (the shape partly inside, from below or the side).
-  return (lowest_along(blocks_from) - point).dot(blocks_from) >= -kOneWayTolerance;
+  btVector3 normal = candidate.normal;
+  if (moving) {
+    const btTransform& then = body.getInterpolationWorldTransform();
+    point = then * body.getWorldTransform().invXform(point);
+    normal = then.getBasis() * (body.getWorldTransform().getBasis().transpose() * normal);
+  }
+  // The character started the tick on the side the contact's surface faces:
+  // its lowest point along the normal (the feet when no shape was given) no
+  // deeper behind the contact's plane than the tolerance, measured along the
+  // body's up. On a flat top of a level body, the feet no lower than the
+  // point less the tolerance; on a tilted body, a rim or corner hanging
+  // inside it does not block; along a slope the surface rises ahead of the
+  // feet, and a walk up it meets points above where they started the tick.
+  return (lowest_along(normal) - point).dot(normal) >= -kOneWayTolerance * normal.dot(blocks_from);
 }
 
 }  // namespace stepslide

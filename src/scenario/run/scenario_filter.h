@@ -53,9 +53,12 @@ class ScenarioFilter : public ContactFilter {
   /// The body's layer is in the character's `collides_with`.
   bool collides_with(const btCollisionObject& body) const override;
   /// A one-way body blocks only a contact whose normal has a part along its
-  /// local +Y and whose point is no higher (along that axis) than the feet
-  /// (the shape's lowest point along it, when begin_tick was given the
-  /// shape) at the start of the tick, plus kOneWayTolerance; none while `drop` is
+  /// local +Y and whose plane the character at the start of the tick was in
+  /// front of, or behind by no more than kOneWayTolerance along that axis:
+  /// its lowest point along the contact's normal (the feet, when begin_tick
+  /// was not given the shape). On a flat top of a level body: the point no
+  /// higher than the feet plus the tolerance; on a slope, a point ahead and
+  /// above the feet still blocks. None while `drop` is
   /// held. On a moving body the point is taken where the body had it at the
   /// start of the tick too (a platform rising faster than the tolerance per
   /// tick carries the character, not swallows it). Feet that started the

@@ -89,6 +89,80 @@ TEST(OneWayFilter, ANormalAcrossABodyTurnedLevelHasNoPartAlongItsUp) {
   EXPECT_FALSE(filter.validate(box.contact(btVector3(0, -1, 0), btVector3(0.0, 0.74, 0.0))));
 }
 
+/// A static one-way wedge whose body stands upright (its +Y is the world's
+/// up) and whose top face rises along -Z at 17.5 degrees, as a `ramp` or a
+/// heightfield's slope does: the face's normal is not the body's up.
+struct OneWayWedge {
+  Scenario scenario;
+  btConvexHullShape shape;
+  btCollisionObject body;
+  double rise = std::tan(17.5 * 3.14159265358979323846 / 180.0);
+
+  OneWayWedge() {
+    BodyDef def;
+    def.one_way = true;
+    scenario.world.push_back(def);
+    for (double x : {-1.0, 1.0}) {
+      shape.addPoint(btVector3(x, 0.0, 0.0), false);
+      shape.addPoint(btVector3(x, 0.0, -2.0), false);
+      shape.addPoint(btVector3(x, 2.0 * rise, -2.0), false);
+    }
+    shape.recalcLocalAabb();
+    body.setCollisionShape(&shape);
+    body.setWorldTransform(btTransform::getIdentity());
+    body.setInterpolationWorldTransform(body.getWorldTransform());
+    body.setUserIndex(0);
+  }
+  /// The point of the top face above z (z from 0 down to -2).
+  btVector3 surface(double z) const { return btVector3(0.0, -z * rise, z); }
+  btVector3 normal() const { return btVector3(0.0, 1.0, rise).normalized(); }
+  ContactCandidate contact(const btVector3& n, const btVector3& point) const {
+    return {ContactCandidate::Query::Sweep, &body, n, point};
+  }
+};
+
+TEST(OneWayFilter, WalkingUpASlopeItBlocksPointsAboveWhereTheFeetStarted) {
+  // Walking up a one-way ramp, the slide and the ground probe meet the face
+  // ahead of the feet and higher than they started the tick (6 cm here, a
+  // tick at 6 m/s); the feet started on the face's side, so it blocks. Taken
+  // by height alone it did not, and the character walking up the ramp was
+  // airborne, slid up the face in the air and rose above its flight's apex.
+  OneWayWedge wedge;
+  ScenarioFilter filter(wedge.scenario);
+  filter.begin_tick(wedge.surface(-0.5) + btVector3(0, 0.002, 0), false);
+  const btVector3 ahead = wedge.surface(-0.7);
+  ASSERT_GT(ahead.y() - wedge.surface(-0.5).y(), 0.05);
+  EXPECT_TRUE(filter.validate(wedge.contact(wedge.normal(), ahead)));
+}
+
+TEST(OneWayFilter, FeetBehindASlopeAreNotBlockedByItsFaceBelowThem) {
+  // Rising up through a one-way ramp, the feet 10 cm inside it, under its
+  // face: a point of the face downhill is lower than the feet but the feet
+  // are behind the face, which does not block (it would pop the character
+  // out onto the ramp).
+  OneWayWedge wedge;
+  ScenarioFilter filter(wedge.scenario);
+  filter.begin_tick(wedge.surface(-0.5) - btVector3(0, 0.1, 0), false);
+  const btVector3 below = wedge.surface(0.0);
+  ASSERT_LT(below.y(), wedge.surface(-0.5).y() - 0.1);
+  EXPECT_FALSE(filter.validate(wedge.contact(wedge.normal(), below)));
+}
+
+TEST(OneWayFilter, ARoundedBottomRollingOverTheEdgeIsBlockedByTheCorner) {
+  // A capsule walking off the platform's edge rolls over it: its feet sink
+  // below the top (here 2.7 cm, more than the tolerance) while its rounded
+  // bottom touches the corner with a tilted normal. The feet are on the
+  // contact's side, so the corner holds, as a floor's would.
+  OneWayBox box;
+  ScenarioFilter filter(box.scenario);
+  const btVector3 normal(0.5, std::sqrt(0.75), 0.0);
+  const btVector3 corner(1.0, kTop, 0.0);
+  const btVector3 feet = corner + normal * 0.2 - btVector3(0, 0.2, 0);
+  ASSERT_LT(feet.y(), kTop - 0.02);
+  filter.begin_tick(feet, false);
+  EXPECT_TRUE(filter.validate(box.contact(normal, corner)));
+}
+
 /// OneWayBox turned 30 degrees about X: its +Y is (0, cos 30, sin 30).
 /// An upright cylinder character (radius 0.465, 0.674 tall) whose feet are
 /// on that top's plane: its rim hangs 0.2325 m below the feet along +Y.
