@@ -16,6 +16,8 @@ struct Row {
   double normal_mass = 0.0;  ///< 1 / (effective inverse mass along the normal)
   double tangent_mass[2] = {0.0, 0.0};
   double target = 0.0;  ///< the least normal velocity (m/s) the row allows
+  double needed = 0.0;  ///< the speed change this row may ask (m/s): bounce and push-out
+  double bound = 0.0;   ///< the most normal impulse the point may carry (N·s); 0: none
 };
 
 double inverse_mass_along(const SolverBody& body, const btVector3& r, const btVector3& d) {
@@ -38,7 +40,36 @@ void apply_pair(SolverBody* a, SolverBody* b, const Row& row, const btVector3& i
 
 double mass_of(double inverse) { return inverse > 0.0 ? 1.0 / inverse : 0.0; }
 
+/// The accumulated normal impulse, never a pull, never above a positive bound.
+double clamp_normal(double impulse, double bound) {
+  const double pushed = std::max(impulse, 0.0);
+  return bound > 0.0 ? std::min(pushed, bound) : pushed;
+}
+
+/// Each row's bound from its island's mass and the largest speed change any
+/// row of that island may ask.
+void bound_rows(const std::vector<Manifold>& manifolds, std::vector<Row>& rows, const SolverSettings& settings) {
+  std::size_t first = 0;
+  for (std::size_t m = 0; m < manifolds.size(); ++m) {
+    double needed = 0.0;
+    std::size_t other_first = 0;
+    for (const Manifold& other : manifolds) {
+      if (other.island == manifolds[m].island) {
+        for (int k = 0; k < other.count; ++k) needed = std::max(needed, rows[other_first + static_cast<std::size_t>(k)].needed);
+      }
+      other_first += static_cast<std::size_t>(other.count);
+    }
+    const double bound = impulse_bound(manifolds[m].island_mass, needed, settings);
+    for (int k = 0; k < manifolds[m].count; ++k) rows[first + static_cast<std::size_t>(k)].bound = bound;
+    first += static_cast<std::size_t>(manifolds[m].count);
+  }
+}
+
 }  // namespace
+
+double impulse_bound(double island_mass, double needed_speed, const SolverSettings& settings) {
+  return island_mass * (needed_speed + settings.gravity_speed + settings.impulse_bound_margin);
+}
 
 void tangents(const btVector3& n, btVector3* t1, btVector3* t2) {
   if (std::fabs(n.z()) > 0.7071067811865476) {
@@ -88,19 +119,30 @@ void solve_contacts(std::vector<SolverBody>& bodies, std::vector<Manifold>& mani
       // Apart: the bodies may close the gap within the step and no more
       // (a speculative contact). Overlapping: pushed apart by a fraction
       // of the overlap per step.
-      row.target = p.separation > 0.0 ? -p.separation / dt : settings.baumgarte * -p.separation / dt;
+      row.target = p.separation > 0.0 ? -p.separation / dt
+                                       : std::min(settings.baumgarte * -p.separation / dt, settings.max_push_out_speed);
       const double approach = (velocity_at(a, row.ra) - velocity_at(b, row.rb)).dot(m.normal);
       if (m.restitution > 0.0 && approach < -settings.restitution_threshold) {
         row.target = std::max(row.target, -m.restitution * approach);
       }
+      row.needed = std::max(row.target, 0.0) + std::max(-approach, 0.0);
       rows.push_back(row);
     }
   }
+  bound_rows(manifolds, rows, settings);
   std::size_t first = 0;
   for (Manifold& m : manifolds) {
     for (int k = 0; k < m.count; ++k) {
       const Row& row = rows[first + static_cast<std::size_t>(k)];
-      const ContactPoint& p = m.points[k];
+      ContactPoint& p = m.points[k];
+      if (row.bound > 0.0 && p.normal_impulse > row.bound) {
+        // A warm start above the bound comes in at the bound, its friction
+        // scaled with it.
+        const double scale = row.bound / p.normal_impulse;
+        p.normal_impulse = row.bound;
+        p.tangent_impulse[0] *= scale;
+        p.tangent_impulse[1] *= scale;
+      }
       apply_pair(body(m.a), body(m.b), row,
                  m.normal * p.normal_impulse + row.t[0] * p.tangent_impulse[0] + row.t[1] * p.tangent_impulse[1]);
     }
@@ -116,7 +158,7 @@ void solve_contacts(std::vector<SolverBody>& bodies, std::vector<Manifold>& mani
         ContactPoint& p = m.points[k];
         // No pull, at least the target's separation speed.
         const double vn = (velocity_at(read(m.a), row.ra) - velocity_at(read(m.b), row.rb)).dot(m.normal);
-        const double total = std::max(p.normal_impulse + row.normal_mass * (row.target - vn), 0.0);
+        const double total = clamp_normal(p.normal_impulse + row.normal_mass * (row.target - vn), row.bound);
         apply_pair(body(m.a), body(m.b), row, m.normal * (total - p.normal_impulse));
         p.normal_impulse = total;
       }

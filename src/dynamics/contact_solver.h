@@ -47,6 +47,11 @@ struct Manifold {
   btVector3 normal{0, 1, 0};
   double friction = 0.0;
   double restitution = 0.0;
+  /// The island the manifold's bodies belong to (any key the same for every
+  /// manifold of one island), and the mass (kg) of the island's moving
+  /// bodies: what bounds the impulse any of its points may carry (0: no bound).
+  int island = 0;
+  double island_mass = 0.0;
   int count = 0;
   ContactPoint points[4];
 };
@@ -56,9 +61,28 @@ struct SolverSettings {
   int iterations = 40;
   /// The fraction of an overlap pushed out per step (Baumgarte).
   double baumgarte = 0.2;
+  /// The fastest (m/s) an overlap is pushed out: a body driven deep into
+  /// another (by a kinematic body, or a fast fall) comes out at this speed,
+  /// not at the Baumgarte fraction of its whole depth each step.
+  double max_push_out_speed = 3.0;
   /// Slower approaches than this (m/s) do not bounce: resting contacts.
   double restitution_threshold = 0.2;
+  /// The speed (m/s) gravity gives in one step: part of the impulse bound.
+  double gravity_speed = 0.0;
+  /// Added to the bound's speed (m/s): room for what a step's rows ask
+  /// beyond their own targets (a wedge's walls press harder than its weight).
+  double impulse_bound_margin = 1.0;
 };
+
+/// The most normal impulse (N·s) one point of an island may carry in a step:
+/// the island's mass times the largest change of speed a solvable step could
+/// ask of it (`needed_speed`: its fastest approach, with its bounce, plus its
+/// largest push-out target, plus a step of gravity). A body pressed between
+/// two that do not move (a crate crushed by a kinematic lid onto the floor)
+/// asks an impossible answer: without the bound the rows fight, each step's
+/// impulses grow on the last one's warm start, and the day one normal turns,
+/// the body leaves at thousands of m/s. Solvable steps never reach it.
+double impulse_bound(double island_mass, double needed_speed, const SolverSettings& settings);
 
 /// Solves `manifolds` (in their order, every iteration) on `bodies`' velocities for a
 /// step of `dt` s. Each point's impulses come in as the warm start and go

@@ -370,7 +370,19 @@ void RigidBodies::step(double dt) {
     awake.push_back(manifolds[m]);
     awake_index.push_back(m);
   }
-  solve_contacts(solver, awake, dt, settings_.solver);
+  // Each manifold's island and the mass of that island's moving bodies.
+  std::vector<double> island_mass(bodies_.size(), 0.0);
+  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+    const double inverse = bodies_[i].rigid->getInvMass();
+    if (inverse > 0.0) island_mass[static_cast<std::size_t>(root(parent, static_cast<int>(i)))] += 1.0 / inverse;
+  }
+  for (Manifold& m : awake) {
+    m.island = root(parent, m.a);
+    m.island_mass = island_mass[static_cast<std::size_t>(m.island)];
+  }
+  SolverSettings solver_settings = settings_.solver;
+  solver_settings.gravity_speed = gravity_.length() * dt;
+  solve_contacts(solver, awake, dt, solver_settings);
   for (std::size_t k = 0; k < awake.size(); ++k) manifolds[awake_index[k]] = awake[k];
   cache_.clear();
   last_contacts_ = 0;

@@ -140,5 +140,59 @@ TEST(ContactSolver, AnOffCentreContactTurnsTheBody) {
   EXPECT_NEAR(bodies[0].angular.z(), 0.5, 1e-12);
 }
 
+
+TEST(ContactSolver, ADeepOverlapIsPushedOutNoFasterThanTheCap) {
+  std::vector<SolverBody> bodies{falling(0.0)};
+  std::vector<Manifold> manifolds{ground_contact(-0.5)};  // Baumgarte alone: 6 m/s
+  solve_contacts(bodies, manifolds, kDt);
+  EXPECT_NEAR(bodies[0].linear.y(), SolverSettings().max_push_out_speed, 1e-12);
+}
+
+TEST(ContactSolver, TheImpulseBoundLeavesASolvableStepAlone) {
+  std::vector<SolverBody> bodies{falling(-3.0)};
+  std::vector<Manifold> manifolds{ground_contact(0.0)};
+  manifolds[0].island_mass = 2.0;
+  solve_contacts(bodies, manifolds, kDt);
+  EXPECT_NEAR(bodies[0].linear.y(), 0.0, 1e-12);
+  EXPECT_NEAR(manifolds[0].points[0].normal_impulse, 6.0, 1e-12);
+}
+
+/// A 2 kg body pressed into the ground by a lid that does not move either,
+/// solved `steps` times with each step's impulses warm starting the next, at
+/// rest again before each step (no gravity): no answer satisfies both rows.
+std::vector<Manifold> crushed(double island_mass, int steps) {
+  Manifold lid = ground_contact(-0.01);
+  lid.normal = btVector3(0, -1, 0);
+  lid.points[0].point = btVector3(0, 0.5, 0);
+  std::vector<Manifold> manifolds{ground_contact(-0.3), lid};
+  for (Manifold& m : manifolds) m.island_mass = island_mass;
+  for (int step = 0; step < steps; ++step) {
+    std::vector<SolverBody> bodies{falling(0.0)};
+    solve_contacts(bodies, manifolds, kDt);
+  }
+  return manifolds;
+}
+
+TEST(ContactSolver, UnboundedACrushedBodysImpulsesGrowEveryStep) {
+  // What the bound is for: without it the two rows fight, and each step
+  // adds to the last one's warm start.
+  const std::vector<Manifold> manifolds = crushed(0.0, 200);
+  EXPECT_GT(manifolds[0].points[0].normal_impulse, 1e4);
+}
+
+TEST(ContactSolver, ACrushedBodyLeavesSlowlyWhenTheLidTurns) {
+  std::vector<Manifold> manifolds = crushed(2.0, 200);
+  const SolverSettings settings;
+  // Its speed change asked: the capped push-out (3 m/s) of the floor's overlap.
+  const double bound = impulse_bound(2.0, settings.max_push_out_speed, settings);
+  for (const Manifold& m : manifolds) EXPECT_LE(m.points[0].normal_impulse, bound);
+  // The lid's face turns 33 degrees: the body is squeezed out sideways, at
+  // a few m/s (unbounded, at thousands).
+  manifolds[1].normal = btVector3(0, -0.834, 0.552).normalized();
+  std::vector<SolverBody> bodies{falling(0.0)};
+  solve_contacts(bodies, manifolds, kDt);
+  EXPECT_LT(bodies[0].linear.length(), 2.0 * bound / 2.0);
+}
+
 }  // namespace
 }  // namespace stepslide::dynamics
