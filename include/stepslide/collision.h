@@ -74,6 +74,10 @@ struct QueryCounts {
   /// Overlap queries the tick had already asked (the same object, shape,
   /// pose and threshold), answered from the contact memo.
   int repeated_contacts = 0;
+  /// Overlap queries the tick before had asked (the same object, shape,
+  /// pose and threshold), meeting only static bodies, still where they
+  /// were: answered from its contact memo.
+  int carried_contacts = 0;
   /// Rays the tick had just cast (the same ends as the ray before), answered
   /// from it: the ground check reads the face beside one contact several
   /// times a tick.
@@ -186,6 +190,9 @@ class CollisionQueries {
 
  private:
   void query_contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out);
+  /// contacts() for the query asked ahead: answered from an earlier tick's
+  /// when the memo carries it and it still holds, else asked and carried.
+  void carried_contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out);
 
   btCollisionWorld* world_;
   const btCollisionObject* self_;

@@ -1,13 +1,20 @@
 // The contact memo: a tick's overlap queries remembered by their exact
 // inputs, so a query the tick repeats (the same object at the same pose
 // with the same threshold) is answered from the first without asking Bullet
-// again. The collision adapter owns one.
+// again. And a few queries carried from tick to tick: the query asked
+// ahead (the ground probe's where the move ended), when it met static bodies
+// only, is kept, and the same query in a later tick is answered from it once
+// the adapter has seen the same static bodies still there (a character
+// pressed into a corner, or standing, asks it tick after tick). The
+// collision adapter owns one.
 #pragma once
 
 #include <btBulletCollisionCommon.h>
 
 #include <array>
 #include <vector>
+
+#include "collision/cast_memo.h"
 
 namespace stepslide {
 
@@ -34,7 +41,10 @@ class ContactMemo {
   /// end-of-move checks repeat its queries, while the ground probe's never
   /// repeat within a tick, and remembering them would only cost.
   void open(const btCollisionObject* object);
+  /// Closes the tick; the carried queries stay (for a later tick's carried()).
   void close();
+  /// Closes, and drops the carried queries too: a static body may have changed.
+  void forget();
   /// While open, remembers the next query of `object` as well (once), and
   /// finds it until closed: one query asked ahead of its use.
   void remember_next(const btCollisionObject* object);
@@ -45,6 +55,69 @@ class ContactMemo {
   bool find(const btCollisionObject* object, double max_distance, std::vector<Contact>& out) const;
   /// Remembers `found` as the answer to this query (when open for this object).
   void store(const btCollisionObject* object, double max_distance, const std::vector<Contact>& found);
+  /// As store(), after record(): into the carried slot it gave, when what
+  /// the query met may be carried (static bodies only, no more than
+  /// kMaxMet, a query shape the key can describe).
+  void store_recorded(const btCollisionObject* object, double max_distance, const std::vector<Contact>& found);
+
+  /// A body a query met (a broadphase candidate, in walk order).
+  struct Candidate {
+    const btCollisionObject* body = nullptr;
+    const btCollisionShape* shape = nullptr;
+  };
+  /// A query meeting more bodies than this is not carried.
+  static constexpr int kMaxMet = 4;
+  /// What a carried query met: its answer holds while a query at the same
+  /// pose meets the same bodies, each static and of the same shape, in a
+  /// world of as many objects. Static bodies neither move nor change in
+  /// place: the clearance certificate and the triangle cache assume it too,
+  /// until forget() (CollisionQueries::forget_clearance, which a game calls
+  /// when it moves one).
+  struct Met {
+    int object_count = 0;  ///< objects in the world then
+    int bodies = 0;        ///< may exceed kMaxMet: then not carried
+    bool static_only = true;
+    std::array<Candidate, kMaxMet> body;
+    void add(const btCollisionObject* other, bool moving) {
+      if (bodies < kMaxMet) body[bodies] = {other, other->getCollisionShape()};
+      ++bodies;
+      static_only = static_only && !moving;
+    }
+  };
+
+  /// How many queries are carried: the ones replaced last.
+  static constexpr int kCarried = 2;
+  /// Whether a query of `object` now may be carried: the one asked ahead
+  /// (remember_next). Recording what every query meets would cost more than
+  /// the repeats it would find.
+  bool carries(const btCollisionObject* object) const {
+    return object != nullptr && remembered_ != nullptr && object == also_ && also_pending_;
+  }
+  /// The carried query that is this one (the same object, shape by its
+  /// contents, pose bit for bit, threshold): its slot, or -1.
+  int carried(const btCollisionObject* object, double max_distance) const;
+  const Met& met_of(int slot) const { return carried_[slot].met; }
+  const std::vector<Contact>& contacts_of(int slot) const { return carried_[slot].query.contacts; }
+  /// The carried slot's answer holds now (checked by the caller): found for
+  /// the rest of the tick too.
+  void reuse(int slot);
+  /// Whether a query asked ahead at `pose` is worth looking for among the
+  /// carried ones and carrying: the last one asked ahead was within kAtRest
+  /// of it (a character at rest, or pressed still into a corner, asks it
+  /// again, at times a rounding apart; a walking one never does, and
+  /// recording would only cost). Remembers `pose` for the next.
+  bool at_rest(const btTransform& pose) {
+    const bool near = (pose.getOrigin() - last_ahead_).length2() <= kAtRest * kAtRest;
+    last_ahead_ = pose.getOrigin();
+    return near;
+  }
+  static constexpr double kAtRest = 1e-6;
+  /// The query is asked: where to record what it meets (the slot of the
+  /// same query, or the next one replaced), stored there by store_recorded().
+  Met* record(int slot);
+
+  /// Bit for bit, 0 and -0 told apart: a carried query's key.
+  static bool same_bits(const btTransform& a, const btTransform& b);
 
  private:
   struct Entry {
@@ -55,6 +128,13 @@ class ContactMemo {
     std::vector<Contact> contacts;
   };
   const Entry* lookup(const btCollisionObject* object, double max_distance) const;
+  const Entry* carried_this_tick(const btCollisionObject* object, double max_distance) const;
+  struct CarriedEntry {
+    Entry query;  ///< object null: none
+    Met met;
+    CastMemo::ShapeKey shape;  ///< the query object's shape, by its contents
+    bool this_tick = false;    ///< stored or reused this tick: find() finds it
+  };
 
   const btCollisionObject* remembered_ = nullptr;  ///< null: closed
   const btCollisionObject* also_ = nullptr;       ///< remember_next's object, until closed
@@ -62,6 +142,11 @@ class ContactMemo {
   int used_ = 0;  ///< entries holding a query this tick
   int next_ = 0;  ///< the entry replaced next
   std::array<Entry, kEntries> entries_;
+  std::array<CarriedEntry, kCarried> carried_;
+  int carried_next_ = 0;  ///< the carried slot replaced next
+  int recording_ = -1;    ///< the slot record() gave, until stored
+  bool carried_this_tick_ = false;  ///< some carried entry is this_tick
+  btVector3 last_ahead_{0, 0, 0};   ///< where the last query asked ahead was
 };
 
 }  // namespace stepslide

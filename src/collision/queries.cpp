@@ -25,7 +25,7 @@ void CollisionQueries::set_filter(const ContactFilter* filter) {
 void CollisionQueries::forget_clearance() {
   impl_->certificate.forget();
   impl_->region.forget();
-  impl_->memo.close();
+  impl_->memo.forget();
   impl_->last_ray.valid = false;
 }
 

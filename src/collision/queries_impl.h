@@ -22,6 +22,9 @@ struct CollisionQueries::Impl {
   const btBroadphaseInterface* walked = nullptr;
   btDbvtBroadphase* walked_dbvt = nullptr;
   ContactMemo memo;
+  /// Where the query being asked records what it meets, when the memo may
+  /// carry it (ContactMemo::record); else null.
+  ContactMemo::Met* recording = nullptr;
   /// Bullet's casts of convex pairs against static bodies, by everything
   /// they read (CastMemo): valid across ticks, whatever the world does.
   CastMemo cast_memo;
