@@ -155,7 +155,8 @@ class CollisionQueries {
   /// the tree drops it), but forget_clearance() drops it too, with the
   /// meshes' triangles and static compounds' child poses kept around the
   /// character (a game that edits a mesh or moves a compound's child in
-  /// place calls it).
+  /// place calls it), and the contact queries carried from tick to tick
+  /// (carry_next_query).
   void forget_clearance();
   /// The proof held now, about `object` (the character's); and putting one
   /// back, as about `object` (forget_clearance first drops everything else
@@ -187,6 +188,14 @@ class CollisionQueries {
   /// again later in the tick is answered from it: the end-of-move check asks
   /// the ground probe's first query ahead of the ground check.
   void remember_next_query(const btCollisionObject* object);
+  /// Within a tick, lets the next overlap query of `object` be carried to
+  /// later ticks (answered from an earlier tick's, the same query meeting the
+  /// same static bodies) when `point` is where the last call put it, to
+  /// within a micrometre (the character at rest); it is not remembered for
+  /// the rest of the tick otherwise. The ground check's first query:
+  /// standing still, each tick asks it again. (The query remember_next_query
+  /// names is carried the same way, by the object's pose then.)
+  void carry_next_query(const btCollisionObject* object, const btVector3& point);
 
  private:
   void query_contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out);

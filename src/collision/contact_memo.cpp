@@ -52,6 +52,7 @@ void ContactMemo::close() {
   also_ = nullptr;
   also_pending_ = false;
   used_ = 0;
+  also_carry_ = nullptr;
   recording_ = -1;
   if (carried_this_tick_) {
     for (CarriedEntry& c : carried_) c.this_tick = false;
@@ -95,10 +96,12 @@ ContactMemo::Met* ContactMemo::record(int slot) {
   return &c.met;
 }
 
-void ContactMemo::remember_next(const btCollisionObject* object) {
+void ContactMemo::remember_next(const btCollisionObject* object, bool store, Rest* rest, const btVector3& point) {
   if (remembered_ == nullptr || object == nullptr || object == remembered_) return;
   also_ = object;
   also_pending_ = true;
+  also_store_ = store;
+  also_carry_ = rest != nullptr && rest->at(point) ? rest : nullptr;
 }
 
 const ContactMemo::Entry* ContactMemo::lookup(const btCollisionObject* object, double max_distance) const {
@@ -140,6 +143,7 @@ void ContactMemo::store(const btCollisionObject* object, double max_distance, co
   if (object != remembered_) {
     if (object != also_ || !also_pending_) return;
     also_pending_ = false;
+    if (!also_store_) return;
   }
   Entry& e = entries_[next_];
   next_ = (next_ + 1) % kEntries;
@@ -169,6 +173,7 @@ void ContactMemo::store_recorded(const btCollisionObject* object, double max_dis
       carried_this_tick_ = true;
       return;
     }
+    if (!c.met.static_only) also_carry_->paused = kPauseAfterMoving;
   }
   store(object, max_distance, found);
 }

@@ -33,6 +33,30 @@ class ContactMemo {
   /// it: a pass of 8 iterations would push it out.)
   static constexpr int kEntries = 16;
 
+  /// Where a query is asked from tick to tick, to tell whether it is worth
+  /// carrying: when the last one was within kAtRest of this one (a
+  /// character at rest, or pressed still into a corner, asks it again, at
+  /// times a rounding apart; a walking one never does, and recording what
+  /// it meets would only cost). After a query that met a moving body (one
+  /// riding a spinning disc at rest), the next kPauseAfterMoving are not:
+  /// the body is likely still there.
+  static constexpr double kAtRest = 1e-6;
+  static constexpr int kPauseAfterMoving = 8;
+  struct Rest {
+    btVector3 last{0, 0, 0};
+    int paused = 0;
+    /// Whether at rest at `point`; remembers it for the next.
+    bool at(const btVector3& point) {
+      const bool near = (point - last).length2() <= kAtRest * kAtRest;
+      last = point;
+      if (paused > 0) {
+        --paused;
+        return false;
+      }
+      return near;
+    }
+  };
+
   ContactMemo();
   ~ContactMemo();
 
@@ -46,8 +70,14 @@ class ContactMemo {
   /// Closes, and drops the carried queries too: a static body may have changed.
   void forget();
   /// While open, remembers the next query of `object` as well (once), and
-  /// finds it until closed: one query asked ahead of its use.
-  void remember_next(const btCollisionObject* object);
+  /// finds it until closed: one query asked ahead of its use. With `store`
+  /// false, the next query is only carried (when at rest), not remembered
+  /// otherwise: the ground check's own first query, which the tick does not
+  /// ask again.
+  /// With `rest` (may be null), the query may be carried too when `rest`
+  /// says it is at rest at `point`.
+  void remember_next(const btCollisionObject* object, bool store = true, Rest* rest = nullptr,
+                     const btVector3& point = btVector3(0, 0, 0));
   bool is_open() const { return remembered_ != nullptr; }
 
   /// True, with `out` set to the remembered answer, when the memo is open
@@ -87,11 +117,11 @@ class ContactMemo {
 
   /// How many queries are carried: the ones replaced last.
   static constexpr int kCarried = 2;
-  /// Whether a query of `object` now may be carried: the one asked ahead
-  /// (remember_next). Recording what every query meets would cost more than
+  /// Whether a query of `object` now may be carried: the next one after
+  /// remember_next. Recording what every query meets would cost more than
   /// the repeats it would find.
   bool carries(const btCollisionObject* object) const {
-    return object != nullptr && remembered_ != nullptr && object == also_ && also_pending_;
+    return also_carry_ != nullptr && object == also_ && also_pending_ && remembered_ != nullptr;
   }
   /// The carried query that is this one (the same object, shape by its
   /// contents, pose bit for bit, threshold): its slot, or -1.
@@ -101,17 +131,6 @@ class ContactMemo {
   /// The carried slot's answer holds now (checked by the caller): found for
   /// the rest of the tick too.
   void reuse(int slot);
-  /// Whether a query asked ahead at `pose` is worth looking for among the
-  /// carried ones and carrying: the last one asked ahead was within kAtRest
-  /// of it (a character at rest, or pressed still into a corner, asks it
-  /// again, at times a rounding apart; a walking one never does, and
-  /// recording would only cost). Remembers `pose` for the next.
-  bool at_rest(const btTransform& pose) {
-    const bool near = (pose.getOrigin() - last_ahead_).length2() <= kAtRest * kAtRest;
-    last_ahead_ = pose.getOrigin();
-    return near;
-  }
-  static constexpr double kAtRest = 1e-6;
   /// The query is asked: where to record what it meets (the slot of the
   /// same query, or the next one replaced), stored there by store_recorded().
   Met* record(int slot);
@@ -139,6 +158,8 @@ class ContactMemo {
   const btCollisionObject* remembered_ = nullptr;  ///< null: closed
   const btCollisionObject* also_ = nullptr;       ///< remember_next's object, until closed
   bool also_pending_ = false;                     ///< its next query not stored yet
+  bool also_store_ = true;                        ///< remember_next's `store`
+  Rest* also_carry_ = nullptr;                    ///< remember_next's `rest`, when at rest: may be carried
   int used_ = 0;  ///< entries holding a query this tick
   int next_ = 0;  ///< the entry replaced next
   std::array<Entry, kEntries> entries_;
@@ -146,7 +167,6 @@ class ContactMemo {
   int carried_next_ = 0;  ///< the carried slot replaced next
   int recording_ = -1;    ///< the slot record() gave, until stored
   bool carried_this_tick_ = false;  ///< some carried entry is this_tick
-  btVector3 last_ahead_{0, 0, 0};   ///< where the last query asked ahead was
 };
 
 }  // namespace stepslide

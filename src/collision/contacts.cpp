@@ -287,7 +287,7 @@ void CollisionQueries::contacts(btCollisionObject* object, double max_distance, 
     return;
   }
   // No answer is carried while a filter decides: its answers may change.
-  if (filter_ == nullptr && impl_->memo.carries(object) && impl_->memo.at_rest(object->getWorldTransform())) {
+  if (filter_ == nullptr && impl_->memo.carries(object)) {
     carried_contacts(object, max_distance, out);
     return;
   }
