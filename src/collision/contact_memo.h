@@ -25,7 +25,8 @@ struct Contact;
 /// end; closed, it remembers nothing and finds nothing. Within the update
 /// only the character's own objects move, and the queries ignore them, so
 /// a query's answer depends on nothing but its object, the object's shape
-/// and pose, and its threshold: the key, compared exactly.
+/// and pose, and its threshold: the key, compared exactly. The carried
+/// queries alone outlive the tick, on the terms Met states.
 class ContactMemo {
  public:
   /// How many queries are remembered: the oldest is replaced. (The
@@ -73,9 +74,8 @@ class ContactMemo {
   /// finds it until closed: one query asked ahead of its use. With `store`
   /// false, the next query is only carried (when at rest), not remembered
   /// otherwise: the ground check's own first query, which the tick does not
-  /// ask again.
-  /// With `rest` (may be null), the query may be carried too when `rest`
-  /// says it is at rest at `point`.
+  /// ask again. With `rest` (may be null), the query may be carried too
+  /// when `rest` says it is at rest at `point`.
   void remember_next(const btCollisionObject* object, bool store = true, Rest* rest = nullptr,
                      const btVector3& point = btVector3(0, 0, 0));
   bool is_open() const { return remembered_ != nullptr; }
@@ -115,7 +115,8 @@ class ContactMemo {
     }
   };
 
-  /// How many queries are carried: the ones replaced last.
+  /// How many queries are carried: the last ones recorded (at rest, a pose
+  /// may alternate between two a rounding apart).
   static constexpr int kCarried = 2;
   /// Whether a query of `object` now may be carried: the next one after
   /// remember_next. Recording what every query meets would cost more than
