@@ -74,6 +74,10 @@ struct QueryCounts {
   /// Overlap queries the tick had already asked (the same object, shape,
   /// pose and threshold), answered from the contact memo.
   int repeated_contacts = 0;
+  /// Overlap queries the tick before had asked (the same object, shape,
+  /// pose and threshold), meeting only static bodies, still where they
+  /// were: answered from its contact memo.
+  int carried_contacts = 0;
   /// Rays the tick had just cast (the same ends as the ray before), answered
   /// from it: the ground check reads the face beside one contact several
   /// times a tick.
@@ -151,7 +155,8 @@ class CollisionQueries {
   /// the tree drops it), but forget_clearance() drops it too, with the
   /// meshes' triangles and static compounds' child poses kept around the
   /// character (a game that edits a mesh or moves a compound's child in
-  /// place calls it).
+  /// place calls it), and the contact queries carried from tick to tick
+  /// (carry_next_query).
   void forget_clearance();
   /// The proof held now, about `object` (the character's); and putting one
   /// back, as about `object` (forget_clearance first drops everything else
@@ -183,9 +188,20 @@ class CollisionQueries {
   /// again later in the tick is answered from it: the end-of-move check asks
   /// the ground probe's first query ahead of the ground check.
   void remember_next_query(const btCollisionObject* object);
+  /// Within a tick, lets the next overlap query of `object` be carried to
+  /// later ticks (answered from an earlier tick's, the same query meeting the
+  /// same static bodies) when `point` is where the last call put it, to
+  /// within a micrometre (the character at rest); it is not remembered for
+  /// the rest of the tick otherwise. The ground check's first query:
+  /// standing still, each tick asks it again. (The query remember_next_query
+  /// names is carried the same way, by the object's pose then.)
+  void carry_next_query(const btCollisionObject* object, const btVector3& point);
 
  private:
   void query_contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out);
+  /// contacts() for the query asked ahead: answered from an earlier tick's
+  /// when the memo carries it and it still holds, else asked and carried.
+  void carried_contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out);
 
   btCollisionWorld* world_;
   const btCollisionObject* self_;

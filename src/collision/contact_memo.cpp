@@ -1,6 +1,9 @@
 // The contact memo (contact_memo.h).
 #include "collision/contact_memo.h"
 
+#include <cstdint>
+#include <cstring>
+
 #include "stepslide/collision.h"
 
 namespace stepslide {
@@ -12,7 +15,26 @@ bool same_pose(const btTransform& a, const btTransform& b) {
   return a.getOrigin() == b.getOrigin() && a.getBasis() == b.getBasis();
 }
 
+bool bits_equal(double a, double b) {
+  std::uint64_t x = 0;
+  std::uint64_t y = 0;
+  std::memcpy(&x, &a, sizeof x);
+  std::memcpy(&y, &b, sizeof y);
+  return x == y;
+}
+
+bool bits_equal(const btVector3& a, const btVector3& b) {
+  return bits_equal(a.x(), b.x()) && bits_equal(a.y(), b.y()) && bits_equal(a.z(), b.z());
+}
+
 }  // namespace
+
+bool ContactMemo::same_bits(const btTransform& a, const btTransform& b) {
+  const btMatrix3x3& p = a.getBasis();
+  const btMatrix3x3& q = b.getBasis();
+  return bits_equal(a.getOrigin(), b.getOrigin()) && bits_equal(p[0], q[0]) && bits_equal(p[1], q[1]) &&
+         bits_equal(p[2], q[2]);
+}
 
 ContactMemo::ContactMemo() = default;
 ContactMemo::~ContactMemo() = default;
@@ -30,12 +52,56 @@ void ContactMemo::close() {
   also_ = nullptr;
   also_pending_ = false;
   used_ = 0;
+  also_carry_ = nullptr;
+  recording_ = -1;
+  if (carried_this_tick_) {
+    for (CarriedEntry& c : carried_) c.this_tick = false;
+    carried_this_tick_ = false;
+  }
 }
 
-void ContactMemo::remember_next(const btCollisionObject* object) {
+void ContactMemo::forget() {
+  close();
+  for (CarriedEntry& c : carried_) c.query.object = nullptr;
+}
+
+int ContactMemo::carried(const btCollisionObject* object, double max_distance) const {
+  const btTransform& pose = object->getWorldTransform();
+  for (int i = 0; i < kCarried; ++i) {
+    const CarriedEntry& c = carried_[i];
+    if (c.query.object == object && same_bits(c.query.pose, pose) && bits_equal(c.query.max_distance, max_distance) &&
+        c.shape.describes(object->getCollisionShape()))
+      return i;
+  }
+  return -1;
+}
+
+void ContactMemo::reuse(int slot) {
+  carried_[slot].this_tick = true;
+  carried_this_tick_ = true;
+  also_pending_ = false;
+}
+
+ContactMemo::Met* ContactMemo::record(int slot) {
+  if (slot < 0) {
+    slot = carried_next_;
+    carried_next_ = (carried_next_ + 1) % kCarried;
+  }
+  CarriedEntry& c = carried_[slot];
+  c.query.object = nullptr;  // nothing here until stored
+  c.this_tick = false;
+  c.met.bodies = 0;
+  c.met.static_only = true;
+  recording_ = slot;
+  return &c.met;
+}
+
+void ContactMemo::remember_next(const btCollisionObject* object, bool store, Rest* rest, const btVector3& point) {
   if (remembered_ == nullptr || object == nullptr || object == remembered_) return;
   also_ = object;
   also_pending_ = true;
+  also_store_ = store;
+  also_carry_ = rest != nullptr && rest->at(point) ? rest : nullptr;
 }
 
 const ContactMemo::Entry* ContactMemo::lookup(const btCollisionObject* object, double max_distance) const {
@@ -55,9 +121,21 @@ const ContactMemo::Entry* ContactMemo::lookup(const btCollisionObject* object, d
 bool ContactMemo::find(const btCollisionObject* object, double max_distance, std::vector<Contact>& out) const {
   if (object == nullptr || (object != remembered_ && object != also_)) return false;
   const Entry* e = lookup(object, max_distance);
+  if (e == nullptr && carried_this_tick_ && object == also_) e = carried_this_tick(object, max_distance);
   if (e == nullptr) return false;
   out = e->contacts;
   return true;
+}
+
+const ContactMemo::Entry* ContactMemo::carried_this_tick(const btCollisionObject* object, double max_distance) const {
+  const btTransform& pose = object->getWorldTransform();
+  for (const CarriedEntry& c : carried_) {
+    const Entry& q = c.query;
+    if (c.this_tick && q.object == object && q.max_distance == max_distance &&
+        q.shape == object->getCollisionShape() && same_bits(q.pose, pose))
+      return &q;
+  }
+  return nullptr;
 }
 
 void ContactMemo::store(const btCollisionObject* object, double max_distance, const std::vector<Contact>& found) {
@@ -65,6 +143,7 @@ void ContactMemo::store(const btCollisionObject* object, double max_distance, co
   if (object != remembered_) {
     if (object != also_ || !also_pending_) return;
     also_pending_ = false;
+    if (!also_store_) return;
   }
   Entry& e = entries_[next_];
   next_ = (next_ + 1) % kEntries;
@@ -74,6 +153,29 @@ void ContactMemo::store(const btCollisionObject* object, double max_distance, co
   e.pose = object->getWorldTransform();
   e.max_distance = max_distance;
   e.contacts = found;
+}
+
+void ContactMemo::store_recorded(const btCollisionObject* object, double max_distance,
+                                 const std::vector<Contact>& found) {
+  const int slot = recording_;
+  recording_ = -1;
+  if (slot >= 0 && object == also_ && also_pending_) {
+    CarriedEntry& c = carried_[slot];
+    if (c.met.static_only && c.met.bodies <= kMaxMet && CastMemo::ShapeKey::of(object->getCollisionShape(), &c.shape)) {
+      also_pending_ = false;
+      Entry& q = c.query;
+      q.object = object;
+      q.shape = object->getCollisionShape();
+      q.pose = object->getWorldTransform();
+      q.max_distance = max_distance;
+      q.contacts = found;
+      c.this_tick = true;
+      carried_this_tick_ = true;
+      return;
+    }
+    if (!c.met.static_only) also_carry_->paused = kPauseAfterMoving;
+  }
+  store(object, max_distance, found);
 }
 
 }  // namespace stepslide

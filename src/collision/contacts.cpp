@@ -62,6 +62,50 @@ struct AllContacts : btCollisionWorld::ContactResultCallback {
   std::vector<Contact>* out_;
 };
 
+bool is_moving(const btCollisionObject* object) { return object->isKinematicObject() || !object->isStaticObject(); }
+
+/// Whether the broadphase walk of a query of `object` now meets the bodies
+/// `met` records, in the same order, each static and of the same shape; so
+/// a carried answer holds (contact_memo.h).
+struct MeetsTheSame : btBroadphaseAabbCallback {
+  MeetsTheSame(AllContacts* callback, const btCollisionObject* object, const btCollisionObject* self,
+               const ContactMemo::Met& met)
+      : callback_(callback), object_(object), self_(self), met_(met) {}
+
+  bool process(const btBroadphaseProxy* proxy) override {
+    auto* other = static_cast<btCollisionObject*>(proxy->m_clientObject);
+    if (!same || other == object_ || other == self_ || !callback_->needsCollision(other->getBroadphaseHandle())) {
+      return true;
+    }
+    if (next >= met_.bodies) {
+      same = false;
+      return true;
+    }
+    const ContactMemo::Candidate& then = met_.body[next++];
+    same = then.body == other && then.shape == other->getCollisionShape() && !is_moving(other);
+    return true;
+  }
+
+  AllContacts* callback_;
+  const btCollisionObject* object_;
+  const btCollisionObject* self_;
+  const ContactMemo::Met& met_;
+  int next = 0;
+  bool same = true;
+};
+
+bool meets_the_same(btCollisionWorld* world, QueryRegion* region, const btCollisionObject* object,
+                    const btCollisionObject* self, const ContactMemo::Met& met) {
+  if (world->getNumCollisionObjects() != met.object_count) return false;
+  AllContacts callback(object, self, nullptr);
+  MeetsTheSame walk(&callback, object, self, met);
+  btVector3 low;
+  btVector3 high;
+  object->getCollisionShape()->getAabb(object->getWorldTransform(), low, high);
+  region->aabb_test(world->getBroadphase(), low, high, walk);
+  return walk.same && walk.next == met.bodies;
+}
+
 /// Contacts of the query object with each broadphase candidate, from the
 /// pair functions of its cell in the dispatch table (dispatch.h): exact for
 /// a capsule or sphere against boxes, meshes and heightfields (one contact
@@ -70,8 +114,9 @@ struct AllContacts : btCollisionWorld::ContactResultCallback {
 /// Bullet's contactPairTest for the rest.
 struct PairContacts : btBroadphaseAabbCallback {
   PairContacts(btCollisionWorld* world, btCollisionObject* object, const btCollisionObject* self, double threshold,
-               AllContacts* callback, TriangleCache* triangles, const ContactFilter* filter)
+               AllContacts* callback, TriangleCache* triangles, const ContactFilter* filter, ContactMemo::Met* met)
       : filter_(filter),
+        met_(met),
         world_(world),
         object_(object),
         self_(self),
@@ -83,10 +128,12 @@ struct PairContacts : btBroadphaseAabbCallback {
   }
 
   const ContactFilter* filter_;  ///< may be null
+  ContactMemo::Met* met_;        ///< may be null: the bodies met are not recorded
 
   bool process(const btBroadphaseProxy* proxy) override {
     auto* other = static_cast<btCollisionObject*>(proxy->m_clientObject);
     if (other == object_ || other == self_ || !callback_->needsCollision(other->getBroadphaseHandle())) return true;
+    if (met_ != nullptr) met_->add(other, is_moving(other));
     if (filter_ != nullptr && !filter_->collides_with(*other)) return true;
     const std::size_t before = callback_->out_->size();
     for (const ContactPair pair : detail::pair_cell(mover_, other->getCollisionShape()).contacts) {
@@ -239,8 +286,28 @@ void CollisionQueries::contacts(btCollisionObject* object, double max_distance, 
     ++counts_.repeated_contacts;
     return;
   }
+  // No answer is carried while a filter decides: its answers may change.
+  if (filter_ == nullptr && impl_->memo.carries(object)) {
+    carried_contacts(object, max_distance, out);
+    return;
+  }
   query_contacts(object, max_distance, out);
   impl_->memo.store(object, max_distance, out);
+}
+
+void CollisionQueries::carried_contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out) {
+  const int slot = impl_->memo.carried(object, max_distance);
+  if (slot >= 0 && meets_the_same(world_, &impl_->region, object, self_, impl_->memo.met_of(slot))) {
+    out = impl_->memo.contacts_of(slot);
+    impl_->memo.reuse(slot);
+    ++counts_.carried_contacts;
+    return;
+  }
+  impl_->recording = impl_->memo.record(slot);
+  impl_->recording->object_count = world_->getNumCollisionObjects();
+  query_contacts(object, max_distance, out);
+  impl_->recording = nullptr;
+  impl_->memo.store_recorded(object, max_distance, out);
 }
 
 void CollisionQueries::query_contacts(btCollisionObject* object, double max_distance, std::vector<Contact>& out) {
@@ -251,7 +318,8 @@ void CollisionQueries::query_contacts(btCollisionObject* object, double max_dist
   // capsule or sphere against a box (or a compound of boxes), a mesh or a
   // heightfield is answered exactly (capsule_box, triangle_contacts) while
   // its axis stays outside the box or triangles.
-  PairContacts pairs(world_, object, self_, max_distance, &callback, &impl_->region.triangles(), filter_);
+  PairContacts pairs(world_, object, self_, max_distance, &callback, &impl_->region.triangles(), filter_,
+                     impl_->recording);
   btVector3 low;
   btVector3 high;
   object->getCollisionShape()->getAabb(object->getWorldTransform(), low, high);

@@ -25,7 +25,7 @@ void CollisionQueries::set_filter(const ContactFilter* filter) {
 void CollisionQueries::forget_clearance() {
   impl_->certificate.forget();
   impl_->region.forget();
-  impl_->memo.close();
+  impl_->memo.forget();
   impl_->last_ray.valid = false;
 }
 
@@ -45,7 +45,15 @@ void CollisionQueries::begin_tick() {
   impl_->region.triangles().child_poses().begin_tick();
 }
 
-void CollisionQueries::remember_next_query(const btCollisionObject* object) { impl_->memo.remember_next(object); }
+void CollisionQueries::remember_next_query(const btCollisionObject* object) {
+  // Carried too when asked where the last one was (the pose it has now).
+  impl_->memo.remember_next(object, true, &impl_->ahead_rest, object->getWorldTransform().getOrigin());
+}
+
+void CollisionQueries::carry_next_query(const btCollisionObject* object, const btVector3& point) {
+  if (!impl_->memo.is_open() || !impl_->ground_rest.at(point)) return;
+  impl_->memo.remember_next(object, false, &impl_->ground_rest, point);
+}
 
 void CollisionQueries::end_tick() {
   impl_->memo.close();

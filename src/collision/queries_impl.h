@@ -22,6 +22,14 @@ struct CollisionQueries::Impl {
   const btBroadphaseInterface* walked = nullptr;
   btDbvtBroadphase* walked_dbvt = nullptr;
   ContactMemo memo;
+  /// Where the query being asked records what it meets, when the memo may
+  /// carry it (ContactMemo::record); else null.
+  ContactMemo::Met* recording = nullptr;
+  /// Where the queries asked ahead (remember_next_query) and the ground
+  /// check's first (carry_next_query) were asked last: at rest, they are
+  /// carried.
+  ContactMemo::Rest ahead_rest;
+  ContactMemo::Rest ground_rest;
   /// Bullet's casts of convex pairs against static bodies, by everything
   /// they read (CastMemo): valid across ticks, whatever the world does.
   CastMemo cast_memo;

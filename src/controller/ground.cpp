@@ -591,6 +591,11 @@ void settle(const CharacterContext& ctx, CharacterState& state, const Intent& in
         intent.airborne ? ctx.ground_tolerance() : ctx.settings->step_down_height + ctx.ground_tolerance();
     double clearance = 0.0;
     bool held = false;
+    // Standing still (the move went nowhere), every tick asks the probe's
+    // first query again.
+    if (intent.has_move_start && state.position == intent.move_start) {
+      ctx.queries->carry_next_query(ctx.probe_object, state.position);
+    }
     GroundInfo g = ground_to_stand_on(ctx, state.position, reach, !rising, &clearance, &held);
     if (rising && !(g.found && g.walkable && lands_rising(state.velocity, g.normal))) g = GroundInfo{};
     // Walking where a ceiling keeps the feet below the ground (up a groove

@@ -1,5 +1,7 @@
 // The contact memo (contact_memo.h) through the collision adapter: a query
-// the tick repeats is answered from the first, and only within a tick.
+// the tick repeats is answered from the first, and only within a tick; the
+// query asked ahead, at rest among static bodies only, is carried to later
+// ticks, and asked again whenever what it met may have changed.
 #include <gtest/gtest.h>
 
 #include <btBulletCollisionCommon.h>
@@ -10,6 +12,7 @@
 
 #include "collision/contact_memo.h"
 #include "stepslide/collision.h"
+#include "stepslide/contact_filter.h"
 
 namespace stepslide::test {
 namespace {
@@ -256,6 +259,194 @@ TEST(ContactMemo, AProbeGrownByABallAndRaisedBoundsTheShapesOverlaps) {
     }
   }
   EXPECT_GT(overlapping, 20);
+}
+
+
+/// The query asked ahead (remember_next_query, as the end-of-move check
+/// asks the ground probe's) of a probe object, one tick each.
+struct Ahead {
+  Scene& s;
+  btCapsuleShape shape{0.32, 1.2};
+  btCollisionObject probe;
+  explicit Ahead(Scene& scene) : s(scene) { probe.setCollisionShape(&shape); }
+  /// One tick asking the query ahead at `center` (and again, as the ground
+  /// check does): its answer.
+  std::vector<Contact> tick(const btVector3& center) {
+    s.queries.begin_tick();
+    probe.setWorldTransform(btTransform(btQuaternion::getIdentity(), center));
+    s.queries.remember_next_query(&probe);
+    std::vector<Contact> out;
+    s.queries.contacts(&probe, 0.0, out);
+    std::vector<Contact> again;
+    s.queries.contacts(&probe, 0.0, again);
+    expect_same(out, again);
+    s.queries.end_tick();
+    return out;
+  }
+  int carried() const { return s.queries.counts().carried_contacts; }
+  /// The same query asked of a fresh adapter: the answer a carried one must give.
+  std::vector<Contact> fresh(const btVector3& center) {
+    CollisionQueries other(&s.world, &s.character);
+    probe.setWorldTransform(btTransform(btQuaternion::getIdentity(), center));
+    std::vector<Contact> out;
+    other.contacts(&probe, 0.0, out);
+    return out;
+  }
+};
+
+// Counts reset at begin_tick: each tick's own.
+TEST(CarriedContacts, AtRestAmongStaticBodiesTheQueryAskedAheadIsCarriedToTheNextTick) {
+  Scene s;
+  Ahead a(s);
+  a.tick(kSunk);  // the first: nowhere near the last (none)
+  EXPECT_EQ(a.carried(), 0);
+  a.tick(kSunk);  // at rest: asked, and kept with what it met (the floor)
+  EXPECT_EQ(a.carried(), 0);
+  const std::vector<Contact> third = a.tick(kSunk);
+  EXPECT_EQ(a.carried(), 1);
+  ASSERT_FALSE(third.empty());
+  expect_same(third, a.fresh(kSunk));
+  a.tick(kSunk);
+  EXPECT_EQ(a.carried(), 1);
+}
+
+TEST(CarriedContacts, OnlyTheSamePoseBitForBitIsCarried) {
+  Scene s;
+  Ahead a(s);
+  a.tick(kSunk);
+  a.tick(kSunk);
+  const btVector3 apart = kSunk + btVector3(0, 1e-15, 0);  // at rest, a rounding apart
+  a.tick(apart);
+  EXPECT_EQ(a.carried(), 0);
+  a.tick(kSunk);  // both kept now
+  EXPECT_EQ(a.carried(), 1);
+  a.tick(apart);
+  EXPECT_EQ(a.carried(), 1);
+  expect_same(a.tick(apart), a.fresh(apart));
+}
+
+TEST(CarriedContacts, NearAMovingBodyItIsAskedEveryTick) {
+  Scene s;
+  Ahead a(s);
+  const btVector3 beside(0.3, 0.88, 0);
+  s.move_crate(btVector3(0.9, 0.5, 0));  // its box within the probe's
+  for (int tick = 0; tick < 4; ++tick) {
+    s.move_crate(btVector3(0.9 - 0.02 * tick, 0.5, 0));  // closing in, until it touches
+    const std::vector<Contact> now = a.tick(beside);
+    EXPECT_EQ(a.carried(), 0) << tick;
+    expect_same(now, a.fresh(beside));
+  }
+  s.move_crate(btVector3(6, 0.5, 0));  // gone again: carried after a pause
+  int carried = 0;
+  for (int tick = 0; tick < ContactMemo::kPauseAfterMoving + 3; ++tick) {
+    expect_same(a.tick(beside), a.fresh(beside));
+    carried += a.carried();
+  }
+  EXPECT_GT(carried, 0);
+}
+
+TEST(CarriedContacts, AStaticBodyAddedWhereItWouldBeMetIsMet) {
+  Scene s;
+  Ahead a(s);
+  a.tick(kSunk);
+  a.tick(kSunk);
+  a.tick(kSunk);
+  ASSERT_EQ(a.carried(), 1);
+  const std::size_t before = a.tick(kSunk).size();
+  btBoxShape post_shape(btVector3(0.1, 1, 0.1));
+  btCollisionObject post;  // static, overlapping the probe
+  post.setCollisionShape(&post_shape);
+  post.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0.35, 1, 0)));
+  s.world.addCollisionObject(&post);
+  const std::vector<Contact> now = a.tick(kSunk);
+  EXPECT_EQ(a.carried(), 0);
+  EXPECT_EQ(now.size(), before + 1);
+  expect_same(now, a.fresh(kSunk));
+  s.world.removeCollisionObject(&post);
+  const std::vector<Contact> gone = a.tick(kSunk);
+  EXPECT_EQ(a.carried(), 0);
+  EXPECT_EQ(gone.size(), before);
+}
+
+TEST(CarriedContacts, AStaticBodyMovedIsMetOnceTheGameSaysSo) {
+  Scene s;
+  Ahead a(s);
+  a.tick(kSunk);
+  a.tick(kSunk);
+  a.tick(kSunk);
+  ASSERT_EQ(a.carried(), 1);
+  s.floor.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, -0.45, 0)));
+  s.world.updateSingleAabb(&s.floor);
+  s.queries.forget_clearance();  // as a game must when it moves a static body
+  const std::vector<Contact> now = a.tick(kSunk);
+  EXPECT_EQ(a.carried(), 0);
+  expect_same(now, a.fresh(kSunk));
+}
+
+TEST(CarriedContacts, AQueryShapeChangedInPlaceIsAskedAgain) {
+  Scene s;
+  Ahead a(s);
+  a.tick(kSunk);
+  a.tick(kSunk);
+  a.tick(kSunk);
+  ASSERT_EQ(a.carried(), 1);
+  a.shape.setLocalScaling(btVector3(1.2, 1, 1.2));  // the same shape object, wider
+  const std::vector<Contact> now = a.tick(kSunk);
+  EXPECT_EQ(a.carried(), 0);
+  expect_same(now, a.fresh(kSunk));
+}
+
+struct HideNothing : ContactFilter {
+  bool collides_with(const btCollisionObject&) const override { return true; }
+  bool validate(const ContactCandidate&) const override { return true; }
+};
+
+TEST(CarriedContacts, NothingIsCarriedWhileAFilterDecides) {
+  Scene s;
+  Ahead a(s);
+  HideNothing filter;
+  s.queries.set_filter(&filter);
+  for (int tick = 0; tick < 4; ++tick) {
+    a.tick(kSunk);
+    EXPECT_EQ(a.carried(), 0);
+  }
+  s.queries.set_filter(nullptr);
+}
+
+TEST(CarriedContacts, OnlyTheQueryAskedAheadIsCarried) {
+  Scene s;
+  for (int tick = 0; tick < 4; ++tick) {
+    s.queries.begin_tick();
+    s.contacts_at(kSunk);  // the character's own: remembered within the tick only
+    s.queries.end_tick();
+    EXPECT_EQ(s.queries.counts().carried_contacts, 0);
+  }
+}
+
+// The ground check's first query (carry_next_query): carried while the
+// point given stays put, and never remembered within the tick otherwise.
+TEST(CarriedContacts, TheGroundChecksQueryIsCarriedWhileThePointStaysPut) {
+  Scene s;
+  btCapsuleShape shape{0.32, 1.2};
+  btCollisionObject probe;
+  probe.setCollisionShape(&shape);
+  probe.setWorldTransform(btTransform(btQuaternion::getIdentity(), kSunk));
+  const auto tick = [&](const btVector3& point) {
+    s.queries.begin_tick();
+    s.queries.carry_next_query(&probe, point);
+    std::vector<Contact> out;
+    s.queries.contacts(&probe, 0.0, out);
+    s.queries.contacts(&probe, 0.0, out);  // not remembered unless carried
+    const QueryCounts counts = s.queries.counts();
+    s.queries.end_tick();
+    return counts;
+  };
+  EXPECT_EQ(tick(btVector3(1, 0, 0)).repeated_contacts, 0);
+  EXPECT_EQ(tick(btVector3(2, 0, 0)).repeated_contacts, 0);  // moved: not carried, not kept
+  EXPECT_EQ(tick(btVector3(2, 0, 0)).carried_contacts, 0);   // at rest: asked and kept
+  const QueryCounts carried = tick(btVector3(2, 0, 0));
+  EXPECT_EQ(carried.carried_contacts, 1);
+  EXPECT_EQ(carried.repeated_contacts, 1);  // the second of the tick, from the carried one
 }
 
 }  // namespace
