@@ -344,8 +344,8 @@ class Checker {
   struct Track {
     btVector3 position{0, 0, 0}, velocity{0, 0, 0}, centre{0, 0, 0};
     double start_overlap = 0.0;
-    /// It collides with what the first character does: the static geometry
-    /// collected for the first is its own, so `tunnel` applies.
+    /// It collides with the bodies the first character does: the static
+    /// geometry collected for the first is its own, so `tunnel` applies.
     bool same_layers = false;
   };
 
@@ -407,10 +407,18 @@ class Checker {
     tracks_.assign(view.others.size(), Track{});
     for (std::size_t i = 0; i < view.others.size() && i < scenario_.others.size(); ++i) {
       tracks_[i].start_overlap = view.others[i].controller.penetration_depth();
-      tracks_[i].same_layers = scenario_.others[i].def.collides_with == scenario_.character.collides_with;
+      tracks_[i].same_layers = meet_the_same_bodies(scenario_.others[i].def, scenario_.character);
     }
     for (const BodyDef& def : scenario_.world) has_one_way_ = has_one_way_ || def.one_way;
     pair_queries_ = std::make_unique<CollisionQueries>(const_cast<World&>(view.world).collision_world(), nullptr);
+  }
+
+  /// Whether two characters meet the same bodies of the world: their
+  /// lists may differ on layers no body is on (the characters' own).
+  bool meet_the_same_bodies(const CharacterDef& a, const CharacterDef& b) const {
+    return std::all_of(scenario_.world.begin(), scenario_.world.end(), [&](const BodyDef& def) {
+      return ((a.collides_with & layer_bit(def.layer)) != 0) == ((b.collides_with & layer_bit(def.layer)) != 0);
+    });
   }
 
   /// Accepts one body: the character whose overlap a pair measures.
