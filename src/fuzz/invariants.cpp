@@ -324,18 +324,46 @@ class Checker {
 
   void check_overlap(const TickView& view) {
     if (!view.report.depenetration_converged) return;  // reported as stuck: crushed or wedged, allowed
-    overlap_violation(view.tick, "", view.controller, features_.overlap(view));
+    overlap_violation(view.tick, "", view.controller, features_.overlap(view), passed_into_by(0));
   }
 
+  /// The overlap allowed is the skin, plus `passed` (passed_into_by).
   void overlap_violation(std::int64_t tick, const std::string& who, const CharacterController& controller,
-                         double depth) {
-    const double limit = controller.settings().skin_width;
+                         double depth, double passed) {
+    const double skin = controller.settings().skin_width;
+    const double limit = skin + passed;
     if (depth > limit + kOverlapRounding) {
       add(InvariantKind::Overlap, tick,
-          who + "overlaps the world by " + text(depth) + " m, more than skin_width " + text(limit) +
+          who + "overlaps the world by " + text(depth) + " m, more than skin_width " + text(skin) +
+              (passed > 0.0 ? " plus " + text(passed) + " m that characters passing through it moved after it" : "") +
               ", and the tick did not report it stuck; feet " + text(controller.state().position),
           limit);
     }
+  }
+
+  /// The definition of the `index`-th character (0 the first), or null.
+  const CharacterDef* character_def(std::size_t index) const {
+    if (index == 0) return &scenario_.character;
+    return index - 1 < scenario_.others.size() ? &scenario_.others[index - 1].def : nullptr;
+  }
+
+  /// How far the characters listed after the `self`-th that it collides
+  /// with, but that do not collide with it, moved this tick. They move after
+  /// its update and pass through it (docs/format.md §1.7): to it they are
+  /// moving bodies, which push it out at its next update. Until then it
+  /// overlaps one by at most that one's travel (a character's shape moves
+  /// without turning) beyond where its own update left it.
+  double passed_into_by(std::size_t self) const {
+    const CharacterDef* me = character_def(self);
+    double sum = 0.0;
+    for (std::size_t j = self + 1; j < character_travel_.size() && me != nullptr; ++j) {
+      const CharacterDef* other = character_def(j);
+      if (other == nullptr) continue;
+      const bool meets = (me->collides_with & layer_bit(other->layer)) != 0;
+      const bool met = (other->collides_with & layer_bit(me->layer)) != 0;
+      if (meets && !met) sum += character_travel_[j];
+    }
+    return sum;
   }
 
   // ---- The other characters of "characters" ----------------------------------
@@ -364,7 +392,7 @@ class Checker {
       const std::string who = "character " + other.name + " ";
       if (view.tick > 0 && finite(s.position) && finite(track.position)) {
         if (other.report.depenetration_converged && !has_one_way_) {
-          overlap_violation(view.tick, who, other.controller, other.controller.penetration_depth());
+          overlap_violation(view.tick, who, other.controller, other.controller.penetration_depth(), passed_into_by(i + 1));
         }
         if (track.same_layers) {
           check_tunnel(view.tick, track.centre, centre, inner_radius(scenario_.others[i].def.shape), who);

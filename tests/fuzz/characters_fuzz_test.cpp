@@ -95,6 +95,36 @@ TEST(FuzzCharacters, SomeWorldsPutTheirCharactersOnLayersThatMeetBothWaysOneWayO
   EXPECT_GT(one_sided, 3);
 }
 
+/// The player stands still; npc, listed after it, walks through where it
+/// stands: the player collides with npc's layer, npc not with the player's.
+const char* const kPassingThrough = R"({"format": "stepslide/scenario@1", "ticks": 60,
+  "world": [{"name": "floor", "shape": {"type": "box", "half_extents": [10, 0.5, 10]}, "position": [0, -0.5, 0]}],
+  "characters": [
+    {"name": "player", "position": [0, 0, 0], "layer": 4, "collides_with": [0, 5]},
+    {"name": "npc", "position": [0.2, 0, 2], "layer": 5, "collides_with": [0], "input": [{"tick": 0, "move": [0, 1]}]}
+  ]})";
+
+TEST(FuzzCharacters, ACharacterPassingThroughAnotherAfterItsUpdateIsNoOverlap) {
+  // npc moves after the player's update, into it, and the player is pushed
+  // out of npc (a moving body to it) only at its next update: until then it
+  // overlaps npc by up to npc's travel that tick, beyond its skin. Fresh
+  // worlds with character layers raised this on one-sided pairs (seeds
+  // 12000192, 12002644 and six more of 12000000..12002999).
+  const InvariantReport report = check_invariants(load_or_fail(kPassingThrough));
+  EXPECT_TRUE(report.ok()) << format_violations(report);
+  // The allowance is that travel, no more: pressed further in, it overlaps.
+  InvariantOptions options;
+  options.check_rerun = false;
+  options.before_check = [](const TickView& view) {
+    if (view.tick == 21) view.controller.state().position += btVector3(0, 0, 0.2);
+  };
+  const InvariantReport pressed = check_invariants(load_or_fail(kPassingThrough), options);
+  const Violation* v = pressed.first(InvariantKind::Overlap);
+  ASSERT_NE(v, nullptr) << format_violations(pressed);
+  EXPECT_EQ(v->tick, 21);
+  EXPECT_NE(v->message.find("that characters passing through it moved after it"), std::string::npos) << v->message;
+}
+
 /// Two characters walking side by side toward a thin wall.
 const char* const kPair = R"({"format": "stepslide/scenario@1", "ticks": 60,
   "world": [

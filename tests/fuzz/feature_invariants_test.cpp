@@ -151,6 +151,36 @@ TEST(FuzzFeatures, LeavingATurningBodyWithTheFeetBeyondItsOutlineKeepsItsSpeedWi
   EXPECT_EQ(report.first(InvariantKind::Speed), nullptr) << format_violations(report);
 }
 
+TEST(FuzzFeatures, APushTakenFromACharacterThatStoppedSinceIsWithinTheBound) {
+  // npc1 pushed the player (after the player's update) while walking at
+  // 5 m/s, then stopped against it: the player takes that push at the start
+  // of its next tick, when npc1's speed is 0. The bound starts from the row
+  // before's velocity plus that pending push.
+  const InvariantReport report = check_invariants(stored_finding("seed8694990_speed_characters.json"));
+  EXPECT_EQ(report.first(InvariantKind::Speed), nullptr) << format_violations(report);
+}
+
+TEST(FuzzFeatures, APushTakenFromAnotherCharacterStillBoundsTheSpeed) {
+  // The pending push is counted as it is, no more: speed beyond it is raised.
+  InvariantOptions options;
+  options.check_rerun = false;
+  options.before_check = [](const TickView& view) {
+    if (view.tick == 130) view.controller.state().velocity *= 1.01;
+  };
+  const InvariantReport report = check_invariants(stored_finding("seed8694990_speed_characters.json"), options);
+  const Violation* v = report.first(InvariantKind::Speed);
+  ASSERT_NE(v, nullptr) << format_violations(report);
+  EXPECT_EQ(v->tick, 130);
+  EXPECT_NE(v->message.find("with the characters' push"), std::string::npos) << v->message;
+}
+
+TEST(FuzzFeatures, FollowingAPushedPlankInTheAirGainsNoSpeed) {
+  for (const char* file : {"seed8328017_speed.json", "seed8736661_speed.json"}) {
+    const InvariantReport report = check_invariants(stored_finding(file));
+    EXPECT_TRUE(report.ok()) << file << "\n" << format_violations(report);
+  }
+}
+
 TEST(FuzzFeatures, ABoxComingDownOnACharacterOnAOneWayPlatformDoesNotPushItThrough) {
   // The crushing push-out pressed the character deep into the platform,
   // whose contacts then faced sideways and were not taken as blocking.
