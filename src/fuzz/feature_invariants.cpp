@@ -252,17 +252,26 @@ void FeatureChecker::check_speed(const TickView& view, std::vector<Violation>* o
     bodies += moved / dt_;
   }
   // The other characters of "characters" push the character up to their
-  // own speed and carry it when it stands on one: moving bodies too.
-  for (const OtherCharacterView& other : view.others) {
+  // own speed and carry it when it stands on one: moving bodies too. Each
+  // counts the more of this tick and the tick before: they update after the
+  // first, so what one did in its update of the tick before (moved under
+  // the feet, pushed) reaches the first only in this tick's update.
+  previous_others_.resize(view.others.size(), 0.0);
+  for (std::size_t i = 0; i < view.others.size(); ++i) {
+    const OtherCharacterView& other = view.others[i];
     const btCollisionObject& body = other.controller.body();
     btVector3 body_low, body_high, was_low, was_high;
     bounds(&body, body.getWorldTransform(), &body_low, &body_high);
     bounds(&body, body.getInterpolationWorldTransform(), &was_low, &was_high);
     body_low.setMin(was_low);
     body_high.setMax(was_high);
-    if (!TestAabbAgainstAabb2(low, high, body_low, body_high)) continue;
-    bodies += other.controller.state().velocity.length() +
-              travel(body.getCollisionShape(), body.getInterpolationWorldTransform(), body.getWorldTransform()) / dt_;
+    double now = 0.0;
+    if (TestAabbAgainstAabb2(low, high, body_low, body_high)) {
+      now = other.controller.state().velocity.length() +
+            travel(body.getCollisionShape(), body.getInterpolationWorldTransform(), body.getWorldTransform()) / dt_;
+    }
+    bodies += std::max(now, previous_others_[i]);
+    previous_others_[i] = now;
   }
   const double gravity = btVector3(scenario_.gravity[0], scenario_.gravity[1], scenario_.gravity[2]).length();
   const double slope = std::cos(std::min(settings.max_slope_deg, 89.0) * kPi / 180.0);

@@ -78,6 +78,9 @@ class FeatureChecker {
   /// character by the end of the tick before (CharacterBody::pending_push),
   /// which it takes at the start of this one.
   btVector3 previous_push_{0, 0, 0};
+  /// What each other character added to the speed bound the tick before
+  /// (0 out of reach).
+  std::vector<double> previous_others_;
 };
 
 }  // namespace stepslide

@@ -161,17 +161,28 @@ TEST(FuzzFeatures, APushTakenFromACharacterThatStoppedSinceIsWithinTheBound) {
 }
 
 TEST(FuzzFeatures, APushTakenFromAnotherCharacterStillBoundsTheSpeed) {
-  // The pending push is counted as it is, no more: speed beyond it is raised.
+  // The pending push is counted as it is, no more: speed beyond it and the
+  // characters within reach (npc1 walked at 5 m/s the tick before) is raised.
   InvariantOptions options;
   options.check_rerun = false;
   options.before_check = [](const TickView& view) {
-    if (view.tick == 130) view.controller.state().velocity *= 1.01;
+    if (view.tick == 130) view.controller.state().velocity *= 4.0;
   };
   const InvariantReport report = check_invariants(stored_finding("seed8694990_speed_characters.json"), options);
   const Violation* v = report.first(InvariantKind::Speed);
   ASSERT_NE(v, nullptr) << format_violations(report);
   EXPECT_EQ(v->tick, 130);
   EXPECT_NE(v->message.find("with the characters' push"), std::string::npos) << v->message;
+}
+
+TEST(FuzzFeatures, RidingOffACharacterThatMovedAfterTheRiderIsWithinTheBound) {
+  // The player stood on npc1, which walked off at 7.49 m/s in its update of
+  // the tick before (after the player's); this tick the player rides that
+  // motion and leaves npc1 with the velocity it gave the feet, while npc1's
+  // own speed and travel this tick are small. The bound counts each other
+  // character's tick before too.
+  const InvariantReport report = check_invariants(stored_finding("seed9546275_speed_characters.json"));
+  EXPECT_EQ(report.first(InvariantKind::Speed), nullptr) << format_violations(report);
 }
 
 TEST(FuzzFeatures, FollowingAPushedPlankInTheAirGainsNoSpeed) {
