@@ -5,6 +5,7 @@
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "controller/internal.h"
@@ -103,6 +104,19 @@ btVector3 clamp_handover(const btVector3& carried_velocity, double body_speed) {
 
 namespace {
 
+/// The largest part t of `gain` (0 to 1) for which velocity + t gain is no
+/// faster than `limit` (all of it when it never is, none when the velocity
+/// already is).
+double within_speed(const btVector3& velocity, const btVector3& gain, double limit) {
+  const double a = gain.length2();
+  if ((velocity + gain).length2() <= limit * limit || !(a > 0.0)) return 1.0;
+  const double c = velocity.length2() - limit * limit;
+  if (c >= 0.0) return 0.0;
+  // |v + t g|^2 = limit^2: a t^2 + 2 b t + c = 0, the positive root (c < 0).
+  const double b = velocity.dot(gain);
+  return std::clamp((-b + std::sqrt(b * b - a * c)) / a, 0.0, 1.0);
+}
+
 void report(const CharacterContext& ctx, PushEvent::Kind kind, const Pushable& body, const btVector3& point,
             const btVector3& impulse, double approach, bool limited) {
   if (ctx.observer == nullptr) return;
@@ -139,7 +153,11 @@ void push_one(const CharacterContext& ctx, const Pushable& body, const SweepHit&
 /// up, the character would rise by its own push, in the air a launch
 /// without a jump. The upward part of what following adds is dropped (a body
 /// that rises into the character lifts it by its own motion, in
-/// depenetration).
+/// depenetration). Nor does following make the character faster than it
+/// tried to move: the clip is not always across the hit's normal (landing
+/// on a walkable face that tilts away keeps the horizontal velocity, as on
+/// level ground), and adding the normal's part back on top of what such a
+/// clip kept would give speed no body gave.
 void follow(const btVector3& up, const Pushable& body, const SweepHit& hit, const btVector3& wanted,
             btVector3& velocity) {
   const btVector3 into = -hit.normal;
@@ -149,7 +167,7 @@ void follow(const btVector3& up, const Pushable& body, const SweepHit& hit, cons
   btVector3 gain = into * (allowed - now);
   const double lift = gain.dot(up);
   if (lift > 0.0) gain -= up * lift;
-  velocity += gain;
+  velocity += gain * within_speed(velocity, gain, wanted.length());
 }
 
 /// Weight on the body stood on, and the landing on it.

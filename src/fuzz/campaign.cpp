@@ -282,6 +282,8 @@ nlohmann::ordered_json finding_document(nlohmann::ordered_json scenario, std::ui
     check = Json{{"ticks", ticks}, {"y_between", Json::array({violation.limit, ScenarioLimits::max_coordinate})}};
   } else if (violation.kind == InvariantKind::Launch && violation.tick > 0) {
     check = Json{{"ticks", ticks}, {"max_rise_gain", violation.limit}};
+  } else if (violation.kind == InvariantKind::Speed && violation.tick > 0) {
+    check = Json{{"ticks", ticks}, {"max_speed", violation.limit}};
   } else if (violation.kind == InvariantKind::Apex && violation.tick > 0) {
     check = Json{{"ticks", Json::array({0, violation.tick})}, {"max_jump_apex", violation.limit}};
   }

@@ -67,7 +67,7 @@ FuzzSummary run_fuzz(const FuzzOptions& options, const std::function<void(const 
 /// The document of a finding: the shrunk scenario with a description saying
 /// what failed and how to replay it, and, where the loader has a matching
 /// check (overlap: max_penetration; rise, and a fall through a floor:
-/// y_between; launch: max_rise_gain; apex: max_jump_apex), an expectation
+/// y_between; launch: max_rise_gain; apex: max_jump_apex; speed: max_speed), an expectation
 /// that makes `stepslide run` fail on it too.
 /// `label` and `load_with` load it as the campaign did (a level walk's from
 /// its findings' directory).

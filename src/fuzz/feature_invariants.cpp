@@ -133,6 +133,7 @@ void FeatureChecker::observe(const TickView& view, std::vector<Violation>* out) 
   previous_shape_ = view.controller.shape();
   character_bounds(view, s.position, &previous_low_, &previous_high_);
   previous_ground_ = s.grounded ? s.ground_object : nullptr;
+  previous_push_ = view.controller.body().pending_push();
 }
 
 void FeatureChecker::character_bounds(const TickView& view, const btVector3& feet, btVector3* low,
@@ -216,7 +217,13 @@ void FeatureChecker::check_body_tunnel(const TickView& view, const btVector3& ce
 /// feet rigidly, at their own distance from its centre, which may lie beyond
 /// any point of the body (feet past its edge): that body counts the farther
 /// of its own travel and the feet's carry. (A slide turns speed from one
-/// into the other, never adds to the whole.)
+/// into the other, never adds to the whole.) The speed it starts from is
+/// the row before's plus the push the other characters gave it after that
+/// row was made (they update after it, and it takes their push at the
+/// start of its next update). That push is counted as given: a pusher may
+/// have stopped against the character since (its speed now is no bound on
+/// it), and its size is the push rule's (push_impulse: never more than the
+/// pusher's approach speed), tested on its own.
 void FeatureChecker::check_speed(const TickView& view, std::vector<Violation>* out) {
   const ControllerSettings& settings = view.controller.settings();
   const CharacterState& s = view.controller.state();
@@ -245,31 +252,43 @@ void FeatureChecker::check_speed(const TickView& view, std::vector<Violation>* o
     bodies += moved / dt_;
   }
   // The other characters of "characters" push the character up to their
-  // own speed and carry it when it stands on one: moving bodies too.
-  for (const OtherCharacterView& other : view.others) {
+  // own speed and carry it when it stands on one: moving bodies too. Each
+  // counts the more of this tick and the tick before: they update after the
+  // first, so what one did in its update of the tick before (moved under
+  // the feet, pushed) reaches the first only in this tick's update.
+  previous_others_.resize(view.others.size(), 0.0);
+  for (std::size_t i = 0; i < view.others.size(); ++i) {
+    const OtherCharacterView& other = view.others[i];
     const btCollisionObject& body = other.controller.body();
     btVector3 body_low, body_high, was_low, was_high;
     bounds(&body, body.getWorldTransform(), &body_low, &body_high);
     bounds(&body, body.getInterpolationWorldTransform(), &was_low, &was_high);
     body_low.setMin(was_low);
     body_high.setMax(was_high);
-    if (!TestAabbAgainstAabb2(low, high, body_low, body_high)) continue;
-    bodies += other.controller.state().velocity.length() +
-              travel(body.getCollisionShape(), body.getInterpolationWorldTransform(), body.getWorldTransform()) / dt_;
+    double now = 0.0;
+    if (TestAabbAgainstAabb2(low, high, body_low, body_high)) {
+      now = other.controller.state().velocity.length() +
+            travel(body.getCollisionShape(), body.getInterpolationWorldTransform(), body.getWorldTransform()) / dt_;
+    }
+    bodies += std::max(now, previous_others_[i]);
+    previous_others_[i] = now;
   }
   const double gravity = btVector3(scenario_.gravity[0], scenario_.gravity[1], scenario_.gravity[2]).length();
   const double slope = std::cos(std::min(settings.max_slope_deg, 89.0) * kPi / 180.0);
   const double input = view.input.use_wish_velocity ? view.input.wish_velocity.length() : settings.walk_speed;
   const double jump = view.input.jump ? settings.jump_speed : 0.0;
-  const double along = previous_velocity_.dot(up_);
-  const double across = (previous_velocity_ - up_ * along).length();
+  const btVector3 start = previous_velocity_ + previous_push_;
+  const double along = start.dot(up_);
+  const double across = (start - up_ * along).length();
   const double flat = std::max(across, input / slope);
   const double vertical = std::fabs(along) + jump + gravity * dt_;
   const double allowed = std::sqrt(flat * flat + vertical * vertical) + bodies + kSpeedSlack;
   const double speed = s.velocity.length();
   if (speed > allowed) {
     out->push_back({InvariantKind::Speed, view.tick,
-                    "the speed went from " + text(previous_velocity_.length()) + " to " + text(speed) +
+                    "the speed went from " + text(previous_velocity_.length()) +
+                        (previous_push_.isZero() ? "" : " (" + text(start.length()) + " with the characters' push)") +
+                        " to " + text(speed) +
                         " m/s; input, jump, gravity and the moving bodies within reach (" + text(bodies) +
                         " m/s) allow " + text(allowed) + " m/s; feet " + text(s.position),
                     allowed});

@@ -74,6 +74,13 @@ class FeatureChecker {
   btVector3 previous_low_{0, 0, 0}, previous_high_{0, 0, 0};
   /// The body it stood on at the end of the previous tick (null: none).
   const btCollisionObject* previous_ground_ = nullptr;
+  /// The velocity change the other characters' pushes asked of the
+  /// character by the end of the tick before (CharacterBody::pending_push),
+  /// which it takes at the start of this one.
+  btVector3 previous_push_{0, 0, 0};
+  /// What each other character added to the speed bound the tick before
+  /// (0 out of reach).
+  std::vector<double> previous_others_;
 };
 
 }  // namespace stepslide

@@ -325,10 +325,11 @@ class Checker {
   void check_overlap(const TickView& view) {
     if (!view.report.depenetration_converged) return;  // reported as stuck: crushed or wedged, allowed
     double depth = features_.overlap(view);
-    if (depth > settings(view).skin_width && !view.others.empty()) {
+    const double passed = passed_into_by(0);
+    if (depth > settings(view).skin_width + passed && meets_both_ways(0)) {
       depth = world_depth(view, view.controller, scenario_.character.collides_with);
     }
-    overlap_violation(view.tick, "", view.controller, depth);
+    overlap_violation(view.tick, "", view.controller, depth, passed);
   }
 
   /// Accepts the scenario's own bodies on the layers of `collides_with`:
@@ -369,15 +370,60 @@ class Checker {
     return deepest;
   }
 
+  /// The overlap allowed is the skin, plus `passed` (passed_into_by).
   void overlap_violation(std::int64_t tick, const std::string& who, const CharacterController& controller,
-                         double depth) {
-    const double limit = controller.settings().skin_width;
+                         double depth, double passed) {
+    const double skin = controller.settings().skin_width;
+    const double limit = skin + passed;
     if (depth > limit + kOverlapRounding) {
       add(InvariantKind::Overlap, tick,
-          who + "overlaps the world by " + text(depth) + " m, more than skin_width " + text(limit) +
+          who + "overlaps the world by " + text(depth) + " m, more than skin_width " + text(skin) +
+              (passed > 0.0 ? " plus " + text(passed) + " m that characters passing through it moved after it" : "") +
               ", and the tick did not report it stuck; feet " + text(controller.state().position),
           limit);
     }
+  }
+
+  /// The definition of the `index`-th character (0 the first), or null.
+  const CharacterDef* character_def(std::size_t index) const {
+    if (index == 0) return &scenario_.character;
+    return index - 1 < scenario_.others.size() ? &scenario_.others[index - 1].def : nullptr;
+  }
+
+  /// How far the characters listed after the `self`-th that it collides
+  /// with, but that do not collide with it, moved this tick. They move after
+  /// its update and pass through it (docs/format.md §1.7): to it they are
+  /// moving bodies, which push it out at its next update. Until then it
+  /// overlaps one by at most that one's travel (a character's shape moves
+  /// without turning) beyond where its own update left it.
+  double passed_into_by(std::size_t self) const {
+    const CharacterDef* me = character_def(self);
+    double sum = 0.0;
+    for (std::size_t j = self + 1; j < character_travel_.size() && me != nullptr; ++j) {
+      const CharacterDef* other = character_def(j);
+      if (other == nullptr) continue;
+      const bool meets = (me->collides_with & layer_bit(other->layer)) != 0;
+      const bool met = (other->collides_with & layer_bit(me->layer)) != 0;
+      if (meets && !met) sum += character_travel_[j];
+    }
+    return sum;
+  }
+
+  /// The `self`-th character and some other collide both ways: their
+  /// overlap is the pair's (`characters_overlap`, the larger skin), and an
+  /// overlap deeper than `self`'s own allowance is measured again against
+  /// the world's bodies alone. (An overlap with a one-sided neighbour stays
+  /// in the measure, allowed that neighbour's travel: passed_into_by.)
+  bool meets_both_ways(std::size_t self) const {
+    const CharacterDef* me = character_def(self);
+    for (std::size_t j = 0; j <= scenario_.others.size() && me != nullptr; ++j) {
+      const CharacterDef* other = character_def(j);
+      if (j == self || other == nullptr) continue;
+      if ((me->collides_with & layer_bit(other->layer)) != 0 && (other->collides_with & layer_bit(me->layer)) != 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   // ---- The other characters of "characters" ----------------------------------
@@ -386,8 +432,8 @@ class Checker {
   struct Track {
     btVector3 position{0, 0, 0}, velocity{0, 0, 0}, centre{0, 0, 0};
     double start_overlap = 0.0;
-    /// It collides with what the first character does: the static geometry
-    /// collected for the first is its own, so `tunnel` applies.
+    /// It collides with the bodies the first character does: the static
+    /// geometry collected for the first is its own, so `tunnel` applies.
     bool same_layers = false;
   };
 
@@ -407,10 +453,12 @@ class Checker {
       if (view.tick > 0 && finite(s.position) && finite(track.position)) {
         if (other.report.depenetration_converged && !has_one_way_) {
           double depth = other.controller.penetration_depth();
-          if (depth > other.controller.settings().skin_width && i < scenario_.others.size()) {
+          const double passed = passed_into_by(i + 1);
+          if (depth > other.controller.settings().skin_width + passed && i < scenario_.others.size() &&
+              meets_both_ways(i + 1)) {
             depth = world_depth(view, other.controller, scenario_.others[i].def.collides_with);
           }
-          overlap_violation(view.tick, who, other.controller, depth);
+          overlap_violation(view.tick, who, other.controller, depth, passed);
         }
         if (track.same_layers) {
           check_tunnel(view.tick, track.centre, centre, inner_radius(scenario_.others[i].def.shape), who);
@@ -453,10 +501,18 @@ class Checker {
     tracks_.assign(view.others.size(), Track{});
     for (std::size_t i = 0; i < view.others.size() && i < scenario_.others.size(); ++i) {
       tracks_[i].start_overlap = view.others[i].controller.penetration_depth();
-      tracks_[i].same_layers = scenario_.others[i].def.collides_with == scenario_.character.collides_with;
+      tracks_[i].same_layers = meet_the_same_bodies(scenario_.others[i].def, scenario_.character);
     }
     for (const BodyDef& def : scenario_.world) has_one_way_ = has_one_way_ || def.one_way;
     pair_queries_ = std::make_unique<CollisionQueries>(const_cast<World&>(view.world).collision_world(), nullptr);
+  }
+
+  /// Whether two characters meet the same bodies of the world: their
+  /// lists may differ on layers no body is on (the characters' own).
+  bool meet_the_same_bodies(const CharacterDef& a, const CharacterDef& b) const {
+    return std::all_of(scenario_.world.begin(), scenario_.world.end(), [&](const BodyDef& def) {
+      return ((a.collides_with & layer_bit(def.layer)) != 0) == ((b.collides_with & layer_bit(def.layer)) != 0);
+    });
   }
 
   /// Accepts one body: the character whose overlap a pair measures.

@@ -56,7 +56,8 @@ struct Violation {
   /// For Overlap: the allowed depth; for Rise: the highest allowed feet
   /// height (along up) at `tick`; for a Tunnel down through a floor: the
   /// lowest (NaN for other tunnels); for Launch: the upward speed gain
-  /// allowed (m/s); for Apex: the height allowed above the take-off (m). Lets a
+  /// allowed (m/s); for Apex: the height allowed above the take-off (m); for
+  /// Speed: the speed allowed (m/s). Lets a
   /// saved finding carry an expectation.
   double limit = 0.0;
 };

@@ -410,6 +410,39 @@ double horizontal_reach(const ShapeDef& shape) {
   return std::hypot(shape.half_extents[0], shape.half_extents[2]);
 }
 
+/// Share of worlds with several characters whose characters get layers.
+constexpr double kCharacterLayerChance = 0.5;
+/// The layers a character's body may be on besides 0: above the bodies'
+/// (random_features.cpp puts bodies on 0 to 3), so that which layers the
+/// characters list among these never changes which bodies they meet.
+constexpr int kFirstCharacterLayer = 4;
+constexpr int kLastCharacterLayer = 5;
+/// The bodies' layers (random_features.cpp), which every character lists
+/// when it has no list of its own: as it did by default.
+const int kBodyLayers[] = {0, 1, 2, 3};
+
+/// Puts each character on a layer (0, which everyone meets with the floor,
+/// or one of the characters' own) and lets it list each of the characters'
+/// layers or not: pairs that block both ways, pass through each other, or
+/// disagree (one-sided, docs/format.md §1.7) all come up. The bodies a
+/// character meets stay those it met before.
+void add_character_layers(FuzzRandom& r, Json& characters) {
+  for (Json& character : characters) {
+    const std::int64_t pick = r.integer(0, kLastCharacterLayer - kFirstCharacterLayer + 1);
+    Json with = Json::array();
+    if (character.contains("collides_with")) {
+      with = character["collides_with"];
+    } else {
+      for (const int layer : kBodyLayers) with.push_back(layer);
+    }
+    for (int layer = kFirstCharacterLayer; layer <= kLastCharacterLayer; ++layer) {
+      if (r.chance(0.5)) with.push_back(layer);
+    }
+    if (pick > 0) character["layer"] = kFirstCharacterLayer + pick - 1;
+    character["collides_with"] = with;
+  }
+}
+
 /// Turns the world's `character` into `characters`: the drawn one first (as
 /// "player", with the top-level input), then one or two more drawn the same
 /// way and dropped, like the first, onto what lies under a point a few
@@ -455,6 +488,8 @@ void add_extra_characters(FuzzRandom& r, Json& scenario, const Scenario& loaded,
     placed.push_back({x, z, reach});
     characters.push_back(character);
   }
+  // Drawn after the characters, so that a world without layers draws what it always did.
+  if (characters.size() > 1 && r.chance(kCharacterLayerChance)) add_character_layers(r, characters);
   Json out = Json::object();
   for (auto it = scenario.begin(); it != scenario.end(); ++it) {
     if (it.key() == "input") continue;

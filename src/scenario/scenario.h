@@ -200,7 +200,9 @@ struct ExpectCheck {
     /// The ground normal changes between consecutive grounded rows at most
     /// `max_changes` times; the velocity columns across up match the feet's
     /// displacement over the tick within `max_gain` m/s.
-    MaxGroundNormalChanges, VelocityAchieved
+    MaxGroundNormalChanges, VelocityAchieved,
+    /// The velocity columns' length stays at most `hi` m/s.
+    MaxSpeed
   };
   Kind kind = Kind::Position;
   std::string json_path;  ///< "/expect/2", used in failure messages

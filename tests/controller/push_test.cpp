@@ -135,5 +135,32 @@ TEST(PushBodies, FollowingAPushedBodyNeverGivesUpwardSpeed) {
   EXPECT_LE(state.velocity.y(), 0.0);        // never upward
 }
 
+TEST(PushBodies, FollowingAPushedBodyNeverMakesTheCharacterFasterThanItTriedToMove) {
+  // Falling onto a light plank that tilts away (a walkable face): landing
+  // stops the fall and keeps the horizontal velocity (the floor counts as
+  // level), and the push sends the plank down along the face's inward
+  // normal, which the character follows. That normal is not across the
+  // horizontal velocity kept: following it added speed along the plank that
+  // the landing had not taken, a little more every tick the character lay on
+  // the plank (fuzz seeds 8328017, 8736661).
+  test::Rig rig({test::floor_at(-5)});
+  Box plank(0.2);
+  SweepHit hit;
+  hit.hit = true;
+  hit.object = &plank.body;
+  hit.normal = btVector3(0.2297, 0.9733, 0.0).normalized();  // points at the character
+  hit.point = btVector3(0, 0.5, 0);
+  Intent intent;
+  intent.airborne = true;
+  intent.velocity = btVector3(-1.9755, -1.2701, 1.0832);
+  CharacterState state;
+  state.velocity = btVector3(intent.velocity.x(), 0.0, intent.velocity.z());  // what the landing clip left
+  push_bodies(rig.ctx(), state, intent, {hit}, kDt);
+  const btVector3 into = -hit.normal;
+  ASSERT_GT(Pushable::of(&plank.body).velocity_at(hit.point).dot(into), state.velocity.dot(into) - 1e-12);
+  EXPECT_GT(state.velocity.dot(into), btVector3(intent.velocity.x(), 0.0, intent.velocity.z()).dot(into));  // follows it
+  EXPECT_LE(state.velocity.length(), intent.velocity.length() * (1 + 1e-15));
+}
+
 }  // namespace
 }  // namespace stepslide

@@ -151,6 +151,47 @@ TEST(FuzzFeatures, LeavingATurningBodyWithTheFeetBeyondItsOutlineKeepsItsSpeedWi
   EXPECT_EQ(report.first(InvariantKind::Speed), nullptr) << format_violations(report);
 }
 
+TEST(FuzzFeatures, APushTakenFromACharacterThatStoppedSinceIsWithinTheBound) {
+  // npc1 pushed the player (after the player's update) while walking at
+  // 5 m/s, then stopped against it: the player takes that push at the start
+  // of its next tick, when npc1's speed is 0. The bound starts from the row
+  // before's velocity plus that pending push.
+  const InvariantReport report = check_invariants(stored_finding("seed8694990_speed_characters.json"));
+  EXPECT_EQ(report.first(InvariantKind::Speed), nullptr) << format_violations(report);
+}
+
+TEST(FuzzFeatures, APushTakenFromAnotherCharacterStillBoundsTheSpeed) {
+  // The pending push is counted as it is, no more: speed beyond it and the
+  // characters within reach (npc1 walked at 5 m/s the tick before) is raised.
+  InvariantOptions options;
+  options.check_rerun = false;
+  options.before_check = [](const TickView& view) {
+    if (view.tick == 130) view.controller.state().velocity *= 4.0;
+  };
+  const InvariantReport report = check_invariants(stored_finding("seed8694990_speed_characters.json"), options);
+  const Violation* v = report.first(InvariantKind::Speed);
+  ASSERT_NE(v, nullptr) << format_violations(report);
+  EXPECT_EQ(v->tick, 130);
+  EXPECT_NE(v->message.find("with the characters' push"), std::string::npos) << v->message;
+}
+
+TEST(FuzzFeatures, RidingOffACharacterThatMovedAfterTheRiderIsWithinTheBound) {
+  // The player stood on npc1, which walked off at 7.49 m/s in its update of
+  // the tick before (after the player's); this tick the player rides that
+  // motion and leaves npc1 with the velocity it gave the feet, while npc1's
+  // own speed and travel this tick are small. The bound counts each other
+  // character's tick before too.
+  const InvariantReport report = check_invariants(stored_finding("seed9546275_speed_characters.json"));
+  EXPECT_EQ(report.first(InvariantKind::Speed), nullptr) << format_violations(report);
+}
+
+TEST(FuzzFeatures, FollowingAPushedPlankInTheAirGainsNoSpeed) {
+  for (const char* file : {"seed8328017_speed.json", "seed8736661_speed.json"}) {
+    const InvariantReport report = check_invariants(stored_finding(file));
+    EXPECT_TRUE(report.ok()) << file << "\n" << format_violations(report);
+  }
+}
+
 TEST(FuzzFeatures, ABoxComingDownOnACharacterOnAOneWayPlatformDoesNotPushItThrough) {
   // The crushing push-out pressed the character deep into the platform,
   // whose contacts then faced sideways and were not taken as blocking.

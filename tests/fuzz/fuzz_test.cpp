@@ -409,6 +409,14 @@ TEST(FuzzCampaign, FindingDocumentsSayWhatFailedAndCarryOnlyFailingExpectations)
   Json free = stuck_inside;
   free["world"][0]["position"] = Json::array({5, 0.5, 0});
   EXPECT_FALSE(finding_document(free, 7, overlap, "").contains("expect"));
+
+  // A speed finding carries max_speed at its tick, with the speed allowed:
+  // falling from 3 m, the character is faster than 1 m/s by tick 5.
+  const Json falling = Json::parse(R"({"format": "stepslide/scenario@1", "ticks": 10, "character": {"position": [0, 3, 0]},
+    "world": [{"shape": {"type": "box", "half_extents": [5, 0.5, 5]}, "position": [0, -0.5, 0]}]})");
+  const Violation speed{InvariantKind::Speed, 5, "the speed went from 0.6 to 0.8 m/s", 0.7};
+  const Json with_speed = finding_document(falling, 8, speed, "");
+  EXPECT_EQ(with_speed["expect"], Json::parse(R"([{"ticks": [5, 5], "max_speed": 0.7}])")) << with_speed.dump(2);
 }
 
 TEST_F(TempDir, CampaignsAreReproducibleAndKeptScenariosLoad) {

@@ -166,6 +166,7 @@ std::optional<Problem> problem_of(const ExpectCheck& check, const Track& track,
     case Kind::MaxJumpApex: return expectations::check_max_jump_apex(check, track);
     case Kind::MaxGroundNormalChanges: return expectations::check_max_ground_normal_changes(check, track);
     case Kind::VelocityAchieved: return expectations::check_velocity_achieved(check, track);
+    case Kind::MaxSpeed: return expectations::check_max_speed(check, track);
     case Kind::NoOscillation: return expectations::check_no_oscillation(check, track);
     case Kind::Reaches: return expectations::check_reaches(check, track);
     case Kind::StepEvents: return expectations::check_step_events(check, track);

@@ -179,4 +179,15 @@ std::optional<Problem> check_velocity_achieved(const ExpectCheck& check, const T
   return std::nullopt;
 }
 
+std::optional<Problem> check_max_speed(const ExpectCheck& check, const Track& track) {
+  for (std::int64_t tick = check.first; tick <= track.last(check); ++tick) {
+    const Vec3 v = named_vector(track, tick, "vx", "vy", "vz");
+    const double speed = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (speed <= check.hi) continue;
+    return Problem{tick, "the velocity " + feet_text(v) + " m/s is " + readable_beside(speed, check.hi) +
+                             " m/s fast, more than " + format_number(check.hi)};
+  }
+  return std::nullopt;
+}
+
 }  // namespace stepslide::expectations

@@ -101,6 +101,8 @@ std::optional<Problem> check_max_ground_normal_changes(const ExpectCheck& check,
 /// velocity_achieved: the first row whose velocity across up differs from the
 /// feet's displacement across up over the tick, divided by its duration.
 std::optional<Problem> check_velocity_achieved(const ExpectCheck& check, const Track& track);
+/// max_speed: the first row whose velocity columns are faster than allowed.
+std::optional<Problem> check_max_speed(const ExpectCheck& check, const Track& track);
 /// max_rise_gain: the first airborne tick that gained more upward speed than allowed.
 std::optional<Problem> check_max_rise_gain(const ExpectCheck& check, const Track& track);
 /// max_jump_apex: the first flight from the ground whose feet rose higher than allowed.

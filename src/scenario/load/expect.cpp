@@ -38,6 +38,7 @@ const Options<Kind> kCheckKinds = {
     {"body_upright", Kind::BodyUpright},
     {"max_ground_normal_changes", Kind::MaxGroundNormalChanges},
     {"velocity_achieved", Kind::VelocityAchieved},
+    {"max_speed", Kind::MaxSpeed},
 };
 
 /// Keys that are not kinds but belong to some check.
@@ -270,6 +271,7 @@ void read_range_value(const CheckContext& c, ObjectReader& o, const Field& range
       if (range_ok) require_row_before(r, range, check);
       r.number(o.required("velocity_achieved"), kSpeed, check.max_gain);
       break;
+    case Kind::MaxSpeed: r.number(o.required("max_speed"), kSpeed, check.hi); break;
     case Kind::OnBody: read_body_name(c, o.required("on_body"), check); break;
     case Kind::NoOscillation: read_no_oscillation(c, o.required("no_oscillation"), range_ok, check); break;
     case Kind::StepEvents: read_step_events(r, o.required("step_events"), check); break;

@@ -100,6 +100,20 @@ TEST(Expectations, GroundNormalChangesAndVelocityNotAchievedAreCaught) {
       << velocity[0];
 }
 
+TEST(Expectations, MaxSpeedBoundsTheVelocityColumns) {
+  // Walking diagonally at a wish_velocity of 4.243 m/s on the floor: never faster.
+  EXPECT_EQ(failures(on_floor(60, kDiagonal, R"({"ticks": [0, "end"], "max_speed": 4.25})")), Lines{});
+  const Lines fast = failures(on_floor(60, kDiagonal, R"({"ticks": [0, "end"], "max_speed": 4.2})"));
+  ASSERT_EQ(fast.size(), 1u);
+  EXPECT_NE(fast[0].find("/expect/0 at tick 1: the velocity (3, 0, -3) m/s is"), std::string::npos) << fast[0];
+  EXPECT_NE(fast[0].find("m/s fast, more than 4.2"), std::string::npos) << fast[0];
+  // The velocity is the whole vector: falling counts too.
+  const Lines falling = failures(on_floor(30, R"({"tick": 0, "move": [0, 0]})", R"({"ticks": [0, 10], "max_speed": 1})", "",
+                                          R"("character": {"position": [0, 3, 0]})"));
+  ASSERT_EQ(falling.size(), 1u);
+  EXPECT_NE(falling[0].find("/expect/0 at tick"), std::string::npos) << falling[0];
+}
+
 TEST(Expectations, XAndZBetweenBoundTheFeet) {
   EXPECT_EQ(failures(on_floor(60, kDiagonal, R"({"ticks": [0, "end"], "x_between": [0, 3.0001]},
                                                {"ticks": [0, "end"], "z_between": [-3.0001, 0]},

@@ -49,7 +49,7 @@ TEST(LoadExpect, WithoutOneKindOnlyKeysNoCheckKnowsAreReported) {
   EXPECT_EQ(errors_of(R"("expect": [{"ticks": [0, 1], "tolerance": 1, "colour": "red"}])"),
             (Lines{"/expect/0: expected exactly one of \"position\", \"grounded\", \"max_penetration\", \"y_between\", "
                    "\"stuck\", \"x_between\", \"z_between\", \"speed_between\", \"on_body\", \"no_oscillation\", "
-                   "\"reaches\", \"step_events\", \"moving\", \"max_rise_gain\", \"max_jump_apex\", \"body_reaches\", \"body_at_rest\", \"body_upright\", \"max_ground_normal_changes\", \"velocity_achieved\", got none",
+                   "\"reaches\", \"step_events\", \"moving\", \"max_rise_gain\", \"max_jump_apex\", \"body_reaches\", \"body_at_rest\", \"body_upright\", \"max_ground_normal_changes\", \"velocity_achieved\", \"max_speed\", got none",
                    "/expect/0/colour: unknown key \"colour\""}));
 }
 
@@ -172,6 +172,13 @@ TEST(LoadExpect, RestChecksTakeABoundAndTicksFromOne) {
                    "/expect/4/max_ground_normal_changes: expected an integer >= 0, got -1",
                    "/expect/5/ticks/0: expected an integer >= 1 (speed is measured from the tick before), got 0",
                    "/expect/6/velocity_achieved: expected a number >= 0, got -0.1"}));
+}
+
+TEST(LoadExpect, MaxSpeedTakesASpeedFromAnyTick) {
+  EXPECT_EQ(errors_of(R"("expect": [{"ticks": [0, 2], "max_speed": 3.5}, {"ticks": [1, "end"], "max_speed": 0},
+                                    {"ticks": [0, 2], "max_speed": -0.5}, {"ticks": [0, 2], "max_speed": "fast"}])"),
+            (Lines{"/expect/2/max_speed: expected a number >= 0, got -0.5",
+                   "/expect/3/max_speed: expected a number, got \"fast\""}));
 }
 
 TEST(LoadExpect, OnBodyNamesABodyOfTheWorld) {

@@ -204,7 +204,7 @@ TEST(ScenarioLoad, ErrorsComeInDocumentOrderWithFileLabel) {
   const std::vector<std::string> expected = {
       "/expect/0: expected exactly one of \"position\", \"grounded\", \"max_penetration\", \"y_between\", \"stuck\", "
       "\"x_between\", \"z_between\", \"speed_between\", \"on_body\", \"no_oscillation\", \"reaches\", "
-      "\"step_events\", \"moving\", \"max_rise_gain\", \"max_jump_apex\", \"body_reaches\", \"body_at_rest\", \"body_upright\", \"max_ground_normal_changes\", \"velocity_achieved\", got none",
+      "\"step_events\", \"moving\", \"max_rise_gain\", \"max_jump_apex\", \"body_reaches\", \"body_at_rest\", \"body_upright\", \"max_ground_normal_changes\", \"velocity_achieved\", \"max_speed\", got none",
       "/world/0/shape/radius: expected a number > 0, got -1",
       "/world/0/colour: unknown key \"colour\"",
       "/ticks: expected an integer >= 1, got 0",

@@ -401,6 +401,9 @@ TEST(ScenarioSchema, AgreesWithTheLoaderOnEveryShapeMotionInputAndCheck) {
       {head + R"("expect": [{"ticks": [1, "end"], "max_ground_normal_changes": 0.5}]})", false},
       {head + R"("expect": [{"ticks": [0, "end"], "max_ground_normal_changes": 1}]})", false},
       {head + R"("expect": [{"ticks": [1, "end"], "velocity_achieved": -1}]})", false},
+      {head + R"("expect": [{"ticks": [0, "end"], "max_speed": 4.5}, {"ticks": [3, 3], "max_speed": 0}]})", true},
+      {head + R"("expect": [{"ticks": [0, "end"], "max_speed": -1}]})", false},
+      {head + R"("expect": [{"ticks": [0, "end"], "max_speed": "fast"}]})", false},
       // The document.
       {R"({"format": "stepslide/scenario@1", "ticks": 1, "tick_rate": 240, "gravity": [0, -20, 0], "up": [0, 1, 0],
            "name": "n", "description": "d"})",
