@@ -406,8 +406,16 @@ ExactSweep sweep_from(const btVector3& a, const btVector3& b, double radius, con
   if (beside_plane(a, b, m, tri, plane, radius + kBulletStop)) return result;
   const ExactContact& start = start_contact.get();
   if (!start.answered) {
-    result.answered = false;
-    return result;
+    // The segment starts touching or crossing the triangle: as Bullet's
+    // cast from its penetration solver, a hit at 0 along the least push out
+    // when moving into it, else a miss; but from the exact least push.
+    const ExactContact deep = penetration_with(a, b, radius, tri, plane);
+    if (!deep.answered) {
+      result.answered = false;
+      return result;
+    }
+    if (-m.dot(deep.normal) <= SIMD_EPSILON) return result;
+    return hit_at(0.0, deep.distance, deep.normal, deep.point);
   }
   if (-m.dot(start.normal) <= SIMD_EPSILON) return result;  // see capsule_triangle_touch
   // Bullet's conservative advancement (btContinuousConvexCollision), step

@@ -80,8 +80,12 @@ ExactContact capsule_triangle_penetration(const btVector3& a, const btVector3& b
 ExactContact capsule_triangle_penetration(const btVector3& a, const btVector3& b, double radius,
                                           const Triangle& triangle);
 
-/// The sweeps below answer ExactSweep (geometry/sweep.h): not answered
-/// when the segment starts touching or crossing the triangle (ask Bullet);
+/// The sweeps below answer ExactSweep (geometry/sweep.h).
+/// capsule_triangle_touch is not answered when the segment starts touching
+/// or crossing the triangle; capsule_triangle_sweep answers that start as
+/// Bullet's cast does from its penetration solver, but from
+/// capsule_triangle_penetration: a hit at 0 along its push when the motion
+/// goes against it, else a miss (not answered for a triangle with no area);
 /// `distance` is between the two where the sweep stops (0 at a touch);
 /// `point`, on the triangle, is the first found where the capsule lies
 /// flush (the end `a` when both ends are over the face).

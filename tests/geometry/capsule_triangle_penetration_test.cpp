@@ -191,6 +191,56 @@ TEST(CapsuleTrianglePenetration, AgreesWithBulletsEpaOrIsShallower) {
   EXPECT_GT(agree + same_depth, compared * 99 / 100);
 }
 
+/// A sweep that starts with the segment through the triangle, through the
+/// adapter (triangle_sweep_pair), against Bullet's cast: Bullet's rule (a hit
+/// at 0 along the penetration's normal when the motion goes against it, else
+/// a miss) on the exact push. Compared where EPA's normal agrees with ours
+/// (1e-3) and the motion is not within 0.05 of along it: hit or miss agree,
+/// and a hit is at 0 along ours on both.
+TEST(CapsuleTrianglePenetration, ASweepStartingThroughItFollowsBulletsRule) {
+  Random random;
+  BulletWorld w;
+  int compared = 0;
+  int hits = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const DeepPair p = random_deep_pair(random, i);
+    Mesh mesh({p.t}, btTransform::getIdentity());
+    Capsule capsule(p.radius, p.half_height, p.pose);
+    const double margin = mesh.shape->getMargin();
+    const ExactContact deep = capsule_triangle_penetration(p.a, p.b, p.radius + margin, p.t);
+    ASSERT_TRUE(deep.answered) << "case " << i;
+    const btVector3 motion = random.direction() * random.uniform(0.01, 0.5);
+    const double into = -motion.normalized().dot(deep.normal);
+    // Ours alone: Bullet's rule on the exact push.
+    const ExactSweep ours = capsule_triangle_sweep(p.a, p.b, p.radius + margin, motion, p.t);
+    ASSERT_TRUE(ours.answered) << "case " << i;
+    ASSERT_EQ(ours.hit, -motion.dot(deep.normal) > SIMD_EPSILON) << "case " << i;
+    if (ours.hit) {
+      EXPECT_EQ(ours.fraction, 0.0) << "case " << i;
+      EXPECT_EQ(ours.normal, deep.normal) << "case " << i;
+    }
+    // Against Bullet's cast, where EPA finds our normal.
+    BulletContacts epa;
+    w.world.contactPairTest(&capsule.object, &mesh.object, epa);
+    if (epa.found.size() != 1 || (epa.found[0].normal - deep.normal).length() > kEpaNormal) continue;
+    if (std::fabs(into) < 0.05) continue;
+    btTransform to = p.pose;
+    to.setOrigin(p.pose.getOrigin() + motion);
+    const SweepAnswers s = both_sweeps(capsule.shape, p.pose, to, mesh.object);
+    ASSERT_TRUE(s.ours_answered) << "case " << i;
+    ++compared;
+    EXPECT_EQ(s.ours_hit, s.bullet_hit) << "case " << i;
+    if (!s.ours_hit || !s.bullet_hit) continue;
+    ++hits;
+    EXPECT_EQ(s.ours_fraction, 0.0) << "case " << i;
+    EXPECT_EQ(s.bullet_fraction, 0.0) << "case " << i;
+    EXPECT_LT((s.ours_normal - s.bullet_normal).length(), kEpaNormal) << "case " << i;
+  }
+  std::printf("sweeps from through the triangle: %d compared with Bullet's cast, %d hits\n", compared, hits);
+  EXPECT_GT(compared, 1000);
+  EXPECT_GT(hits, 400);
+}
+
 TEST(CapsuleTrianglePenetration, MeetsCapsuleTriangleAtTheBoundary) {
   // Just off the face the separated answer, just on it the penetration:
   // the same normal, the distance continuous through -radius.
