@@ -209,7 +209,8 @@ TEST(CapsuleTrianglePenetration, ASweepStartingThroughItFollowsBulletsRule) {
     const double margin = mesh.shape->getMargin();
     const ExactContact deep = capsule_triangle_penetration(p.a, p.b, p.radius + margin, p.t);
     ASSERT_TRUE(deep.answered) << "case " << i;
-    const btVector3 motion = random.direction() * random.uniform(0.01, 0.5);
+    const btVector3 heading = random.direction();
+    const btVector3 motion = heading * random.uniform(0.01, 0.5);
     const double into = -motion.normalized().dot(deep.normal);
     // Ours alone: Bullet's rule on the exact push.
     const ExactSweep ours = capsule_triangle_sweep(p.a, p.b, p.radius + margin, motion, p.t);
