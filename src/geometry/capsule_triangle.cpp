@@ -40,7 +40,9 @@ constexpr double kPenetrationTie = 1e-9;
 
 /// The parameters s, t in [0, 1] of the closest points of the segments
 /// p + s·d and q + t·e (Ericson, Real-Time Collision Detection, 5.1.9).
-void closest_on_segments(const btVector3& p, const btVector3& d, const btVector3& q, const btVector3& e, double* s,
+/// Inline, forced: three per triangle in contact_with's edge loop, which
+/// a call would slow (it has a second, cold caller).
+[[gnu::always_inline]] inline void closest_on_segments(const btVector3& p, const btVector3& d, const btVector3& q, const btVector3& e, double* s,
                          double* t) {
   const btVector3 r = p - q;
   const double dd = d.dot(d);
@@ -213,7 +215,9 @@ btVector3 closest_on_triangle(const btVector3& a, const btVector3& b, const Tria
 /// onto [min(s0, s1), max(s0, s1)]: moving the capsule by p along u clears
 /// the triangle when p = max v·u - min(s0, s1), along -u when
 /// p = max(s0, s1) - min v·u.
-ExactContact penetration_with(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
+// Out of line: asked only where the segment touches the triangle, it stays
+// out of the sweeps' hot loop.
+[[gnu::noinline, gnu::cold]] ExactContact penetration_with(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
                               const Plane& plane) {
   ExactContact result;
   if (!plane.flat) return result;
