@@ -150,7 +150,13 @@ struct ContactsInShape final : btTriangleCallback, TriangleVisitor {
 
   void processTriangle(btVector3* vertices, int, int) override {
     if (touching) return;
-    take(capsule_triangle(a_, b_, radius_, Triangle{{vertices[0], vertices[1], vertices[2]}}, max_distance_));
+    const Triangle tri{{vertices[0], vertices[1], vertices[2]}};
+    const ExactContact c = capsule_triangle(a_, b_, radius_, tri, max_distance_);
+    if (c.answered) {
+      take(c);
+    } else {
+      take_deep(capsule_triangle_penetration(a_, b_, radius_, tri));
+    }
   }
 
   void visit(CachedTriangle& t) override {
@@ -161,15 +167,27 @@ struct ContactsInShape final : btTriangleCallback, TriangleVisitor {
     if (remembered_farther_still(t.closest, a_, b_, radius_, max_distance_)) return;
     const Triangle tri{{t.vertices[0], t.vertices[1], t.vertices[2]}};
     const TrianglePlane plane{t.plane_n, t.plane_unit, t.plane_flat};
-    take(capsule_triangle(a_, b_, radius_, tri, plane, max_distance_));
+    const ExactContact c = capsule_triangle(a_, b_, radius_, tri, plane, max_distance_);
+    if (c.answered) {
+      take(c);
+    } else {
+      take_deep(capsule_triangle_penetration(a_, b_, radius_, tri, plane));
+    }
   }
 
   void take(const ExactContact& c) {
-    if (!c.answered) {
+    if (!c.beyond) found.push_back(c);
+  }
+
+  /// Where the segment touches or crosses the triangle, its exact
+  /// penetration (capsule_triangle_penetration); a triangle with no area
+  /// leaves the whole shape to Bullet.
+  void take_deep(const ExactContact& deep) {
+    if (!deep.answered) {
       touching = true;
       return;
     }
-    if (!c.beyond) found.push_back(c);
+    if (deep.distance <= max_distance_) found.push_back(deep);
   }
 
   btVector3 a_;

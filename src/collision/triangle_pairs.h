@@ -47,8 +47,9 @@ void process_triangles(const btConcaveShape* shape, btTriangleCallback* callback
 /// Appends to `out` one contact per triangle of `object` (a mesh or
 /// heightfield) closer than `max_distance` to the capsule a→b of `radius`,
 /// as Bullet's contactPairTest reports them (one per triangle), and returns
-/// true; or appends nothing and returns false when the capsule's axis
-/// touches a triangle (no unique normal: Bullet answers).
+/// true (a triangle the capsule's axis touches or crosses answered by
+/// capsule_triangle_penetration); or appends nothing and returns false when
+/// the axis touches a triangle with no area (Bullet answers).
 bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, const btCollisionObject* object,
                        double max_distance, std::vector<Contact>* out, TriangleCache* triangles = nullptr);
 
@@ -64,8 +65,11 @@ bool triangle_contacts(const btVector3& a, const btVector3& b, double radius, co
 /// than that (Bullet's closest-hit callbacks; the controller's, which skips
 /// only those grazing within 1e-6), the same reports as every triangle's
 /// full answer; a callback collecting every hit would miss later ones.
-/// Returns false, reporting nothing, for other shapes or objects, or when the
-/// shape starts with its axis touching a triangle (Bullet answers).
+/// A triangle the shape's axis starts on or through is a hit at 0 along its
+/// exact least push when the motion goes against it (Bullet's rule), else
+/// no hit. Returns false, reporting nothing, for other shapes or objects, or
+/// when the shape starts with its axis touching a triangle with no area
+/// (Bullet answers).
 bool triangle_sweep_pair(const btConvexShape* shape, const btTransform& from, const btTransform& to,
                          const btCollisionObject* object, btCollisionWorld::ConvexResultCallback* result, TriangleCache* triangles = nullptr);
 

@@ -33,10 +33,16 @@ constexpr int kStepsBeforeTouch = 4;
 /// A step that ends this much closer than kBulletStop proves the grown
 /// capsule touched (sweep_from): 0.1 µm, far beyond rounding.
 constexpr double kCertainWithin = 1e-7;
+/// capsule_triangle_penetration: |d × edge| below this times the edge's
+/// length (m), no face; face pushes this close to the least (m) are taken.
+constexpr double kPenetrationSliver = 1e-12;
+constexpr double kPenetrationTie = 1e-9;
 
 /// The parameters s, t in [0, 1] of the closest points of the segments
 /// p + s·d and q + t·e (Ericson, Real-Time Collision Detection, 5.1.9).
-void closest_on_segments(const btVector3& p, const btVector3& d, const btVector3& q, const btVector3& e, double* s,
+/// Inline, forced: three per triangle in contact_with's edge loop, which
+/// a call would slow (it has a second, cold caller).
+[[gnu::always_inline]] inline void closest_on_segments(const btVector3& p, const btVector3& d, const btVector3& q, const btVector3& e, double* s,
                          double* t) {
   const btVector3 r = p - q;
   const double dd = d.dot(d);
@@ -163,6 +169,107 @@ ExactContact contact_with(const btVector3& a, const btVector3& b, double radius,
   return result;
 }
 
+/// The point of the triangle closest to the segment a→b: where the segment
+/// crosses the face, the crossing; else the nearest of the ends' feet on the
+/// face and the closest points to the edges (as contact_with).
+btVector3 closest_on_triangle(const btVector3& a, const btVector3& b, const Triangle& tri, const Plane& plane) {
+  const btVector3& unit = plane.unit;
+  const double da = (a - tri.v[0]).dot(unit);
+  const double db = (b - tri.v[0]).dot(unit);
+  if (((da <= 0.0 && db >= 0.0) || (da >= 0.0 && db <= 0.0)) && da != db) {
+    const btVector3 crossing = a + (b - a) * (da / (da - db));
+    if (inside(tri, plane.n, crossing)) return crossing;
+  }
+  double best = std::numeric_limits<double>::infinity();
+  btVector3 on_triangle = tri.v[0];
+  const btVector3 ends[2] = {a, b};
+  const double heights[2] = {da, db};
+  for (int k = 0; k < 2; ++k) {
+    const btVector3 projected = ends[k] - unit * heights[k];
+    if (inside(tri, plane.n, projected) && heights[k] * heights[k] < best) {
+      best = heights[k] * heights[k];
+      on_triangle = projected;
+    }
+  }
+  for (int i = 0; i < 3; ++i) {
+    const btVector3& e0 = tri.v[i];
+    const btVector3 u = tri.v[(i + 1) % 3] - e0;
+    double s = 0.0;
+    double t = 0.0;
+    closest_on_segments(a, b - a, e0, u, &s, &t);
+    const btVector3 q = e0 + u * t;
+    const double d2 = (a + (b - a) * s - q).length2();
+    if (d2 < best) {
+      best = d2;
+      on_triangle = q;
+    }
+  }
+  return on_triangle;
+}
+
+/// capsule_triangle_penetration with the triangle's plane known. The origin
+/// lies in (or within rounding of) the polytope segment ⊕ (-triangle), and
+/// the least push out of it is along one of its face normals: the
+/// triangle's, and d × edge for each edge (d the segment's direction). Along
+/// a unit u the triangle projects onto [min v·u, max v·u] and the segment
+/// onto [min(s0, s1), max(s0, s1)]: moving the capsule by p along u clears
+/// the triangle when p = max v·u - min(s0, s1), along -u when
+/// p = max(s0, s1) - min v·u.
+// Out of line: asked only where the segment touches the triangle, it stays
+// out of the sweeps' hot loop.
+[[gnu::noinline, gnu::cold]] ExactContact penetration_with(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
+                              const Plane& plane) {
+  ExactContact result;
+  if (!plane.flat) return result;
+  const btVector3 d = b - a;
+  btVector3 axes[4];
+  int count = 0;
+  axes[count++] = plane.unit;
+  for (int i = 0; i < 3; ++i) {
+    const btVector3 edge = tri.v[(i + 1) % 3] - tri.v[i];
+    const btVector3 across = d.cross(edge);
+    const double length = across.length();
+    // A face narrower than this (the segment within 1e-12 m of parallel to
+    // the edge, or a point) changes the depth by less than its width.
+    if (!(length > kPenetrationSliver * edge.length())) continue;
+    axes[count++] = across / length;
+  }
+  // Candidates, in order: +unit, -unit, then ±(d × edge) for each edge kept.
+  double push[8];
+  for (int k = 0; k < count; ++k) {
+    const btVector3& u = axes[k];
+    const double t0 = tri.v[0].dot(u);
+    const double t1 = tri.v[1].dot(u);
+    const double t2 = tri.v[2].dot(u);
+    const double s0 = a.dot(u);
+    const double s1 = b.dot(u);
+    push[2 * k] = std::max(t0, std::max(t1, t2)) - std::min(s0, s1);
+    push[2 * k + 1] = std::max(s0, s1) - std::min(t0, std::min(t1, t2));
+  }
+  const int n = 2 * count;
+  double least = push[0];
+  for (int k = 1; k < n; ++k) least = std::min(least, push[k]);
+  // The face's normal within kPenetrationTie of the least push is taken (a
+  // capsule lying nearly flat on the face is pushed off it, not tilted by
+  // a rounding); otherwise the least, the first of exact ties.
+  int best = -1;
+  for (int k = 0; k < 2; ++k) {
+    if (push[k] <= least + kPenetrationTie && (best < 0 || push[k] < push[best])) best = k;
+  }
+  for (int k = 2; k < n && best < 0; ++k) {
+    if (push[k] == least) best = k;
+  }
+  const btVector3 normal = best % 2 == 0 ? axes[best / 2] : -axes[best / 2];
+  const btVector3 shift = normal * push[best];
+  result.answered = true;
+  result.distance = -push[best] - radius;
+  result.normal = normal;
+  result.point = closest_on_triangle(a + shift, b + shift, tri, plane);
+  const double along = normal.dot(plane.unit);
+  if (best < 2 || std::fabs(along) >= 1.0 - kSameFaceRounding) result.face_normal = along > 0.0 ? plane.unit : -plane.unit;
+  return result;
+}
+
 /// Whether the capsule swept by m stays on one side of the triangle's plane,
 /// farther than `reach` from it (the cheap cull).
 bool beside_plane(const btVector3& a, const btVector3& b, const btVector3& m, const Triangle& tri, const Plane& plane,
@@ -252,6 +359,15 @@ ExactContact capsule_triangle(const btVector3& a, const btVector3& b, double rad
   return result;
 }
 
+ExactContact capsule_triangle_penetration(const btVector3& a, const btVector3& b, double radius, const Triangle& tri,
+                                          const Plane& plane) {
+  return penetration_with(a, b, radius, tri, plane);
+}
+
+ExactContact capsule_triangle_penetration(const btVector3& a, const btVector3& b, double radius, const Triangle& tri) {
+  return penetration_with(a, b, radius, tri, plane_of(tri));
+}
+
 ExactSweep capsule_triangle_touch(const btVector3& a, const btVector3& b, double radius, const btVector3& m,
                                   const Triangle& tri) {
   ExactSweep result = ExactSweep::miss();
@@ -294,8 +410,16 @@ ExactSweep sweep_from(const btVector3& a, const btVector3& b, double radius, con
   if (beside_plane(a, b, m, tri, plane, radius + kBulletStop)) return result;
   const ExactContact& start = start_contact.get();
   if (!start.answered) {
-    result.answered = false;
-    return result;
+    // The segment starts touching or crossing the triangle: as Bullet's
+    // cast from its penetration solver, a hit at 0 along the least push out
+    // when moving into it, else a miss; but from the exact least push.
+    const ExactContact deep = penetration_with(a, b, radius, tri, plane);
+    if (!deep.answered) {
+      result.answered = false;
+      return result;
+    }
+    if (-m.dot(deep.normal) <= SIMD_EPSILON) return result;
+    return hit_at(0.0, deep.distance, deep.normal, deep.point);
   }
   if (-m.dot(start.normal) <= SIMD_EPSILON) return result;  // see capsule_triangle_touch
   // Bullet's conservative advancement (btContinuousConvexCollision), step

@@ -44,7 +44,7 @@ class StartContact {
 /// and `triangle` (its `b`; geometry/contact.h): `distance` from the
 /// capsule's surface, negative inside. Not answered where the segment
 /// touches or crosses the triangle, where the closest points have no unique
-/// normal (the caller asks Bullet). `beyond` past `max_distance`; when the
+/// normal (capsule_triangle_penetration answers). `beyond` past `max_distance`; when the
 /// capsule's surface is certainly farther than that from the triangle's
 /// plane, nothing is computed (the cheap cull, `distance` 0). `face_normal`
 /// is set when the closest point lies on the triangle's face, or on an edge
@@ -60,8 +60,32 @@ ExactContact capsule_triangle(const btVector3& a, const btVector3& b, double rad
 ExactContact capsule_triangle(const btVector3& a, const btVector3& b, double radius, const Triangle& triangle,
                               const TrianglePlane& plane, double max_distance, StartContact& start);
 
-/// The sweeps below answer ExactSweep (geometry/sweep.h): not answered
-/// when the segment starts touching or crossing the triangle (ask Bullet);
+/// The penetration of the same capsule and triangle where the segment
+/// touches or crosses the triangle (where capsule_triangle has no answer):
+/// the least push that takes the segment off the triangle, along one of the
+/// face normals of the polytope segment ⊕ (-triangle) (the triangle's
+/// normal, and the segment's direction crossed with each edge), grown by
+/// `radius`: `distance` is minus the push minus `radius`, `normal` the
+/// direction the capsule is pushed, `point` on the triangle where the pushed
+/// capsule's segment would touch it. A face normal within 1e-9 m of the
+/// least push is taken over a crossed one (a capsule lying flat on the face
+/// is pushed off it along the face's normal; `face_normal` is then set);
+/// on an exact tie the first candidate in a fixed order. Not answered for a
+/// triangle with no area (Bullet answers). Plain double arithmetic, so the
+/// same bits on every CPU, unlike Bullet's EPA, whose answer on a tie
+/// (the segment through an edge) depends on its rounding.
+ExactContact capsule_triangle_penetration(const btVector3& a, const btVector3& b, double radius,
+                                          const Triangle& triangle, const TrianglePlane& plane);
+/// The same, computing the triangle's plane.
+ExactContact capsule_triangle_penetration(const btVector3& a, const btVector3& b, double radius,
+                                          const Triangle& triangle);
+
+/// The sweeps below answer ExactSweep (geometry/sweep.h).
+/// capsule_triangle_touch is not answered when the segment starts touching
+/// or crossing the triangle; capsule_triangle_sweep answers that start as
+/// Bullet's cast does from its penetration solver, but from
+/// capsule_triangle_penetration: a hit at 0 along its push when the motion
+/// goes against it, else a miss (not answered for a triangle with no area);
 /// `distance` is between the two where the sweep stops (0 at a touch);
 /// `point`, on the triangle, is the first found where the capsule lies
 /// flush (the end `a` when both ends are over the face).

@@ -47,8 +47,19 @@ ExactSweep eager_sweep(const btVector3& a, const btVector3& b, double radius, co
     if (lo > radius + kStop || hi < -(radius + kStop)) return result;
   }
   const ExactContact start = detail::capsule_triangle(a, b, radius, tri, plane, kFar);
-  if (!start.answered) {
-    result.answered = false;
+  if (!start.answered) {  // starting through it: Bullet's rule on the exact push
+    const ExactContact deep = detail::capsule_triangle_penetration(a, b, radius, tri, plane);
+    if (!deep.answered) {
+      result.answered = false;
+      return result;
+    }
+    if (-m.dot(deep.normal) <= SIMD_EPSILON) return result;
+    result.answered = true;
+    result.hit = true;
+    result.fraction = 0.0;
+    result.distance = deep.distance;
+    result.normal = deep.normal;
+    result.point = deep.point;
     return result;
   }
   if (-m.dot(start.normal) <= SIMD_EPSILON) return result;

@@ -196,7 +196,18 @@ TEST(CapsuleTriangleSweep, TouchingAndMovingAlongOrAwayMissesMovingInHitsAtZero)
   ASSERT_TRUE(in.hit);
   EXPECT_EQ(in.fraction, 0.0);
   EXPECT_EQ(in.normal, btVector3(0, 1, 0));
-  EXPECT_FALSE(capsule_triangle_sweep(btVector3(0, -1, 0), b, 0.5, btVector3(0, 1, 0), t).answered);
+  // The segment through the face at x = -0.1: its least push out is across
+  // the nearer edge, from (-1, 0, -1) to (0, 0, 1), horizontally along
+  // (-2, 0, 1)/sqrt(5), 0.8/sqrt(5) m; moving up runs along it (a miss),
+  // moving toward +x into it (a hit at 0 along it).
+  const btVector3 low(-0.1, -1, 0);
+  const btVector3 high(-0.1, 1.5, 0);
+  EXPECT_TRUE(is_miss(capsule_triangle_sweep(low, high, 0.5, btVector3(0, 1, 0), t)));
+  const ExactSweep through = capsule_triangle_sweep(low, high, 0.5, btVector3(0.3, 0, 0), t);
+  ASSERT_TRUE(through.hit);
+  EXPECT_EQ(through.fraction, 0.0);
+  EXPECT_LT((through.normal - btVector3(-2, 0, 1) / std::sqrt(5.0)).length(), 1e-15);
+  EXPECT_NEAR(through.distance, -0.8 / std::sqrt(5.0) - 0.5, 1e-15);
 }
 
 TEST(CapsuleTriangleSweep, TheSideOfTheCapsuleMeetsAnEdge) {

@@ -11,6 +11,7 @@ list(APPEND STEPSLIDE_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/capsule_box_sweep_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/capsule_box_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/capsule_capsule_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/capsule_triangle_penetration_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/capsule_triangle_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gjk_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ray_cylinder_test.cpp
