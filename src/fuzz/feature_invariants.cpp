@@ -99,6 +99,16 @@ FeatureChecker::FeatureChecker(const Scenario& scenario) : scenario_(scenario), 
 
 FeatureChecker::~FeatureChecker() = default;
 
+namespace {
+
+/// `name` is the box `level` up its stack (<group>_<level>).
+bool is_stack_level(const std::string& name, std::size_t level) {
+  const std::size_t underscore = name.find('_');
+  return underscore != std::string::npos && name.substr(underscore + 1) == std::to_string(level);
+}
+
+}  // namespace
+
 void FeatureChecker::start(const TickView& view) {
   // The queries only read the world (the checker measures, never moves).
   queries_ = std::make_unique<CollisionQueries>(const_cast<World&>(view.world).collision_world(), nullptr);
@@ -112,7 +122,11 @@ void FeatureChecker::start(const TickView& view) {
     if (fresh) stacks_.emplace_back();
     stacks_[it->second].bodies.push_back(i);
     stacks_[it->second].start.push_back(body.object->getWorldTransform());
+    stacks_[it->second].whole = stacks_[it->second].whole && is_stack_level(def.name, stacks_[it->second].bodies.size() - 1);
   }
+  // A stack with a box taken out (the shrinker drops bodies one by one) is
+  // no longer built at rest: what stood on the missing box falls.
+  stacks_.erase(std::remove_if(stacks_.begin(), stacks_.end(), [](const Stack& s) { return !s.whole; }), stacks_.end());
 }
 
 void FeatureChecker::observe(const TickView& view, std::vector<Violation>* out) {

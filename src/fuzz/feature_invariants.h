@@ -45,6 +45,7 @@ class FeatureChecker {
     std::vector<std::size_t> bodies;  ///< indices into World::bodies()
     std::vector<btTransform> start;
     bool touched = false;
+    bool whole = true;  ///< its boxes are <group>_0, _1, ... in order, none missing
   };
   void start(const TickView& view);
   void check_body_tunnel(const TickView& view, const btVector3& centre, std::vector<Violation>* out);
