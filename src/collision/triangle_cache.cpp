@@ -210,9 +210,8 @@ void TriangleCache::gather(Mesh* mesh, const btVector3& low, const btVector3& hi
     if (whole) break;
     mesh->growth *= 0.5;  // a dense mesh: smaller regions from now on
   }
-  const btQuantizedBvh& bvh = *mesh->bvh;
   const std::size_t count = nodes.size();
-  mesh->leaves.resize(count);
+  if (mesh->leaves.size() < count) mesh->leaves.resize(count);
   mesh->blocks.assign((count + kBlock - 1) / kBlock + (count == 0 ? 1 : 0), Block{});
   for (Block& b : mesh->blocks) {
     for (int axis = 0; axis < 3; ++axis) {
@@ -222,13 +221,8 @@ void TriangleCache::gather(Mesh* mesh, const btVector3& low, const btVector3& hi
   }
   for (std::size_t i = 0; i < count; ++i) {
     Leaf& leaf = mesh->leaves[i];
-    CachedTriangle& t = leaf.triangle;
-    t.part = nodes[i]->getPartId();
-    t.index = nodes[i]->getTriangleIndex();
-    vertices_of(*mesh->interface, t.part, t.index, t.vertices);
-    complete(&t);
-    leaf.bounds[0] = bvh.unQuantize(nodes[i]->m_quantizedAabbMin);
-    leaf.bounds[1] = bvh.unQuantize(nodes[i]->m_quantizedAabbMax);
+    leaf.node = nodes[i];
+    leaf.ready = false;
     Block& block = mesh->blocks[i / kBlock];
     for (int axis = 0; axis < 3; ++axis) {
       block.low[axis][i % kBlock] = nodes[i]->m_quantizedAabbMin[axis];
@@ -236,6 +230,18 @@ void TriangleCache::gather(Mesh* mesh, const btVector3& low, const btVector3& hi
     }
   }
   ++gathers_;
+}
+
+void TriangleCache::fill(const Mesh& mesh, Leaf* leaf) {
+  const btQuantizedBvhNode& node = *leaf->node;
+  CachedTriangle& t = leaf->triangle;
+  t.part = node.getPartId();
+  t.index = node.getTriangleIndex();
+  vertices_of(*mesh.interface, t.part, t.index, t.vertices);
+  complete(&t);
+  leaf->bounds[0] = mesh.bvh->unQuantize(node.m_quantizedAabbMin);
+  leaf->bounds[1] = mesh.bvh->unQuantize(node.m_quantizedAabbMax);
+  leaf->ready = true;
 }
 
 void TriangleCache::overlapping(Mesh& mesh, const unsigned short low[3], const unsigned short high[3],
@@ -258,6 +264,7 @@ void TriangleCache::overlapping(Mesh& mesh, const unsigned short low[3], const u
     for (int i = 0; i < kBlock; ++i) {
       if (meets[i] == 0) continue;
       Leaf& leaf = mesh.leaves[b * kBlock + static_cast<std::size_t>(i)];
+      if (!leaf.ready) fill(mesh, &leaf);
       if (cull == nullptr || leaf.triangle.meets(cull->low, cull->high)) hits_.push_back(&leaf);
     }
   }

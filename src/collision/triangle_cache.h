@@ -156,6 +156,11 @@ class TriangleCache {
     /// own, the second's with the first's vertices: the walk widens one
     /// span); the other coordinates unused.
     btVector3 bounds[2];
+    /// A mesh's leaf is filled in (triangle, bounds) from its tree node the
+    /// first time a query's box meets it: a region around dense geometry
+    /// holds far more triangles than the queries inside it ever meet.
+    const btQuantizedBvhNode* node = nullptr;
+    bool ready = true;
   };
   struct Mesh {
     // What the region was gathered from: any change gathers again.
@@ -170,6 +175,8 @@ class TriangleCache {
     btVector3 low{0, 0, 0};
     btVector3 high{0, 0, 0};
     std::vector<Block> blocks;
+    /// The region's leaves first; only grown (the rest, stale, is never met:
+    /// the blocks' padding meets nothing).
     std::vector<Leaf> leaves;
     std::uint64_t last_use = 0;
   };
@@ -209,6 +216,9 @@ class TriangleCache {
   /// The region's leaves, in array order (walkStacklessQuantizedTree's).
   /// The leaves of mesh's region into `nodes`, in array order; false (and
   /// `nodes` incomplete) when there are more than `max_leaves`.
+  /// The leaf's triangle, plane and bounds from its node (gather leaves
+  /// them to the first query that meets it).
+  static void fill(const Mesh& mesh, Leaf* leaf);
   static bool walk(const Mesh& mesh, std::vector<const btQuantizedBvhNode*>* nodes, std::size_t max_leaves);
   /// The leaves whose quantised box meets low..high (quantised), and whose
   /// triangle meets `cull` if given, in hits_.
