@@ -168,8 +168,8 @@ TEST(TriangleCache, TrianglesFirstMetAfterTheGatherAreHandedOutAsBulletsWalkHand
   EXPECT_FALSE(ray_bullets.visits.seen.empty());
   EXPECT_EQ(ray_ours.visits.seen, ray_bullets.visits.seen);
   EXPECT_EQ(cache.gathers(), 1);  // all from the sliver's region
-  // Far away, a region of fewer triangles than the first; then back.
-  for (const btVector3& at : {btVector3(20, 0, 20), centre}) {
+  // Elsewhere, regions of other sizes in both of the mesh's places; then back.
+  for (const btVector3& at : {btVector3(20, 0, 20), btVector3(12, 0, 3), centre}) {
     Visits ours;
     Visits bullets;
     const btVector3 half(0.3, 1, 0.3);
@@ -177,7 +177,41 @@ TEST(TriangleCache, TrianglesFirstMetAfterTheGatherAreHandedOutAsBulletsWalkHand
     terrain.shape->processAllTriangles(&bullets, at - half, at + half);
     EXPECT_EQ(ours.seen, bullets.seen);
   }
+  EXPECT_EQ(cache.gathers(), 4);
+}
+
+TEST(TriangleCache, AMeshKeepsTwoRegionsAndGathersAQueryInNeither) {
+  // Two places far apart each gather once and are then answered from their
+  // own region, alternately; a third place is in neither, so it is gathered
+  // (in the place of the one used longest ago) and answers as Bullet's
+  // walk; the one it replaced is gathered again when asked again.
+  Terrain terrain;
+  TriangleCache cache;
+  const btVector3 half(0.3, 1, 0.3);
+  auto ask = [&](const btVector3& at) {
+    Visits ours;
+    Visits bullets;
+    ASSERT_TRUE(cache.process_all_triangles(terrain.shape.get(), &ours, at - half, at + half));
+    terrain.shape->processAllTriangles(&bullets, at - half, at + half);
+    EXPECT_FALSE(bullets.seen.empty());
+    EXPECT_EQ(ours.seen, bullets.seen);
+  };
+  const btVector3 a(4, 0, 4);
+  const btVector3 b(16, 0, 16);
+  const btVector3 c(4, 0, 16);
+  for (int round = 0; round < 3; ++round) {
+    ask(a);
+    ask(b);
+  }
+  EXPECT_EQ(cache.gathers(), 2);
+  EXPECT_EQ(cache.reuses(), 4);
+  ask(c);  // in neither: gathered where a was
   EXPECT_EQ(cache.gathers(), 3);
+  ask(b);
+  ask(c);
+  EXPECT_EQ(cache.gathers(), 3);
+  ask(a);  // replaced: gathered again
+  EXPECT_EQ(cache.gathers(), 4);
 }
 
 TEST(TriangleCache, ARebuiltTreeIsGatheredAgain) {
