@@ -224,13 +224,14 @@ class TriangleCache {
   Mesh& entry_for(const btBvhTriangleMeshShape* shape);
   /// Gathers mesh's region `region` around low..high.
   void gather(Mesh* mesh, Mesh::Region* region, const btVector3& low, const btVector3& high);
-  /// The region's leaves, in array order (walkStacklessQuantizedTree's).
-  /// The leaves of mesh's region into `nodes`, in array order; false (and
-  /// `nodes` incomplete) when there are more than `max_leaves`.
   /// The leaf's triangle, plane and bounds from its node (gather leaves
   /// them to the first query that meets it).
   static void fill(const Mesh& mesh, Leaf* leaf);
-  static bool walk(const Mesh& mesh, const Mesh::Region& region, std::vector<const btQuantizedBvhNode*>* nodes, std::size_t max_leaves);
+  /// The region's leaves, in array order (walkStacklessQuantizedTree's).
+  /// The leaves of mesh's region into `nodes`, in array order; false (and
+  /// `nodes` incomplete) when there are more than `max_leaves`.
+  static bool walk(const Mesh& mesh, const Mesh::Region& region, std::vector<const btQuantizedBvhNode*>* nodes,
+                   std::size_t max_leaves);
   /// The leaves of the mesh's current region whose quantised box meets
   /// low..high (quantised), and whose triangle meets `cull` if given, in hits_.
   void overlapping(Mesh& mesh, const unsigned short low[3], const unsigned short high[3], const Cull* cull);
