@@ -166,20 +166,35 @@ TriangleCache::Mesh* TriangleCache::region_for(const btCollisionShape* shape, co
   if (shape->getShapeType() != TRIANGLE_MESH_SHAPE_PROXYTYPE) return nullptr;
   Mesh& mesh = entry_for(static_cast<const btBvhTriangleMeshShape*>(shape));
   if (!mesh.usable) return nullptr;
-  if (!mesh.blocks.empty() && inside(low, high, mesh.low, mesh.high)) {
+  // The region in use first, then the others; else the least recently used
+  // (a region not gathered yet first) is gathered around the query.
+  int found = -1;
+  for (int k = 0; k < kRegionsPerMesh && found < 0; ++k) {
+    const int r = (mesh.current + k) % kRegionsPerMesh;
+    const Mesh::Region& region = mesh.regions[r];
+    if (!region.blocks.empty() && inside(low, high, region.low, region.high)) found = r;
+  }
+  if (found >= 0) {
     ++reuses_;
   } else {
-    gather(&mesh, low, high);
+    found = 0;
+    for (int r = 1; r < kRegionsPerMesh; ++r) {
+      if (mesh.regions[r].last_use < mesh.regions[found].last_use) found = r;
+    }
+    gather(&mesh, &mesh.regions[found], low, high);
   }
+  mesh.current = found;
+  mesh.regions[found].last_use = clock_;
   return mesh.usable ? &mesh : nullptr;
 }
 
-bool TriangleCache::walk(const Mesh& mesh, std::vector<const btQuantizedBvhNode*>* nodes, std::size_t max_leaves) {
+bool TriangleCache::walk(const Mesh& mesh, const Mesh::Region& region, std::vector<const btQuantizedBvhNode*>* nodes,
+                         std::size_t max_leaves) {
   const btQuantizedBvh& bvh = *mesh.bvh;
   unsigned short q_low[3];
   unsigned short q_high[3];
-  bvh.quantizeWithClamp(q_low, mesh.low, 0);
-  bvh.quantizeWithClamp(q_high, mesh.high, 1);
+  bvh.quantizeWithClamp(q_low, region.low, 0);
+  bvh.quantizeWithClamp(q_high, region.high, 1);
   nodes->clear();
   const btQuantizedBvhNode* node = &BvhAccess::nodes(bvh)[0];
   for (int at = 0; at < mesh.node_count;) {
@@ -197,39 +212,33 @@ bool TriangleCache::walk(const Mesh& mesh, std::vector<const btQuantizedBvhNode*
   return true;
 }
 
-void TriangleCache::gather(Mesh* mesh, const btVector3& low, const btVector3& high) {
+void TriangleCache::gather(Mesh* mesh, Mesh::Region* region, const btVector3& low, const btVector3& high) {
   std::vector<const btQuantizedBvhNode*> nodes;
   for (;;) {
     const btVector3 grow(mesh->growth, mesh->growth, mesh->growth);
-    mesh->low = low - grow;
-    mesh->high = high + grow;
+    region->low = low - grow;
+    region->high = high + grow;
     // A region that will not be kept stops being walked as soon as it holds
     // too many triangles (the rest of a dense mesh's walk is the cost).
     const bool last = mesh->growth <= kMinGrowth;
-    const bool whole = walk(*mesh, &nodes, last ? nodes.max_size() : kMaxRegionTriangles);
+    const bool whole = walk(*mesh, *region, &nodes, last ? nodes.max_size() : kMaxRegionTriangles);
     if (whole) break;
     mesh->growth *= 0.5;  // a dense mesh: smaller regions from now on
   }
-  const btQuantizedBvh& bvh = *mesh->bvh;
   const std::size_t count = nodes.size();
-  mesh->leaves.resize(count);
-  mesh->blocks.assign((count + kBlock - 1) / kBlock + (count == 0 ? 1 : 0), Block{});
-  for (Block& b : mesh->blocks) {
+  if (region->leaves.size() < count) region->leaves.resize(count);
+  region->blocks.assign((count + kBlock - 1) / kBlock + (count == 0 ? 1 : 0), Block{});
+  for (Block& b : region->blocks) {
     for (int axis = 0; axis < 3; ++axis) {
       std::fill(std::begin(b.low[axis]), std::end(b.low[axis]), std::uint16_t{0xffff});  // meets nothing
       std::fill(std::begin(b.high[axis]), std::end(b.high[axis]), std::uint16_t{0});
     }
   }
   for (std::size_t i = 0; i < count; ++i) {
-    Leaf& leaf = mesh->leaves[i];
-    CachedTriangle& t = leaf.triangle;
-    t.part = nodes[i]->getPartId();
-    t.index = nodes[i]->getTriangleIndex();
-    vertices_of(*mesh->interface, t.part, t.index, t.vertices);
-    complete(&t);
-    leaf.bounds[0] = bvh.unQuantize(nodes[i]->m_quantizedAabbMin);
-    leaf.bounds[1] = bvh.unQuantize(nodes[i]->m_quantizedAabbMax);
-    Block& block = mesh->blocks[i / kBlock];
+    Leaf& leaf = region->leaves[i];
+    leaf.node = nodes[i];
+    leaf.ready = false;
+    Block& block = region->blocks[i / kBlock];
     for (int axis = 0; axis < 3; ++axis) {
       block.low[axis][i % kBlock] = nodes[i]->m_quantizedAabbMin[axis];
       block.high[axis][i % kBlock] = nodes[i]->m_quantizedAabbMax[axis];
@@ -238,13 +247,26 @@ void TriangleCache::gather(Mesh* mesh, const btVector3& low, const btVector3& hi
   ++gathers_;
 }
 
+void TriangleCache::fill(const Mesh& mesh, Leaf* leaf) {
+  const btQuantizedBvhNode& node = *leaf->node;
+  CachedTriangle& t = leaf->triangle;
+  t.part = node.getPartId();
+  t.index = node.getTriangleIndex();
+  vertices_of(*mesh.interface, t.part, t.index, t.vertices);
+  complete(&t);
+  leaf->bounds[0] = mesh.bvh->unQuantize(node.m_quantizedAabbMin);
+  leaf->bounds[1] = mesh.bvh->unQuantize(node.m_quantizedAabbMax);
+  leaf->ready = true;
+}
+
 void TriangleCache::overlapping(Mesh& mesh, const unsigned short low[3], const unsigned short high[3],
                                 const Cull* cull) {
   hits_.clear();
   const std::uint16_t l0 = low[0], l1 = low[1], l2 = low[2];
   const std::uint16_t h0 = high[0], h1 = high[1], h2 = high[2];
-  for (std::size_t b = 0; b < mesh.blocks.size(); ++b) {
-    const Block& block = mesh.blocks[b];
+  Mesh::Region& region = mesh.regions[mesh.current];
+  for (std::size_t b = 0; b < region.blocks.size(); ++b) {
+    const Block& block = region.blocks[b];
     // testQuantizedAabbAgainstQuantizedAabb, sixteen at a time.
     std::uint8_t meets[kBlock];
     std::uint8_t any = 0;
@@ -257,7 +279,8 @@ void TriangleCache::overlapping(Mesh& mesh, const unsigned short low[3], const u
     if (any == 0) continue;
     for (int i = 0; i < kBlock; ++i) {
       if (meets[i] == 0) continue;
-      Leaf& leaf = mesh.leaves[b * kBlock + static_cast<std::size_t>(i)];
+      Leaf& leaf = region.leaves[b * kBlock + static_cast<std::size_t>(i)];
+      if (!leaf.ready) fill(mesh, &leaf);
       if (cull == nullptr || leaf.triangle.meets(cull->low, cull->high)) hits_.push_back(&leaf);
     }
   }

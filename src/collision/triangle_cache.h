@@ -108,6 +108,12 @@ class TriangleCache {
   /// Meshes, and heightfields, remembered at once (least recently used
   /// dropped).
   static constexpr int kMaxMeshes = 4;
+  /// Regions a mesh keeps at once: a query outside the one in use is
+  /// answered from the other when that holds it (a thin ray that strays just
+  /// past a dense region's edge gathers its own small region, and the next
+  /// query back inside the large one finds it still there); otherwise the
+  /// least recently used is gathered again.
+  static constexpr int kRegionsPerMesh = 2;
 
   /// As `shape->processAllTriangles(callback, low, high)`, or false.
   bool process_all_triangles(const btCollisionShape* shape, btTriangleCallback* callback, const btVector3& low,
@@ -156,6 +162,11 @@ class TriangleCache {
     /// own, the second's with the first's vertices: the walk widens one
     /// span); the other coordinates unused.
     btVector3 bounds[2];
+    /// A mesh's leaf is filled in (triangle, bounds) from its tree node the
+    /// first time a query's box meets it: a region around dense geometry
+    /// holds far more triangles than the queries inside it ever meet.
+    const btQuantizedBvhNode* node = nullptr;
+    bool ready = true;
   };
   struct Mesh {
     // What the region was gathered from: any change gathers again.
@@ -167,10 +178,16 @@ class TriangleCache {
     btVector3 scaling{1, 1, 1};
     bool usable = false;  ///< false: a tree this cache does not answer for
     double growth = kGrowth;
-    btVector3 low{0, 0, 0};
-    btVector3 high{0, 0, 0};
-    std::vector<Block> blocks;
-    std::vector<Leaf> leaves;
+    struct Region {
+      btVector3 low{0, 0, 0};
+      btVector3 high{0, 0, 0};
+      std::vector<Block> blocks;  ///< empty: not gathered yet
+      /// The region's leaves first; only grown (the rest, stale, is never
+      /// met: the blocks' padding meets nothing).
+      std::vector<Leaf> leaves;
+      std::uint64_t last_use = 0;
+    } regions[kRegionsPerMesh];
+    int current = 0;  ///< the region the last query was answered from
     std::uint64_t last_use = 0;
   };
 
@@ -205,13 +222,18 @@ class TriangleCache {
   /// The field's region around low..high, from its own walk.
   void gather(Field* field, const btVector3& low, const btVector3& high);
   Mesh& entry_for(const btBvhTriangleMeshShape* shape);
-  void gather(Mesh* mesh, const btVector3& low, const btVector3& high);
+  /// Gathers mesh's region `region` around low..high.
+  void gather(Mesh* mesh, Mesh::Region* region, const btVector3& low, const btVector3& high);
+  /// The leaf's triangle, plane and bounds from its node (gather leaves
+  /// them to the first query that meets it).
+  static void fill(const Mesh& mesh, Leaf* leaf);
   /// The region's leaves, in array order (walkStacklessQuantizedTree's).
   /// The leaves of mesh's region into `nodes`, in array order; false (and
   /// `nodes` incomplete) when there are more than `max_leaves`.
-  static bool walk(const Mesh& mesh, std::vector<const btQuantizedBvhNode*>* nodes, std::size_t max_leaves);
-  /// The leaves whose quantised box meets low..high (quantised), and whose
-  /// triangle meets `cull` if given, in hits_.
+  static bool walk(const Mesh& mesh, const Mesh::Region& region, std::vector<const btQuantizedBvhNode*>* nodes,
+                   std::size_t max_leaves);
+  /// The leaves of the mesh's current region whose quantised box meets
+  /// low..high (quantised), and whose triangle meets `cull` if given, in hits_.
   void overlapping(Mesh& mesh, const unsigned short low[3], const unsigned short high[3], const Cull* cull);
 
   std::vector<Mesh> meshes_;

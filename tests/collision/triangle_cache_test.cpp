@@ -135,6 +135,85 @@ TEST(TriangleCache, HandsOutWhatBulletsWalkHandsOutInItsOrder) {
   EXPECT_GT(cache.gathers(), 10);                   // and gathered again as regions are outgrown
 }
 
+TEST(TriangleCache, TrianglesFirstMetAfterTheGatherAreHandedOutAsBulletsWalkHandsThem) {
+  // A region's triangles are filled in when a query first meets them: the
+  // triangles the first query (a sliver) does not meet are still handed
+  // out, with their vertices, to the later queries and rays inside the
+  // region, and a smaller region gathered after a larger one hands out
+  // none of the larger one's.
+  Terrain terrain;
+  TriangleCache cache;
+  const btVector3 centre(6, 0, 6);
+  const btVector3 sliver(0.01, 0.01, 0.01);
+  Visits first;
+  ASSERT_TRUE(cache.process_all_triangles(terrain.shape.get(), &first, centre - sliver, centre + sliver));
+  ASSERT_EQ(cache.gathers(), 1);
+  const btVector3 offsets[] = {{0.6, 0, 0.6}, {-0.7, 0, 0.2}, {0.3, 0, -0.8}, {0, 0, 0}};
+  for (const btVector3& offset : offsets) {
+    const btVector3 low = centre + offset - btVector3(0.2, 1, 0.2);
+    const btVector3 high = centre + offset + btVector3(0.2, 1, 0.2);
+    Visits ours;
+    Visits bullets;
+    ASSERT_TRUE(cache.process_all_triangles(terrain.shape.get(), &ours, low, high));
+    terrain.shape->processAllTriangles(&bullets, low, high);
+    EXPECT_FALSE(bullets.seen.empty());
+    EXPECT_EQ(ours.seen, bullets.seen);
+  }
+  const btVector3 from = centre + btVector3(-0.9, 0.9, 0.9);
+  const btVector3 to = centre + btVector3(0.9, -0.9, -0.9);
+  RayVisits ray_ours(from, to);
+  RayVisits ray_bullets(from, to);
+  ASSERT_TRUE(cache.perform_raycast(terrain.shape.get(), &ray_ours, from, to));
+  terrain.shape->performRaycast(&ray_bullets, from, to);
+  EXPECT_FALSE(ray_bullets.visits.seen.empty());
+  EXPECT_EQ(ray_ours.visits.seen, ray_bullets.visits.seen);
+  EXPECT_EQ(cache.gathers(), 1);  // all from the sliver's region
+  // Elsewhere, regions of other sizes in both of the mesh's places; then back.
+  for (const btVector3& at : {btVector3(20, 0, 20), btVector3(12, 0, 3), centre}) {
+    Visits ours;
+    Visits bullets;
+    const btVector3 half(0.3, 1, 0.3);
+    ASSERT_TRUE(cache.process_all_triangles(terrain.shape.get(), &ours, at - half, at + half));
+    terrain.shape->processAllTriangles(&bullets, at - half, at + half);
+    EXPECT_EQ(ours.seen, bullets.seen);
+  }
+  EXPECT_EQ(cache.gathers(), 4);
+}
+
+TEST(TriangleCache, AMeshKeepsTwoRegionsAndGathersAQueryInNeither) {
+  // Two places far apart each gather once and are then answered from their
+  // own region, alternately; a third place is in neither, so it is gathered
+  // (in the place of the one used longest ago) and answers as Bullet's
+  // walk; the one it replaced is gathered again when asked again.
+  Terrain terrain;
+  TriangleCache cache;
+  const btVector3 half(0.3, 1, 0.3);
+  auto ask = [&](const btVector3& at) {
+    Visits ours;
+    Visits bullets;
+    ASSERT_TRUE(cache.process_all_triangles(terrain.shape.get(), &ours, at - half, at + half));
+    terrain.shape->processAllTriangles(&bullets, at - half, at + half);
+    EXPECT_FALSE(bullets.seen.empty());
+    EXPECT_EQ(ours.seen, bullets.seen);
+  };
+  const btVector3 a(4, 0, 4);
+  const btVector3 b(16, 0, 16);
+  const btVector3 c(4, 0, 16);
+  for (int round = 0; round < 3; ++round) {
+    ask(a);
+    ask(b);
+  }
+  EXPECT_EQ(cache.gathers(), 2);
+  EXPECT_EQ(cache.reuses(), 4);
+  ask(c);  // in neither: gathered where a was
+  EXPECT_EQ(cache.gathers(), 3);
+  ask(b);
+  ask(c);
+  EXPECT_EQ(cache.gathers(), 3);
+  ask(a);  // replaced: gathered again
+  EXPECT_EQ(cache.gathers(), 4);
+}
+
 TEST(TriangleCache, ARebuiltTreeIsGatheredAgain) {
   Terrain terrain;
   TriangleCache cache;
