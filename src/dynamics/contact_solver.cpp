@@ -49,19 +49,22 @@ double clamp_normal(double impulse, double bound) {
 /// Each row's bound from its island's mass and the largest speed change any
 /// row of that island may ask.
 void bound_rows(const std::vector<Manifold>& manifolds, std::vector<Row>& rows, const SolverSettings& settings) {
+  // The largest speed change any row of each island asks (island keys are
+  // small non-negative integers: a body index), then each row's bound.
+  int last_island = 0;
+  for (const Manifold& m : manifolds) last_island = std::max(last_island, m.island);
+  std::vector<double> needed(static_cast<std::size_t>(last_island) + 1, 0.0);
   std::size_t first = 0;
-  for (std::size_t m = 0; m < manifolds.size(); ++m) {
-    double needed = 0.0;
-    std::size_t other_first = 0;
-    for (const Manifold& other : manifolds) {
-      if (other.island == manifolds[m].island) {
-        for (int k = 0; k < other.count; ++k) needed = std::max(needed, rows[other_first + static_cast<std::size_t>(k)].needed);
-      }
-      other_first += static_cast<std::size_t>(other.count);
-    }
-    const double bound = impulse_bound(manifolds[m].island_mass, needed, settings);
-    for (int k = 0; k < manifolds[m].count; ++k) rows[first + static_cast<std::size_t>(k)].bound = bound;
-    first += static_cast<std::size_t>(manifolds[m].count);
+  for (const Manifold& m : manifolds) {
+    double& island = needed[static_cast<std::size_t>(std::max(m.island, 0))];
+    for (int k = 0; k < m.count; ++k) island = std::max(island, rows[first + static_cast<std::size_t>(k)].needed);
+    first += static_cast<std::size_t>(m.count);
+  }
+  first = 0;
+  for (const Manifold& m : manifolds) {
+    const double bound = impulse_bound(m.island_mass, needed[static_cast<std::size_t>(std::max(m.island, 0))], settings);
+    for (int k = 0; k < m.count; ++k) rows[first + static_cast<std::size_t>(k)].bound = bound;
+    first += static_cast<std::size_t>(m.count);
   }
 }
 

@@ -47,8 +47,9 @@ struct Manifold {
   btVector3 normal{0, 1, 0};
   double friction = 0.0;
   double restitution = 0.0;
-  /// The island the manifold's bodies belong to (any key the same for every
-  /// manifold of one island), and the mass (kg) of the island's moving
+  /// The island the manifold's bodies belong to (a small non-negative key,
+  /// the same for every manifold of one island: its root body's index), and
+  /// the mass (kg) of the island's moving
   /// bodies: what bounds the impulse any of its points may carry (0: no bound).
   int island = 0;
   double island_mass = 0.0;
