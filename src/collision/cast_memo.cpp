@@ -1,29 +1,11 @@
 // The cast memo (cast_memo.h).
 #include "collision/cast_memo.h"
 
-#include <cstdint>
-#include <cstring>
+#include "collision/same_bits.h"
 
 namespace stepslide {
 
 namespace {
-
-/// Bit for bit (0 and -0 differ, as they may in Bullet's arithmetic).
-bool same(double a, double b) {
-  std::uint64_t x = 0;
-  std::uint64_t y = 0;
-  std::memcpy(&x, &a, sizeof x);
-  std::memcpy(&y, &b, sizeof y);
-  return x == y;
-}
-
-bool same(const btVector3& a, const btVector3& b) { return same(a.x(), b.x()) && same(a.y(), b.y()) && same(a.z(), b.z()); }
-
-bool same(const btTransform& a, const btTransform& b) {
-  const btMatrix3x3& p = a.getBasis();
-  const btMatrix3x3& q = b.getBasis();
-  return same(a.getOrigin(), b.getOrigin()) && same(p[0], q[0]) && same(p[1], q[1]) && same(p[2], q[2]);
-}
 
 /// The up axis of a capsule or cylinder (what the dimensions mean), else 0.
 int axis_of(const btCollisionShape* shape) {
@@ -86,14 +68,14 @@ bool CastMemo::ShapeKey::of(const btCollisionShape* shape, ShapeKey* key) {
 bool CastMemo::ShapeKey::describes(const btCollisionShape* shape) const {
   if (shape->getShapeType() != type || axis_of(shape) != axis) return false;
   const auto* convex = static_cast<const btConvexInternalShape*>(shape);
-  if (!same(convex->getImplicitShapeDimensions(), dimensions) || !same(convex->getLocalScaling(), scaling) ||
-      !same(convex->getMargin(), margin))
+  if (!same_bits(convex->getImplicitShapeDimensions(), dimensions) || !same_bits(convex->getLocalScaling(), scaling) ||
+      !same_bits(convex->getMargin(), margin))
     return false;
   if (type != CONVEX_HULL_SHAPE_PROXYTYPE) return true;
   const auto* hull = static_cast<const btConvexHullShape*>(shape);
   if (hull->getNumPoints() != points) return false;
   for (int i = 0; i < points; ++i) {
-    if (!same(hull->getUnscaledPoints()[i], point[i])) return false;
+    if (!same_bits(hull->getUnscaledPoints()[i], point[i])) return false;
   }
   return true;
 }
@@ -103,8 +85,8 @@ const CastMemo::Entry* CastMemo::lookup(const btConvexShape* shape, const btTran
   for (int i = 0; i < used_; ++i) {
     const Entry& e = entries_[i];
     // The cheap differences first: most entries are other bodies or poses.
-    if (e.object != object || (!e.exact && !same(e.closest, closest)) || !same(e.from, from) || !same(e.to, to) ||
-        !same(e.pose, object->getWorldTransform()))
+    if (e.object != object || (!e.exact && !same_bits(e.closest, closest)) || !same_bits(e.from, from) || !same_bits(e.to, to) ||
+        !same_bits(e.pose, object->getWorldTransform()))
       continue;
     if (e.shape.describes(shape) && e.body.describes(object->getCollisionShape())) return &e;
   }

@@ -1,32 +1,9 @@
 // The child poses kept for static compounds (compound.h).
 #include "collision/compound.h"
 
-#include <cstdint>
-#include <cstring>
+#include "collision/same_bits.h"
 
 namespace stepslide::detail {
-
-namespace {
-
-/// Equal to the bit (a zero's sign included: a pose whose zero changed
-/// sign may compose a child pose whose zero did too).
-bool same_bits(const btVector3& a, const btVector3& b) {
-  for (int i = 0; i < 3; ++i) {
-    std::uint64_t x = 0;
-    std::uint64_t y = 0;
-    std::memcpy(&x, &a[i], sizeof x);
-    std::memcpy(&y, &b[i], sizeof y);
-    if (x != y) return false;
-  }
-  return true;
-}
-
-bool same_bits(const btTransform& a, const btTransform& b) {
-  return same_bits(a.getOrigin(), b.getOrigin()) && same_bits(a.getBasis()[0], b.getBasis()[0]) &&
-         same_bits(a.getBasis()[1], b.getBasis()[1]) && same_bits(a.getBasis()[2], b.getBasis()[2]);
-}
-
-}  // namespace
 
 const CompoundPoses* ChildPoses::checked_of(const btCollisionObject* object) {
   const btCollisionShape* shape = object->getCollisionShape();

@@ -1,9 +1,7 @@
 // The contact memo (contact_memo.h).
 #include "collision/contact_memo.h"
 
-#include <cstdint>
-#include <cstring>
-
+#include "collision/same_bits.h"
 #include "stepslide/collision.h"
 
 namespace stepslide {
@@ -15,26 +13,7 @@ bool same_pose(const btTransform& a, const btTransform& b) {
   return a.getOrigin() == b.getOrigin() && a.getBasis() == b.getBasis();
 }
 
-bool bits_equal(double a, double b) {
-  std::uint64_t x = 0;
-  std::uint64_t y = 0;
-  std::memcpy(&x, &a, sizeof x);
-  std::memcpy(&y, &b, sizeof y);
-  return x == y;
-}
-
-bool bits_equal(const btVector3& a, const btVector3& b) {
-  return bits_equal(a.x(), b.x()) && bits_equal(a.y(), b.y()) && bits_equal(a.z(), b.z());
-}
-
 }  // namespace
-
-bool ContactMemo::same_bits(const btTransform& a, const btTransform& b) {
-  const btMatrix3x3& p = a.getBasis();
-  const btMatrix3x3& q = b.getBasis();
-  return bits_equal(a.getOrigin(), b.getOrigin()) && bits_equal(p[0], q[0]) && bits_equal(p[1], q[1]) &&
-         bits_equal(p[2], q[2]);
-}
 
 ContactMemo::ContactMemo() = default;
 ContactMemo::~ContactMemo() = default;
@@ -69,7 +48,7 @@ int ContactMemo::carried(const btCollisionObject* object, double max_distance) c
   const btTransform& pose = object->getWorldTransform();
   for (int i = 0; i < kCarried; ++i) {
     const CarriedEntry& c = carried_[i];
-    if (c.query.object == object && same_bits(c.query.pose, pose) && bits_equal(c.query.max_distance, max_distance) &&
+    if (c.query.object == object && same_bits(c.query.pose, pose) && same_bits(c.query.max_distance, max_distance) &&
         c.shape.describes(object->getCollisionShape()))
       return i;
   }

@@ -136,9 +136,6 @@ class ContactMemo {
   /// same query, or the next one replaced), stored there by store_recorded().
   Met* record(int slot);
 
-  /// Bit for bit, 0 and -0 told apart: a carried query's key.
-  static bool same_bits(const btTransform& a, const btTransform& b);
-
  private:
   struct Entry {
     const btCollisionObject* object = nullptr;
